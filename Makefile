@@ -1,0 +1,33 @@
+# gpuquote — the two commands a newcomer needs are `make run` and `make test`.
+SHELL := /bin/bash
+GO    ?= go
+BIN   := bin/gpuquote
+
+.PHONY: run test build generate fmt vet clean
+
+## run: provision PostgreSQL if needed, migrate, load sample data into an empty database, serve
+run: build
+	@scripts/run.sh
+
+## test: provision PostgreSQL and Chromium, check formatting, vet and generated code, run every test with -race
+test:
+	@scripts/test.sh
+
+## build: compile the server into bin/gpuquote
+build: generate
+	$(GO) build -o $(BIN) ./cmd/gpuquote
+
+## generate: regenerate templ components (committed; make test fails when they are stale)
+generate:
+	$(GO) tool templ generate -log-level error
+
+## fmt: format Go and templ sources
+fmt:
+	gofmt -w $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.data/*')
+	$(GO) tool templ fmt web
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"runtime"
+	"time"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/config"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/server"
+	"gpuquote/internal/store"
+)
+
+// openStore opens the pool for cfg; the error is one clear line.
+func openStore(ctx context.Context, cfg config.Config) (*store.Store, error) {
+	if err := cfg.RequireDatabase(); err != nil {
+		return nil, err
+	}
+	pool, err := store.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return nil, err
+	}
+	return store.New(pool), nil
+}
+
+// newHasher bounds concurrent argon2id hashing to the CPU count: each hash
+// holds 19 MiB, so a login storm waits instead of exhausting memory.
+func newHasher() *auth.Hasher { return auth.NewHasher(auth.DefaultArgon2, runtime.GOMAXPROCS(0)) }
+
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.Writer) error {
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Pool().Close()
+
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	err = st.CheckSchema(cctx)
+	cancel()
+	if errors.Is(err, store.ErrSchemaOutdated) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("cannot reach PostgreSQL: %w", err)
+	}
+
+	catalog, err := i18n.Load()
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(ctx, server.Deps{Config: cfg, Store: st, Catalog: catalog, Logger: log, Hasher: newHasher()})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", cfg.Addr, unwrapSyscall(err))
+	}
+	url := "http://" + ln.Addr().String()
+	if cfg.TLS {
+		url = "https://" + ln.Addr().String() + " (TLS terminated by your proxy)"
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "schema", store.SchemaVersion)
+	fmt.Fprintf(stdout, "gpuquote is serving at %s (Ctrl-C to stop)\n", url)
+	return srv.Serve(ctx, ln)
+}
+
+// unwrapSyscall shortens "listen tcp 127.0.0.1:8080: bind: address already
+// in use" to its last part.
+func unwrapSyscall(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err
+	}
+	return err
+}
+
+func migrate(ctx context.Context, cfg config.Config, stdout io.Writer) error {
+	if err := cfg.RequireDatabase(); err != nil {
+		return err
+	}
+	if err := store.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
+		return err
+	}
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Pool().Close()
+	v, err := store.Migrate(ctx, st.Pool())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "database schema at version %d\n", v)
+	return nil
+}

@@ -1,0 +1,76 @@
+// Package auth holds passwords, session tokens, roles and the middleware
+// that enforces them on every route.
+package auth
+
+// Role is what a user may do; every user has exactly one.
+type Role string
+
+// The four roles (DOMAIN.md "Who uses it").
+const (
+	RoleAnalyst Role = "analyst"
+	RoleFinance Role = "finance"
+	RoleEditor  Role = "editor"
+	RoleAdmin   Role = "admin"
+)
+
+// Roles lists every role, in the order forms show them.
+var Roles = []Role{RoleAnalyst, RoleFinance, RoleEditor, RoleAdmin}
+
+// Valid reports whether r is one of the four roles.
+func (r Role) Valid() bool {
+	for _, x := range Roles {
+		if r == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Policy says who may call a route. The zero Policy admits nobody, so a
+// route added without a policy fails closed.
+type Policy struct {
+	// Public admits anonymous visitors too.
+	Public bool
+	// AnyUser admits every signed-in user whatever the role.
+	AnyUser bool
+	// Roles admits signed-in users holding one of these roles. Admin is
+	// always admitted to signed-in routes ("admins can do everything").
+	Roles []Role
+	// NoCSRF exempts a state-free endpoint (it stores nothing) from the
+	// CSRF check, e.g. the public evaluation API called by scripts.
+	NoCSRF bool
+}
+
+// Public admits everyone, signed in or not.
+var Public = Policy{Public: true}
+
+// AnyUser admits every signed-in user.
+var AnyUser = Policy{AnyUser: true}
+
+// Allow admits signed-in users with one of the given roles (and admins).
+func Allow(roles ...Role) Policy { return Policy{Roles: roles} }
+
+// Allows reports whether a user with role r (empty when anonymous) passes.
+func (p Policy) Allows(r Role, signedIn bool) bool {
+	if !p.Defined() {
+		return false
+	}
+	if p.Public {
+		return true
+	}
+	if !signedIn {
+		return false
+	}
+	if p.AnyUser || r == RoleAdmin {
+		return true
+	}
+	for _, x := range p.Roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// Defined reports whether the policy admits anybody at all.
+func (p Policy) Defined() bool { return p.Public || p.AnyUser || len(p.Roles) > 0 }

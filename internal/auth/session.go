@@ -1,0 +1,305 @@
+package auth
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/store"
+)
+
+// Current is the signed-in user of a request, with their session.
+type Current struct {
+	UserID      int64
+	Email       string
+	DisplayName string
+	Role        Role
+	TokenHash   []byte
+	CSRFToken   string
+}
+
+// Login outcomes that handlers turn into pages.
+var (
+	// ErrInvalidCredentials covers unknown email, wrong password and a
+	// disabled account alike: the three must look identical from outside.
+	ErrInvalidCredentials = errors.New("auth: invalid credentials")
+	// ErrThrottled means too many recent failures for this account or address.
+	ErrThrottled = errors.New("auth: too many failed logins")
+)
+
+// Manager issues, loads and revokes sessions and enforces route policies.
+type Manager struct {
+	Store  *store.Store
+	Hasher *Hasher
+	Logger *slog.Logger
+	// Now is the clock; tests inject their own to check expiry.
+	Now func() time.Time
+	// Idle and Max are the idle and absolute session lifetimes.
+	Idle, Max time.Duration
+	// Secure marks cookies Secure and names the session cookie with the
+	// __Host- prefix (the site is served over TLS).
+	Secure bool
+	// Throttle limits failed logins.
+	Throttle ThrottleConfig
+
+	// dummyHash is verified against when the email is unknown, so unknown
+	// users cost the same time as wrong passwords.
+	dummyHash string
+}
+
+// ThrottleConfig bounds failed logins per account and per client address
+// within a window; the window passing resets the count (no permanent lockout).
+type ThrottleConfig struct {
+	Window     time.Duration
+	PerAccount int
+	PerAddress int
+}
+
+// DefaultThrottle allows 5 failures per account and 50 per address in 15 minutes.
+var DefaultThrottle = ThrottleConfig{Window: 15 * time.Minute, PerAccount: 5, PerAddress: 50}
+
+// Init prepares the manager (computes the dummy hash); call once.
+func (m *Manager) Init(ctx context.Context) error {
+	if m.Now == nil {
+		m.Now = time.Now
+	}
+	if m.Throttle.Window == 0 {
+		m.Throttle = DefaultThrottle
+	}
+	h, err := m.Hasher.Hash(ctx, NewToken())
+	if err != nil {
+		return err
+	}
+	m.dummyHash = h
+	return nil
+}
+
+// CookieName is the session cookie's name: __Host-gq_session over TLS (the
+// prefix forbids Domain and requires Secure and Path=/), gq_session otherwise.
+func (m *Manager) CookieName() string {
+	if m.Secure {
+		return "__Host-gq_session"
+	}
+	return "gq_session"
+}
+
+// anonCSRFCookie holds the CSRF token of visitors without a session (the
+// login form, the language switch, the public calculator).
+func (m *Manager) anonCSRFCookie() string {
+	if m.Secure {
+		return "__Host-gq_csrf"
+	}
+	return "gq_csrf"
+}
+
+func throttleKeys(email, ip string) (account, address string) {
+	return "account:" + strings.ToLower(strings.TrimSpace(email)), "ip:" + ip
+}
+
+// Login checks credentials and, on success, starts a new session with a
+// fresh token (so a token planted before login is worthless). It returns the
+// token to put in the cookie.
+func (m *Manager) Login(ctx context.Context, a store.Actor, email, password, userAgent string) (string, store.User, error) {
+	now := m.Now()
+	acctKey, ipKey := throttleKeys(email, a.ClientIP)
+	fails, err := m.Store.LoginFailures(ctx, []string{acctKey, ipKey}, now, m.Throttle.Window)
+	if err != nil {
+		return "", store.User{}, err
+	}
+	if fails[acctKey] >= m.Throttle.PerAccount || fails[ipKey] >= m.Throttle.PerAddress {
+		return "", store.User{}, ErrThrottled
+	}
+	u, err := m.Store.UserByEmail(ctx, email)
+	hash := u.PasswordHash
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			return "", store.User{}, err
+		}
+		hash = m.dummyHash
+	}
+	ok, verr := m.Hasher.Verify(ctx, password, hash)
+	if verr != nil && !errors.Is(verr, ErrMalformedHash) {
+		return "", store.User{}, verr
+	}
+	if err != nil || !ok || u.Disabled {
+		if rerr := m.Store.RecordLoginFailure(ctx, a, strings.TrimSpace(email), []string{acctKey, ipKey}, now, m.Throttle.Window); rerr != nil {
+			return "", store.User{}, rerr
+		}
+		return "", store.User{}, ErrInvalidCredentials
+	}
+	token := NewToken()
+	a.UserID, a.Email = u.ID, u.Email
+	err = m.Store.CreateSession(ctx, a, store.Session{
+		TokenHash: HashToken(token), UserID: u.ID, CSRFToken: NewToken(),
+		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(m.Max),
+		ClientIP: a.ClientIP, UserAgent: truncate(userAgent, 300),
+	})
+	if err != nil {
+		return "", store.User{}, err
+	}
+	if err := m.Store.ClearLoginFailures(ctx, acctKey); err != nil {
+		m.Logger.WarnContext(ctx, "clear login failures", "err", err)
+	}
+	return token, u, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// SessionCookie is the cookie carrying token until the absolute expiry.
+func (m *Manager) SessionCookie(token string) *http.Cookie {
+	return &http.Cookie{
+		Name: m.CookieName(), Value: token, Path: "/",
+		Expires: m.Now().Add(m.Max), MaxAge: int(m.Max / time.Second),
+		HttpOnly: true, Secure: m.Secure, SameSite: http.SameSiteLaxMode,
+	}
+}
+
+// ClearCookie deletes the session cookie in the browser.
+func (m *Manager) ClearCookie() *http.Cookie {
+	return &http.Cookie{Name: m.CookieName(), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: m.Secure, SameSite: http.SameSiteLaxMode}
+}
+
+const (
+	ctxCurrent = "auth.current"
+	ctxCSRF    = "auth.csrf"
+)
+
+// touchEvery limits last-seen writes to one a minute per session.
+const touchEvery = time.Minute
+
+// Load reads the session cookie and, when it names a live session of an
+// enabled user, makes that user current. Visitors without a session get an
+// anonymous CSRF cookie so their forms (login, language) are protected too.
+func (m *Manager) Load(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx := c.Request().Context()
+		if ck, err := c.Cookie(m.CookieName()); err == nil && ck.Value != "" {
+			now := m.Now()
+			hash := HashToken(ck.Value)
+			ses, u, err := m.Store.ActiveSession(ctx, hash, now, m.Idle)
+			switch {
+			case err == nil:
+				cur := &Current{UserID: u.ID, Email: u.Email, DisplayName: u.DisplayName, Role: Role(u.Role),
+					TokenHash: ses.TokenHash, CSRFToken: ses.CSRFToken}
+				c.Set(ctxCurrent, cur)
+				c.Set(ctxCSRF, ses.CSRFToken)
+				if now.Sub(ses.LastSeenAt) >= touchEvery {
+					if err := m.Store.TouchSession(ctx, hash, now); err != nil {
+						m.Logger.WarnContext(ctx, "touch session", "err", err)
+					}
+				}
+				return next(c)
+			case errors.Is(err, store.ErrNotFound):
+				c.SetCookie(m.ClearCookie())
+			default:
+				return err
+			}
+		}
+		token := ""
+		if ck, err := c.Cookie(m.anonCSRFCookie()); err == nil && len(ck.Value) == 43 {
+			token = ck.Value
+		} else {
+			token = NewToken()
+			c.SetCookie(&http.Cookie{Name: m.anonCSRFCookie(), Value: token, Path: "/",
+				HttpOnly: true, Secure: m.Secure, SameSite: http.SameSiteLaxMode})
+		}
+		c.Set(ctxCSRF, token)
+		return next(c)
+	}
+}
+
+// CurrentUser returns the signed-in user of the request, or nil.
+func CurrentUser(c echo.Context) *Current {
+	cur, _ := c.Get(ctxCurrent).(*Current)
+	return cur
+}
+
+// CSRFToken returns the token forms on this page must carry.
+func CSRFToken(c echo.Context) string {
+	s, _ := c.Get(ctxCSRF).(string)
+	return s
+}
+
+// ErrUnauthenticated is returned when a route needs a signed-in user.
+var ErrUnauthenticated = echo.NewHTTPError(http.StatusUnauthorized)
+
+// Require enforces a route policy: anonymous visitors are sent to the login
+// page (GET) or refused with 401, signed-in users without the role get 403.
+func (m *Manager) Require(p Policy) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			cur := CurrentUser(c)
+			var role Role
+			if cur != nil {
+				role = cur.Role
+			}
+			if p.Allows(role, cur != nil) {
+				return next(c)
+			}
+			if cur == nil {
+				r := c.Request()
+				if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !strings.HasPrefix(r.URL.Path, "/api/") {
+					return c.Redirect(http.StatusSeeOther, "/login?next="+url.QueryEscape(r.URL.RequestURI()))
+				}
+				return ErrUnauthenticated
+			}
+			return echo.NewHTTPError(http.StatusForbidden)
+		}
+	}
+}
+
+// ErrCSRF is returned when a state-changing request fails the CSRF check.
+var ErrCSRF = echo.NewHTTPError(http.StatusForbidden, "csrf")
+
+// CSRF protects state-changing requests: a request a browser marks as
+// cross-site is refused outright, and the form field _csrf or the
+// X-CSRF-Token header (htmx) must equal the session's token (or the
+// anonymous cookie's for visitors). Safe methods never change state.
+func CSRF(p Policy) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			switch r.Method {
+			case http.MethodGet, http.MethodHead, http.MethodOptions:
+				return next(c)
+			}
+			if p.NoCSRF {
+				return next(c)
+			}
+			if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+				return ErrCSRF
+			}
+			want := CSRFToken(c)
+			got := r.Header.Get("X-CSRF-Token")
+			if got == "" {
+				got = c.FormValue("_csrf")
+			}
+			if want == "" || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+				return ErrCSRF
+			}
+			return next(c)
+		}
+	}
+}
+
+// Logout ends the current session.
+func (m *Manager) Logout(ctx context.Context, a store.Actor, cur *Current) error {
+	err := m.Store.DeleteSession(ctx, a, cur.TokenHash)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,161 @@
+// Package config reads gpuquote's typed configuration from the environment.
+// The Config value is passed explicitly to whatever needs it; there are no
+// package-level settings.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the whole runtime configuration of one gpuquote process.
+type Config struct {
+	// DatabaseURL is the PostgreSQL connection string (DATABASE_URL).
+	DatabaseURL string
+	// Addr is the listen address (GPUQUOTE_ADDR), default 127.0.0.1:8080.
+	Addr string
+	// LogLevel is the minimum slog level (GPUQUOTE_LOG_LEVEL).
+	LogLevel slog.Level
+	// TLS says the site is served over HTTPS (GPUQUOTE_TLS), directly or
+	// behind a proxy; session cookies then get Secure and the __Host- prefix.
+	TLS bool
+	// TrustedProxies are the networks whose X-Forwarded-For is believed
+	// (GPUQUOTE_TRUSTED_PROXIES, comma-separated CIDRs). Empty: only the
+	// socket's peer address counts.
+	TrustedProxies []netip.Prefix
+	// SessionIdle ends a session after this long without a request
+	// (GPUQUOTE_SESSION_IDLE, default 2h).
+	SessionIdle time.Duration
+	// SessionMax ends a session this long after login whatever happens
+	// (GPUQUOTE_SESSION_MAX, default 168h).
+	SessionMax time.Duration
+	// BodyLimit is the largest request body accepted, in bytes
+	// (GPUQUOTE_BODY_LIMIT, default 1 MiB); larger bodies get 413.
+	BodyLimit int64
+	// RequestTimeout bounds each request's work, database included
+	// (GPUQUOTE_REQUEST_TIMEOUT, default 15s).
+	RequestTimeout time.Duration
+	// ShutdownTimeout is how long SIGINT/SIGTERM waits for in-flight requests
+	// (GPUQUOTE_SHUTDOWN_TIMEOUT, default 20s).
+	ShutdownTimeout time.Duration
+	// DBMaxConns caps the connection pool (GPUQUOTE_DB_MAX_CONNS, default 10).
+	DBMaxConns int32
+}
+
+// Default returns the configuration used when the environment says nothing.
+func Default() Config {
+	return Config{
+		Addr:            "127.0.0.1:8080",
+		LogLevel:        slog.LevelInfo,
+		SessionIdle:     2 * time.Hour,
+		SessionMax:      7 * 24 * time.Hour,
+		BodyLimit:       1 << 20,
+		RequestTimeout:  15 * time.Second,
+		ShutdownTimeout: 20 * time.Second,
+		DBMaxConns:      10,
+	}
+}
+
+// FromEnv builds a Config from the process environment.
+func FromEnv() (Config, error) { return Parse(os.LookupEnv) }
+
+// Parse builds a Config from a lookup function (os.LookupEnv in production,
+// a map in tests). Every bad variable is reported, joined in one error.
+func Parse(lookup func(string) (string, bool)) (Config, error) {
+	c := Default()
+	var errs []error
+	get := func(k string) (string, bool) {
+		v, ok := lookup(k)
+		v = strings.TrimSpace(v)
+		return v, ok && v != ""
+	}
+	if v, ok := get("DATABASE_URL"); ok {
+		c.DatabaseURL = v
+	}
+	if v, ok := get("GPUQUOTE_ADDR"); ok {
+		c.Addr = v
+	}
+	if v, ok := get("GPUQUOTE_LOG_LEVEL"); ok {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_LOG_LEVEL=%q: want debug, info, warn or error", v))
+		}
+	}
+	if v, ok := get("GPUQUOTE_TLS"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_TLS=%q: want true or false", v))
+		}
+		c.TLS = b
+	}
+	if v, ok := get("GPUQUOTE_TRUSTED_PROXIES"); ok {
+		for _, s := range strings.Split(v, ",") {
+			s = strings.TrimSpace(s)
+			if s == "" {
+				continue
+			}
+			p, err := netip.ParsePrefix(s)
+			if err != nil {
+				a, aerr := netip.ParseAddr(s)
+				if aerr != nil {
+					errs = append(errs, fmt.Errorf("GPUQUOTE_TRUSTED_PROXIES: %q is not a CIDR or address", s))
+					continue
+				}
+				p = netip.PrefixFrom(a, a.BitLen())
+			}
+			c.TrustedProxies = append(c.TrustedProxies, p.Masked())
+		}
+	}
+	durations := []struct {
+		key string
+		dst *time.Duration
+	}{
+		{"GPUQUOTE_SESSION_IDLE", &c.SessionIdle},
+		{"GPUQUOTE_SESSION_MAX", &c.SessionMax},
+		{"GPUQUOTE_REQUEST_TIMEOUT", &c.RequestTimeout},
+		{"GPUQUOTE_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout},
+	}
+	for _, d := range durations {
+		if v, ok := get(d.key); ok {
+			x, err := time.ParseDuration(v)
+			if err != nil || x <= 0 {
+				errs = append(errs, fmt.Errorf("%s=%q: want a positive duration such as 90m or 2h", d.key, v))
+				continue
+			}
+			*d.dst = x
+		}
+	}
+	if v, ok := get("GPUQUOTE_BODY_LIMIT"); ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1024 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_BODY_LIMIT=%q: want a byte count of at least 1024", v))
+		} else {
+			c.BodyLimit = n
+		}
+	}
+	if v, ok := get("GPUQUOTE_DB_MAX_CONNS"); ok {
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_DB_MAX_CONNS=%q: want a positive integer", v))
+		} else {
+			c.DBMaxConns = int32(n)
+		}
+	}
+	if c.SessionIdle > c.SessionMax {
+		errs = append(errs, errors.New("GPUQUOTE_SESSION_IDLE must not exceed GPUQUOTE_SESSION_MAX"))
+	}
+	return c, errors.Join(errs...)
+}
+
+// RequireDatabase reports a clear error when no database is configured.
+func (c Config) RequireDatabase() error {
+	if c.DatabaseURL == "" {
+		return errors.New("DATABASE_URL is not set (make run sets it for you; see README)")
+	}
+	return nil
+}

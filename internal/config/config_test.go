@@ -1,0 +1,54 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := Parse(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:8080" || c.SessionIdle != 2*time.Hour || c.SessionMax != 168*time.Hour || c.TLS || c.BodyLimit != 1<<20 {
+		t.Fatalf("defaults: %+v", c)
+	}
+	if c.RequireDatabase() == nil {
+		t.Fatal("no DATABASE_URL must be an error")
+	}
+}
+
+func TestParse(t *testing.T) {
+	c, err := Parse(env(map[string]string{
+		"DATABASE_URL": "postgres://x@y/z", "GPUQUOTE_ADDR": ":9000", "GPUQUOTE_LOG_LEVEL": "debug",
+		"GPUQUOTE_TLS": "true", "GPUQUOTE_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.7",
+		"GPUQUOTE_SESSION_IDLE": "30m", "GPUQUOTE_SESSION_MAX": "24h", "GPUQUOTE_DB_MAX_CONNS": "4",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":9000" || !c.TLS || len(c.TrustedProxies) != 2 || c.TrustedProxies[1].String() != "192.168.1.7/32" ||
+		c.SessionIdle != 30*time.Minute || c.SessionMax != 24*time.Hour || c.DBMaxConns != 4 || c.LogLevel.String() != "DEBUG" {
+		t.Fatalf("parsed: %+v", c)
+	}
+}
+
+func TestParseReportsEveryBadVariable(t *testing.T) {
+	_, err := Parse(env(map[string]string{
+		"GPUQUOTE_LOG_LEVEL": "loud", "GPUQUOTE_TLS": "maybe", "GPUQUOTE_TRUSTED_PROXIES": "nonsense",
+		"GPUQUOTE_SESSION_IDLE": "-1h", "GPUQUOTE_BODY_LIMIT": "12", "GPUQUOTE_DB_MAX_CONNS": "0",
+	}))
+	if err == nil {
+		t.Fatal("bad configuration accepted")
+	}
+	for _, k := range []string{"GPUQUOTE_LOG_LEVEL", "GPUQUOTE_TLS", "GPUQUOTE_TRUSTED_PROXIES", "GPUQUOTE_SESSION_IDLE", "GPUQUOTE_BODY_LIMIT", "GPUQUOTE_DB_MAX_CONNS"} {
+		if !strings.Contains(err.Error(), k) {
+			t.Errorf("error does not name %s: %v", k, err)
+		}
+	}
+}

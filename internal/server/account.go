@@ -1,0 +1,138 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/store"
+	"gpuquote/web"
+)
+
+// actor describes who performs this request's writes, for the audit log.
+func (s *Server) actor(c echo.Context) store.Actor {
+	a := store.Actor{RequestID: c.Response().Header().Get(echo.HeaderXRequestID), ClientIP: c.RealIP()}
+	if cur := auth.CurrentUser(c); cur != nil {
+		a.UserID, a.Email = cur.UserID, cur.Email
+	}
+	return a
+}
+
+func (s *Server) loginForm(c echo.Context) error {
+	next := localPath(c.QueryParam("next"), "/")
+	if auth.CurrentUser(c) != nil {
+		return c.Redirect(http.StatusSeeOther, next)
+	}
+	p := s.page(c, "login.title")
+	return s.render(c, http.StatusOK, p, web.Login(web.LoginView{Page: p, Next: next}))
+}
+
+// login signs a user in. An unknown email, a wrong password and a disabled
+// account give the same status and the same page.
+func (s *Server) login(c echo.Context) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	password := c.FormValue("password")
+	v := web.LoginView{Email: email, Next: localPath(c.FormValue("next"), "/"), Errors: web.Errors{}}
+	if email == "" {
+		v.Errors["email"] = "form.required"
+	}
+	if password == "" {
+		v.Errors["password"] = "form.required"
+	}
+	if len(v.Errors) > 0 {
+		v.Page = s.page(c, "login.title")
+		return s.render(c, http.StatusUnprocessableEntity, v.Page, web.Login(v))
+	}
+	if cur := auth.CurrentUser(c); cur != nil {
+		// Signing in as someone else ends the current session first.
+		if err := s.auth.Logout(c.Request().Context(), s.actor(c), cur); err != nil {
+			return err
+		}
+	}
+	token, _, err := s.auth.Login(c.Request().Context(), s.actor(c), email, password, c.Request().UserAgent())
+	switch {
+	case errors.Is(err, auth.ErrThrottled):
+		c.Response().Header().Set("Retry-After", "900")
+		v.Page, v.ErrorID = s.page(c, "login.title"), "login.error.throttled"
+		return s.render(c, http.StatusTooManyRequests, v.Page, web.Login(v))
+	case errors.Is(err, auth.ErrInvalidCredentials):
+		v.Page, v.ErrorID = s.page(c, "login.title"), "login.error.invalid"
+		return s.render(c, http.StatusUnauthorized, v.Page, web.Login(v))
+	case err != nil:
+		return err
+	}
+	c.SetCookie(s.auth.SessionCookie(token))
+	return c.Redirect(http.StatusSeeOther, v.Next)
+}
+
+func (s *Server) logout(c echo.Context) error {
+	if err := s.auth.Logout(c.Request().Context(), s.actor(c), auth.CurrentUser(c)); err != nil {
+		return err
+	}
+	c.SetCookie(s.auth.ClearCookie())
+	return s.redirectWithFlash(c, "/login", "ok", "logout.done")
+}
+
+func (s *Server) account(c echo.Context) error {
+	return s.renderAccount(c, http.StatusOK, nil)
+}
+
+func (s *Server) renderAccount(c echo.Context, status int, errs web.Errors) error {
+	cur := auth.CurrentUser(c)
+	p := s.page(c, "account.title")
+	return s.render(c, status, p, web.Account(web.AccountView{Page: p, Email: cur.Email,
+		DisplayName: cur.DisplayName, Role: string(cur.Role), Errors: errs}))
+}
+
+// passwordErrorID words a password policy failure.
+func passwordErrorID(err error) string {
+	switch {
+	case errors.Is(err, auth.ErrPasswordTooShort):
+		return "password.too_short"
+	case errors.Is(err, auth.ErrPasswordTooLong):
+		return "password.too_long"
+	case errors.Is(err, auth.ErrPasswordCommon):
+		return "password.common"
+	default:
+		return "password.invalid"
+	}
+}
+
+// changePassword checks the current password, applies the policy to the
+// new one and ends the user's other sessions.
+func (s *Server) changePassword(c echo.Context) error {
+	ctx := c.Request().Context()
+	cur := auth.CurrentUser(c)
+	current, next, confirm := c.FormValue("current"), c.FormValue("new"), c.FormValue("confirm")
+	errs := web.Errors{}
+	u, err := s.store.UserByID(ctx, cur.UserID)
+	if err != nil {
+		return err
+	}
+	ok, err := s.hasher.Verify(ctx, current, u.PasswordHash)
+	if err != nil && !errors.Is(err, auth.ErrMalformedHash) {
+		return err
+	}
+	if !ok {
+		errs["current"] = "account.password.wrong"
+	}
+	if err := auth.CheckPassword(next); err != nil {
+		errs["new"] = passwordErrorID(err)
+	} else if next != confirm {
+		errs["confirm"] = "account.password.mismatch"
+	}
+	if len(errs) > 0 {
+		return s.renderAccount(c, http.StatusUnprocessableEntity, errs)
+	}
+	hash, err := s.hasher.Hash(ctx, next)
+	if err != nil {
+		return err
+	}
+	if err := s.store.SetUserPassword(ctx, s.actor(c), cur.UserID, hash, cur.TokenHash); err != nil {
+		return err
+	}
+	return s.redirectWithFlash(c, "/account", "ok", "account.password.changed")
+}

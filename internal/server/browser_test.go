@@ -1,0 +1,91 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/testutil"
+)
+
+// TestBrowserHomeInBothLanguages loads the home page in Chromium, switches
+// the language with the header's form, and screenshots both.
+func TestBrowserHomeInBothLanguages(t *testing.T) {
+	app := testutil.NewApp(t)
+	ctx := testutil.Browser(t)
+	var title, lang, h1 string
+	var err error
+	if err = chromedp.Do(ctx, chromedp.Navigate(app.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if h1, err = chromedp.Run(ctx, chromedp.Text(chromedp.CSS("h1"))); err != nil {
+		t.Fatal(err)
+	}
+	if lang, err = chromedp.Run(ctx, chromedp.Evaluate[string]("document.documentElement.lang")); err != nil {
+		t.Fatal(err)
+	}
+	if lang != "zh-CN" || !strings.Contains(h1, "总成本") {
+		t.Fatalf("default page: lang %q, h1 %q; want Chinese", lang, h1)
+	}
+	testutil.Screenshot(t, ctx, "home-zh")
+
+	if err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="lang-en"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] [data-testid="home"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if h1, err = chromedp.Run(ctx, chromedp.Text(chromedp.CSS("h1"))); err != nil {
+		t.Fatal(err)
+	}
+	if title, err = chromedp.Run(ctx, chromedp.Title()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h1, "total cost") || !strings.Contains(title, "gpuquote") {
+		t.Fatalf("English page: h1 %q, title %q", h1, title)
+	}
+	testutil.Screenshot(t, ctx, "home-en")
+
+	// The choice sticks (cookie) and can be switched back.
+	if err = chromedp.Do(ctx, chromedp.Navigate(app.URL+"/login"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] [data-testid="login-form"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="lang-zh"]`)), chromedp.WaitVisible(chromedp.CSS(`html[lang="zh-CN"] [data-testid="login-form"]`))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserLoginLogout signs in through the form, sees the user's name in
+// the header, and signs out.
+func TestBrowserLoginLogout(t *testing.T) {
+	app := testutil.NewApp(t)
+	email, pw, _ := app.CreateUser(auth.RoleFinance)
+	ctx := testutil.Browser(t)
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(app.URL+"/account"), // protected: goes to the login page
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="login-form"]`)),
+		chromedp.SendKeys(chromedp.ID("email"), email),
+		chromedp.SendKeys(chromedp.ID("password"), pw),
+		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="account-name"]`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	who, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid="current-user"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(who, "Test finance") {
+		t.Fatalf("header shows %q, want the user's name", who)
+	}
+	testutil.Screenshot(t, ctx, "account")
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid="logout"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="login-form"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="flash"]`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="current-user"]').length`))
+	if err != nil || n != 0 {
+		t.Fatalf("still signed in after logout (%d, %v)", n, err)
+	}
+}

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/store"
+	"gpuquote/web"
+)
+
+// handleError is the one place errors become responses: not found → 404,
+// HTTP errors keep their status, an unreachable database or an expired
+// request deadline → 503, anything else → a logged 500 with the request id
+// and no internals. API paths get JSON, pages a styled page.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	// The request's own deadline has usually passed or been cancelled by
+	// now; the error page must still render.
+	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
+	status := http.StatusInternalServerError
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &he):
+		status = he.Code
+	case errors.Is(err, store.ErrNotFound):
+		status = http.StatusNotFound
+	case errors.Is(err, context.DeadlineExceeded), isConnError(err):
+		status = http.StatusServiceUnavailable
+	}
+	reqID := c.Response().Header().Get(echo.HeaderXRequestID)
+	if status >= 500 {
+		s.log.ErrorContext(c.Request().Context(), "request failed", "request_id", reqID,
+			"method", c.Request().Method, "path", c.Request().URL.Path, "status", status, "err", err.Error())
+	}
+	if status == http.StatusTooManyRequests {
+		c.Response().Header().Set("Retry-After", "60")
+	}
+	tr := t(c)
+	titleID, msgID := errorMessages(status)
+	if errors.Is(err, auth.ErrCSRF) {
+		msgID = "error.csrf.text"
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(status)
+		return
+	}
+	if isAPI(c) {
+		_ = c.JSON(status, map[string]any{"error": tr.T(msgID), "request_id": reqID})
+		return
+	}
+	p := s.page(c, titleID)
+	_ = s.render(c, status, p, web.ErrorPage(web.ErrorView{Page: p, Status: status, Message: tr.T(msgID), RequestID: reqID}))
+}
+
+func isAPI(c echo.Context) bool {
+	p := c.Request().URL.Path
+	return len(p) >= 5 && p[:5] == "/api/"
+}
+
+// isConnError reports a failure to reach PostgreSQL at all.
+func isConnError(err error) bool {
+	var ce *pgconn.ConnectError
+	return errors.As(err, &ce) || pgconn.SafeToRetry(err)
+}
+
+// errorMessages names the catalog messages of an error status.
+func errorMessages(status int) (titleID, messageID string) {
+	switch status {
+	case http.StatusBadRequest:
+		return "error.400.title", "error.400.text"
+	case http.StatusUnauthorized:
+		return "error.401.title", "error.401.text"
+	case http.StatusForbidden:
+		return "error.403.title", "error.403.text"
+	case http.StatusNotFound:
+		return "error.404.title", "error.404.text"
+	case http.StatusMethodNotAllowed:
+		return "error.405.title", "error.405.text"
+	case http.StatusRequestEntityTooLarge:
+		return "error.413.title", "error.413.text"
+	case http.StatusUnprocessableEntity:
+		return "error.422.title", "error.422.text"
+	case http.StatusTooManyRequests:
+		return "error.429.title", "error.429.text"
+	case http.StatusServiceUnavailable:
+		return "error.503.title", "error.503.text"
+	default:
+		if status >= 500 {
+			return "error.500.title", "error.500.text"
+		}
+		return "error.400.title", "error.400.text"
+	}
+}

@@ -1,0 +1,53 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/auth"
+	"gpuquote/static"
+)
+
+// Route is one entry of the route table: method, path, who may call it and
+// the handler. Bare routes (health, metrics, assets) skip sessions and CSRF.
+type Route struct {
+	Method  string
+	Path    string
+	Policy  auth.Policy
+	Handler echo.HandlerFunc
+	Bare    bool
+}
+
+// Routes is the whole HTTP surface of gpuquote in one table. Every route
+// names its policy; the route policy test walks this table, so a route
+// added without one fails.
+func (s *Server) Routes() []Route {
+	admin := auth.Allow(auth.RoleAdmin)
+	return []Route{
+		// Operations.
+		{Method: http.MethodGet, Path: "/healthz", Policy: auth.Public, Handler: s.healthz, Bare: true},
+		{Method: http.MethodGet, Path: "/readyz", Policy: auth.Public, Handler: s.readyz, Bare: true},
+		{Method: http.MethodGet, Path: "/metrics", Policy: auth.Public, Handler: s.metrics.handler(), Bare: true},
+		{Method: http.MethodGet, Path: static.Prefix + "*", Policy: auth.Public, Handler: echo.WrapHandler(static.Handler()), Bare: true},
+
+		// Everyone.
+		{Method: http.MethodGet, Path: "/", Policy: auth.Public, Handler: s.home},
+		{Method: http.MethodPost, Path: "/lang", Policy: auth.Public, Handler: s.setLang},
+		{Method: http.MethodGet, Path: "/login", Policy: auth.Public, Handler: s.loginForm},
+		{Method: http.MethodPost, Path: "/login", Policy: auth.Public, Handler: s.login},
+
+		// Signed-in users.
+		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: s.logout},
+		{Method: http.MethodGet, Path: "/account", Policy: auth.AnyUser, Handler: s.account},
+		{Method: http.MethodPost, Path: "/account/password", Policy: auth.AnyUser, Handler: s.changePassword},
+
+		// Administration.
+		{Method: http.MethodGet, Path: "/admin/users", Policy: admin, Handler: s.adminUsers},
+		{Method: http.MethodPost, Path: "/admin/users", Policy: admin, Handler: s.adminCreateUser},
+		{Method: http.MethodPost, Path: "/admin/users/:id/role", Policy: admin, Handler: s.adminSetRole},
+		{Method: http.MethodPost, Path: "/admin/users/:id/disable", Policy: admin, Handler: s.adminDisable},
+		{Method: http.MethodPost, Path: "/admin/users/:id/enable", Policy: admin, Handler: s.adminEnable},
+		{Method: http.MethodGet, Path: "/admin/audit", Policy: admin, Handler: s.adminAudit},
+	}
+}

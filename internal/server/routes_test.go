@@ -1,0 +1,115 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/testutil"
+)
+
+// who are the five kinds of caller every route is tried with.
+var who = []string{"anonymous", "analyst", "finance", "editor", "admin"}
+
+// want lists the expected status per caller, in the order of who.
+type want [5]int
+
+// routeCase is how to call one route of the table and what each caller gets.
+type routeCase struct {
+	path   string                           // concrete path (":id" filled in by target)
+	form   func(a *testutil.App) url.Values // POST body (nil: empty form)
+	target bool                             // path contains :id of a fresh user
+	want   want
+}
+
+// TestRoutePolicies walks every route of the route table × {anonymous,
+// analyst, finance, editor, admin} and asserts the status each gets. A route
+// added to the table without a case here fails the test, and so does a
+// route without a policy.
+func TestRoutePolicies(t *testing.T) {
+	app := testutil.NewApp(t)
+	n := 0
+	uniq := func() string { n++; return fmt.Sprint(n) }
+
+	cases := map[string]routeCase{
+		"GET /healthz":  {want: want{200, 200, 200, 200, 200}},
+		"GET /readyz":   {want: want{200, 200, 200, 200, 200}},
+		"GET /metrics":  {want: want{200, 200, 200, 200, 200}},
+		"GET /static/*": {path: "/static/css/app.css", want: want{200, 200, 200, 200, 200}},
+		"GET /":         {want: want{200, 200, 200, 200, 200}},
+		"POST /lang":    {form: func(*testutil.App) url.Values { return url.Values{"lang": {"en"}} }, want: want{303, 303, 303, 303, 303}},
+		"GET /login":    {want: want{200, 303, 303, 303, 303}},
+		"POST /login": {form: func(*testutil.App) url.Values {
+			return url.Values{"email": {"nobody" + uniq() + "@example.test"}, "password": {"wrong password"}}
+		}, want: want{401, 401, 401, 401, 401}},
+		"POST /logout": {want: want{401, 303, 303, 303, 303}},
+		"GET /account": {want: want{303, 200, 200, 200, 200}},
+		"POST /account/password": {form: func(*testutil.App) url.Values {
+			return url.Values{"current": {"not my password"}, "new": {"a new long password"}, "confirm": {"a new long password"}}
+		}, want: want{401, 422, 422, 422, 422}},
+		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},
+		"POST /admin/users": {form: func(*testutil.App) url.Values {
+			return url.Values{"email": {"new" + uniq() + "@example.test"}, "display_name": {"New"}, "role": {"analyst"}}
+		}, want: want{401, 403, 403, 403, 201}},
+		"POST /admin/users/:id/role": {target: true, form: func(*testutil.App) url.Values {
+			return url.Values{"role": {"finance"}}
+		}, want: want{401, 403, 403, 403, 303}},
+		"POST /admin/users/:id/disable": {target: true, want: want{401, 403, 403, 403, 303}},
+		"POST /admin/users/:id/enable":  {target: true, want: want{401, 403, 403, 403, 303}},
+		"GET /admin/audit":              {want: want{303, 403, 403, 403, 200}},
+	}
+
+	seen := map[string]bool{}
+	for _, r := range app.Server.Routes() {
+		key := r.Method + " " + r.Path
+		seen[key] = true
+		if !r.Policy.Defined() {
+			t.Errorf("%s has no policy", key)
+		}
+		c, ok := cases[key]
+		if !ok {
+			t.Errorf("%s is in the route table but not in this test: add its expected statuses", key)
+			continue
+		}
+		for i, role := range who {
+			t.Run(strings.ReplaceAll(key, "/", "_")+"/"+role, func(t *testing.T) {
+				client := app.Client()
+				if role != "anonymous" {
+					client, _ = app.AsUser(auth.Role(role))
+				}
+				path := c.path
+				if path == "" {
+					path = r.Path
+				}
+				if c.target {
+					_, _, id := app.CreateUser(auth.RoleAnalyst)
+					path = strings.Replace(path, ":id", fmt.Sprint(id), 1)
+				}
+				var resp *testutil.Response
+				switch r.Method {
+				case http.MethodGet:
+					resp = client.Get(path)
+				case http.MethodPost:
+					form := url.Values{}
+					if c.form != nil {
+						form = c.form(app)
+					}
+					resp = client.PostForm(path, form)
+				default:
+					t.Fatalf("no way to call method %s", r.Method)
+				}
+				if resp.StatusCode != c.want[i] {
+					t.Errorf("%s %s as %s: status %d, want %d", r.Method, path, role, resp.StatusCode, c.want[i])
+				}
+			})
+		}
+	}
+	for key := range cases {
+		if !seen[key] {
+			t.Errorf("test case %s names no route in the table", key)
+		}
+	}
+}

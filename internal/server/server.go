@@ -1,0 +1,151 @@
+// Package server is gpuquote's HTTP layer: one route table, thin handlers,
+// one error handler and the middleware every request passes through.
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/config"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/store"
+)
+
+// Deps is everything the server needs, built by main (or a test).
+type Deps struct {
+	Config  config.Config
+	Store   *store.Store
+	Catalog *i18n.Catalog
+	Logger  *slog.Logger
+	Hasher  *auth.Hasher
+	// Now is the clock (time.Now when nil); tests inject their own.
+	Now func() time.Time
+	// Throttle overrides the login throttle (zero: the default).
+	Throttle auth.ThrottleConfig
+}
+
+// Server is a configured Echo instance with its collaborators.
+type Server struct {
+	cfg     config.Config
+	store   *store.Store
+	catalog *i18n.Catalog
+	log     *slog.Logger
+	auth    *auth.Manager
+	hasher  *auth.Hasher
+	now     func() time.Time
+	metrics *metrics
+	echo    *echo.Echo
+}
+
+// New builds the server and registers every route of the route table.
+func New(ctx context.Context, d Deps) (*Server, error) {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	s := &Server{cfg: d.Config, store: d.Store, catalog: d.Catalog, log: d.Logger, hasher: d.Hasher, now: d.Now}
+	s.auth = &auth.Manager{Store: d.Store, Hasher: d.Hasher, Logger: d.Logger, Now: d.Now,
+		Idle: d.Config.SessionIdle, Max: d.Config.SessionMax, Secure: d.Config.TLS, Throttle: d.Throttle}
+	if err := s.auth.Init(ctx); err != nil {
+		return nil, err
+	}
+	s.metrics = newMetrics(d.Store.Pool(), d.Hasher)
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
+
+	// Order matters: headers first so even errors carry them; then ids,
+	// metrics and logs around everything else.
+	e.Use(securityHeaders)
+	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{
+		TargetHeader: echo.HeaderXRequestID,
+		Generator:    func() string { return auth.NewToken()[:16] },
+	}))
+	e.Use(s.metrics.middleware)
+	e.Use(s.requestLogger())
+	e.Use(s.recoverPanic)
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: strconv.FormatInt(d.Config.BodyLimit, 10) + "B"}))
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{Level: 5, MinLength: 1024}))
+	e.Use(s.requestTimeout)
+	e.Use(i18n.Middleware(d.Catalog))
+
+	for _, r := range s.Routes() {
+		mw := []echo.MiddlewareFunc{}
+		if !r.Bare {
+			mw = append(mw, s.auth.Load, s.auth.Require(r.Policy), auth.CSRF(r.Policy))
+		}
+		e.Add(r.Method, r.Path, r.Handler, mw...)
+	}
+	// Unknown paths load the session too, so a signed-in user's 404 page
+	// shows their header.
+	e.RouteNotFound("/*", func(echo.Context) error { return echo.ErrNotFound }, s.auth.Load)
+	s.echo = e
+	return s, nil
+}
+
+// Handler is the server as an http.Handler.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// Serve serves on ln until ctx is cancelled, then stops accepting, waits for
+// in-flight requests up to the shutdown timeout, and returns.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.echo,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       s.cfg.RequestTimeout + 15*time.Second,
+		WriteTimeout:      s.cfg.RequestTimeout + 15*time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	go s.sweepSessions(ctx)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down: draining in-flight requests", "timeout", s.cfg.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// sweepSessions deletes expired sessions once an hour.
+func (s *Server) sweepSessions(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			n, err := s.store.DeleteStaleSessions(ctx, s.now(), s.cfg.SessionIdle)
+			if err != nil {
+				s.log.Warn("sweep sessions", "err", err)
+			} else if n > 0 {
+				s.log.Info("swept expired sessions", "count", n)
+			}
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Actor is who performs a write, with the request it came from; every
+// audited store method takes one.
+type Actor struct {
+	UserID    int64 // 0 for the system (CLI, seed)
+	Email     string
+	RequestID string
+	ClientIP  string
+}
+
+// SystemActor is the actor of command-line writes.
+var SystemActor = Actor{Email: "system"}
+
+// AuditEntry is one audited write.
+type AuditEntry struct {
+	Action   string
+	Entity   string
+	EntityID string
+	Before   any // marshalled to JSON; nil for creations
+	After    any // marshalled to JSON; nil for deletions
+}
+
+// audit appends an entry to the audit log inside the caller's transaction,
+// so the write and its record commit or fail together.
+func audit(ctx context.Context, q Querier, a Actor, e AuditEntry) error {
+	before, err := jsonOrNil(e.Before)
+	if err != nil {
+		return fmt.Errorf("audit before: %w", err)
+	}
+	after, err := jsonOrNil(e.After)
+	if err != nil {
+		return fmt.Errorf("audit after: %w", err)
+	}
+	var actorID *int64
+	if a.UserID != 0 {
+		actorID = &a.UserID
+	}
+	_, err = q.Exec(ctx, `
+		INSERT INTO audit_log (actor_id, actor_email, action, entity, entity_id, before, after, request_id, client_ip)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		actorID, a.Email, e.Action, e.Entity, e.EntityID, before, after, a.RequestID, a.ClientIP)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
+}
+
+func jsonOrNil(v any) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	return json.Marshal(v)
+}
+
+// AuditRecord is one row of the audit log.
+type AuditRecord struct {
+	ID         int64
+	At         time.Time
+	ActorID    int64
+	ActorEmail string
+	Action     string
+	Entity     string
+	EntityID   string
+	Before     json.RawMessage
+	After      json.RawMessage
+	RequestID  string
+	ClientIP   string
+}
+
+// AuditFilter narrows the audit log listing. Zero fields do not filter.
+type AuditFilter struct {
+	Actor    string // substring of the actor's email, case-insensitive
+	Entity   string
+	Action   string
+	From, To time.Time // To is exclusive
+	BeforeID int64     // keyset pagination: rows older than this id
+	Limit    int
+}
+
+// AuditLog lists audit records newest first. It returns one row more than
+// Limit when there are more, so the caller can offer a next page.
+func (s *Store) AuditLog(ctx context.Context, f AuditFilter) ([]AuditRecord, error) {
+	if f.Limit <= 0 || f.Limit > 500 {
+		f.Limit = 50
+	}
+	var (
+		where []string
+		args  []any
+	)
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, fmt.Sprintf(cond, len(args)))
+	}
+	if f.Actor != "" {
+		add("actor_email ILIKE '%%' || $%d || '%%'", escapeLike(f.Actor))
+	}
+	if f.Entity != "" {
+		add("entity = $%d", f.Entity)
+	}
+	if f.Action != "" {
+		add("action = $%d", f.Action)
+	}
+	if !f.From.IsZero() {
+		add("at >= $%d", f.From)
+	}
+	if !f.To.IsZero() {
+		add("at < $%d", f.To)
+	}
+	if f.BeforeID > 0 {
+		add("id < $%d", f.BeforeID)
+	}
+	sql := `SELECT id, at, coalesce(actor_id, 0), actor_email, action, entity, entity_id,
+		coalesce(before, 'null'::jsonb), coalesce(after, 'null'::jsonb), request_id, client_ip
+		FROM audit_log`
+	if len(where) > 0 {
+		sql += " WHERE " + strings.Join(where, " AND ")
+	}
+	args = append(args, f.Limit+1)
+	sql += fmt.Sprintf(" ORDER BY id DESC LIMIT $%d", len(args))
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	defer rows.Close()
+	var out []AuditRecord
+	for rows.Next() {
+		var r AuditRecord
+		if err := rows.Scan(&r.ID, &r.At, &r.ActorID, &r.ActorEmail, &r.Action, &r.Entity, &r.EntityID,
+			&r.Before, &r.After, &r.RequestID, &r.ClientIP); err != nil {
+			return nil, fmt.Errorf("audit log: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// escapeLike escapes LIKE wildcards so user input matches literally.
+func escapeLike(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}

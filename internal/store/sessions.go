@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Session is a signed-in browser: the row behind a session cookie.
+type Session struct {
+	TokenHash  []byte
+	UserID     int64
+	CSRFToken  string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ExpiresAt  time.Time
+	ClientIP   string
+	UserAgent  string
+}
+
+// CreateSession stores a new session and audits the login in one transaction.
+func (s *Store) CreateSession(ctx context.Context, a Actor, ses Session) error {
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `
+			INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at, client_ip, user_agent)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			ses.TokenHash, ses.UserID, ses.CSRFToken, ses.CreatedAt, ses.LastSeenAt, ses.ExpiresAt, ses.ClientIP, ses.UserAgent)
+		if err != nil {
+			return fmt.Errorf("create session: %w", err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionLogin, Entity: "user",
+			EntityID: strconv.FormatInt(ses.UserID, 10),
+			After:    map[string]any{"client_ip": ses.ClientIP, "user_agent": ses.UserAgent}})
+	})
+}
+
+// ActiveSession returns the session with this token hash and its user, when
+// the session is within both its absolute expiry and the idle limit at now
+// and the user is not disabled; ErrNotFound otherwise.
+func (s *Store) ActiveSession(ctx context.Context, tokenHash []byte, now time.Time, idle time.Duration) (Session, User, error) {
+	var (
+		ses Session
+		u   User
+	)
+	err := s.pool.QueryRow(ctx, `
+		SELECT s.token_hash, s.user_id, s.csrf_token, s.created_at, s.last_seen_at, s.expires_at, s.client_ip, s.user_agent,
+		       u.id, u.email, u.display_name, u.role, u.password_hash, u.disabled, u.created_at, u.updated_at
+		FROM sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3 AND NOT u.disabled`,
+		tokenHash, now, now.Add(-idle)).Scan(
+		&ses.TokenHash, &ses.UserID, &ses.CSRFToken, &ses.CreatedAt, &ses.LastSeenAt, &ses.ExpiresAt, &ses.ClientIP, &ses.UserAgent,
+		&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
+	return ses, u, notFound(err)
+}
+
+// TouchSession records activity. It is bookkeeping, not a user's write, so
+// it is not audited.
+func (s *Store) TouchSession(ctx context.Context, tokenHash []byte, now time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1 AND last_seen_at < $2`, tokenHash, now)
+	return err
+}
+
+// DeleteSession ends one session (logout) and audits it.
+func (s *Store) DeleteSession(ctx context.Context, a Actor, tokenHash []byte) error {
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		var userID int64
+		err := tx.QueryRow(ctx, `DELETE FROM sessions WHERE token_hash = $1 RETURNING user_id`, tokenHash).Scan(&userID)
+		if err != nil {
+			return notFound(err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionLogout, Entity: "user", EntityID: strconv.FormatInt(userID, 10)})
+	})
+}
+
+// DeleteStaleSessions removes sessions past either limit at now; it is
+// housekeeping of rows nobody can use any more, so it is not audited.
+func (s *Store) DeleteStaleSessions(ctx context.Context, now time.Time, idle time.Duration) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2`, now, now.Add(-idle))
+	if err != nil {
+		return 0, fmt.Errorf("delete stale sessions: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// UserSessionCount returns how many sessions a user holds (for the admin list).
+func (s *Store) UserSessionCount(ctx context.Context, userID int64) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE user_id = $1`, userID).Scan(&n)
+	return n, err
+}

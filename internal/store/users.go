@@ -1,0 +1,228 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Audit actions and entities written by the account store methods.
+const (
+	ActionUserCreate   = "user.create"
+	ActionUserRole     = "user.role"
+	ActionUserDisable  = "user.disable"
+	ActionUserEnable   = "user.enable"
+	ActionUserPassword = "user.password"
+	ActionLogin        = "session.login"
+	ActionLoginFailed  = "session.login_failed"
+	ActionLogout       = "session.logout"
+)
+
+// AuditActions lists every action the audit log can hold, for filters.
+var AuditActions = []string{
+	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword,
+	ActionLogin, ActionLoginFailed, ActionLogout,
+}
+
+// ErrEmailTaken means another user already has this email (case-insensitively).
+var ErrEmailTaken = errors.New("store: email already in use")
+
+// User is an account. PasswordHash never leaves the server.
+type User struct {
+	ID           int64     `json:"id"`
+	Email        string    `json:"email"`
+	DisplayName  string    `json:"display_name"`
+	Role         string    `json:"role"`
+	PasswordHash string    `json:"-"`
+	Disabled     bool      `json:"disabled"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+const userColumns = `id, email, display_name, role, password_hash, disabled, created_at, updated_at`
+
+func scanUser(row pgx.Row) (User, error) {
+	var u User
+	err := row.Scan(&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
+	return u, err
+}
+
+// NewUser is what creating an account needs; the password is already hashed.
+type NewUser struct {
+	Email        string
+	DisplayName  string
+	Role         string
+	PasswordHash string
+}
+
+// CreateUser inserts a user and audits it. ErrEmailTaken on a duplicate.
+func (s *Store) CreateUser(ctx context.Context, a Actor, n NewUser) (User, error) {
+	var u User
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRow(ctx, `
+			INSERT INTO users (email, display_name, role, password_hash)
+			VALUES ($1, $2, $3, $4)
+			RETURNING `+userColumns,
+			strings.TrimSpace(n.Email), strings.TrimSpace(n.DisplayName), n.Role, n.PasswordHash))
+		if isUniqueViolation(err, "users_email_lower_key") {
+			return ErrEmailTaken
+		}
+		if err != nil {
+			return fmt.Errorf("create user: %w", err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionUserCreate, Entity: "user",
+			EntityID: strconv.FormatInt(u.ID, 10), After: u})
+	})
+	return u, err
+}
+
+// UserByEmail finds a user case-insensitively.
+func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
+	u, err := scanUser(s.pool.QueryRow(ctx,
+		`SELECT `+userColumns+` FROM users WHERE lower(email) = lower($1)`, strings.TrimSpace(email)))
+	return u, notFound(err)
+}
+
+// UserByID finds a user by id.
+func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
+	u, err := scanUser(s.pool.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
+	return u, notFound(err)
+}
+
+// CountUsers returns the number of accounts.
+func (s *Store) CountUsers(ctx context.Context) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM users`).Scan(&n)
+	return n, err
+}
+
+// UserFilter narrows the user list. Zero fields do not filter.
+type UserFilter struct {
+	Query  string // substring of email or display name
+	Role   string
+	Offset int
+	Limit  int
+}
+
+// Users lists accounts by email with the total count matching the filter.
+func (s *Store) Users(ctx context.Context, f UserFilter) ([]User, int, error) {
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+userColumns+`, count(*) OVER ()
+		FROM users
+		WHERE ($1 = '' OR email ILIKE '%' || $1 || '%' OR display_name ILIKE '%' || $1 || '%')
+		  AND ($2 = '' OR role = $2)
+		ORDER BY lower(email)
+		OFFSET $3 LIMIT $4`, escapeLike(strings.TrimSpace(f.Query)), f.Role, f.Offset, f.Limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("users: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out   []User
+		total int
+	)
+	for rows.Next() {
+		var u User
+		if err := rows.Scan(&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled,
+			&u.CreatedAt, &u.UpdatedAt, &total); err != nil {
+			return nil, 0, fmt.Errorf("users: %w", err)
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if len(out) == 0 && f.Offset > 0 {
+		// Past the last page: report the true total anyway.
+		err = s.pool.QueryRow(ctx, `SELECT count(*) FROM users
+			WHERE ($1 = '' OR email ILIKE '%' || $1 || '%' OR display_name ILIKE '%' || $1 || '%')
+			  AND ($2 = '' OR role = $2)`, escapeLike(strings.TrimSpace(f.Query)), f.Role).Scan(&total)
+	}
+	return out, total, err
+}
+
+// updateUser locks the user row, applies change, writes it back, audits it
+// and revokes the user's sessions when revoke says so — all in one
+// transaction.
+func (s *Store) updateUser(ctx context.Context, a Actor, id int64, action string,
+	change func(u *User) (revoke bool, err error)) (User, error) {
+	var after User
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		before, err := scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1 FOR UPDATE`, id))
+		if err != nil {
+			return notFound(err)
+		}
+		after = before
+		revoke, err := change(&after)
+		if err != nil {
+			return err
+		}
+		after, err = scanUser(tx.QueryRow(ctx, `
+			UPDATE users SET role = $2, disabled = $3, password_hash = $4, updated_at = now()
+			WHERE id = $1 RETURNING `+userColumns, id, after.Role, after.Disabled, after.PasswordHash))
+		if err != nil {
+			return fmt.Errorf("update user: %w", err)
+		}
+		if revoke {
+			if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, id); err != nil {
+				return fmt.Errorf("revoke sessions: %w", err)
+			}
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: action, Entity: "user",
+			EntityID: strconv.FormatInt(id, 10), Before: before, After: after})
+	})
+	return after, err
+}
+
+// SetUserRole changes a user's role and revokes their sessions, so the new
+// role takes effect with a new token at the next login.
+func (s *Store) SetUserRole(ctx context.Context, a Actor, id int64, role string) (User, error) {
+	return s.updateUser(ctx, a, id, ActionUserRole, func(u *User) (bool, error) {
+		changed := u.Role != role
+		u.Role = role
+		return changed, nil
+	})
+}
+
+// SetUserDisabled disables or re-enables a user; disabling revokes every
+// session the user holds.
+func (s *Store) SetUserDisabled(ctx context.Context, a Actor, id int64, disabled bool) (User, error) {
+	action := ActionUserEnable
+	if disabled {
+		action = ActionUserDisable
+	}
+	return s.updateUser(ctx, a, id, action, func(u *User) (bool, error) {
+		u.Disabled = disabled
+		return disabled, nil
+	})
+}
+
+// SetUserPassword stores a new password hash. The user's other sessions are
+// revoked; keepSession (a token hash, may be nil) survives so the person who
+// changed it stays signed in.
+func (s *Store) SetUserPassword(ctx context.Context, a Actor, id int64, hash string, keepSession []byte) error {
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, id, hash)
+		if err != nil {
+			return fmt.Errorf("set password: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrNotFound
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2`, id, keepSession); err != nil {
+			return fmt.Errorf("revoke sessions: %w", err)
+		}
+		// The hash itself is never written to the log.
+		return audit(ctx, tx, a, AuditEntry{Action: ActionUserPassword, Entity: "user",
+			EntityID: strconv.FormatInt(id, 10)})
+	})
+}

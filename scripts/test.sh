@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# test.sh: what `make test` does — provision what the tests need (PostgreSQL,
+# Chromium and a CJK font for readable screenshots), check formatting,
+# go vet and generated code, then run every test with -race.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+die() { printf 'make test: %s\n' "$*" >&2; exit 1; }
+
+step "browser for the browser tests"
+need=()
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need+=(chromium)
+if command -v fc-list >/dev/null 2>&1 && ! fc-list :lang=zh 2>/dev/null | grep -q .; then need+=(fonts-wqy-microhei); fi
+if ((${#need[@]})); then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    die "please install: ${need[*]} (e.g. sudo apt-get install -y ${need[*]})"
+  fi
+fi
+echo "chromium: $( (chromium --version || chromium-browser --version) 2>/dev/null | head -1)"
+
+step "PostgreSQL"
+if [[ -z "${GPUQUOTE_TEST_DATABASE_URL:-}" ]]; then
+  GPUQUOTE_TEST_DATABASE_URL=$(scripts/provision-db.sh postgres)
+fi
+export GPUQUOTE_TEST_DATABASE_URL
+# Tests that stop and start a private cluster run its binaries as the
+# postgres user when we are root.
+if [[ $(id -u) -eq 0 ]] && ! id postgres >/dev/null 2>&1; then
+  useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
+fi
+
+step "gofmt"
+unformatted=$(gofmt -l $(find . -name '*.go' -not -path './.data/*' -not -path './bin/*'))
+[[ -z "$unformatted" ]] || die "gofmt would change: $unformatted (run make fmt)"
+
+step "generated templ code is up to date"
+sum_templ() { find . -name '*_templ.go' -not -path './.data/*' -print0 | sort -z | xargs -0 sha256sum; }
+before=$(sum_templ)
+go tool templ generate -log-level error
+after=$(sum_templ)
+[[ "$before" == "$after" ]] || die "go tool templ generate changed *_templ.go: commit the regenerated files"
+
+step "go vet"
+go vet ./...
+
+step "go test -race"
+go test -race -count=1 -timeout 30m ./...

@@ -1,0 +1,39 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Errors maps a form field name to the catalog message of its problem.
+type Errors map[string]string
+
+// Has reports whether field has an error.
+func (e Errors) Has(field string) bool { _, ok := e[field]; return ok }
+
+// Invalid is the aria-invalid value for field.
+func (e Errors) Invalid(field string) string { return boolString(e.Has(field)) }
+
+// Pager is the state of a paginated list.
+type Pager struct {
+	Page, PerPage, Total int
+	// Base is the list URL with the current filters, without "page".
+	Base string
+}
+
+// Pages is the number of pages (at least 1).
+func (p Pager) Pages() int {
+	if p.PerPage <= 0 || p.Total <= 0 {
+		return 1
+	}
+	return (p.Total + p.PerPage - 1) / p.PerPage
+}
+
+// URL is the link to page n.
+func (p Pager) URL(n int) string {
+	sep := "?"
+	if strings.Contains(p.Base, "?") {
+		sep = "&"
+	}
+	return p.Base + sep + "page=" + strconv.Itoa(n)
+}

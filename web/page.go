@@ -1,0 +1,78 @@
+// Package web holds gpuquote's templ components: the layout, pages and
+// shared pieces. Components take typed view models and read the reader's
+// language from the context; they never touch the database or HTTP.
+package web
+
+import (
+	"context"
+
+	"gpuquote/internal/i18n"
+)
+
+// Page is what the layout needs to frame any page.
+type Page struct {
+	// Title is the page's translated title.
+	Title string
+	// User is the signed-in user, nil for anonymous visitors.
+	User *User
+	// CSRF is the token forms must send back.
+	CSRF string
+	// Path is the current URL path (navigation state, language switch).
+	Path string
+	// Flash is a one-time message from the previous request, if any.
+	Flash *Flash
+}
+
+// User is the signed-in user as pages see them.
+type User struct {
+	ID    int64
+	Name  string
+	Email string
+	Role  string
+}
+
+// Flash is a one-line message shown at the top of a page.
+type Flash struct {
+	// Kind is "ok" or "error".
+	Kind string
+	// Text is already translated.
+	Text string
+}
+
+// NavItem is one entry of the main navigation.
+type NavItem struct {
+	Href    string
+	LabelID string
+	TestID  string
+}
+
+// Nav returns the main navigation for the user (nil: anonymous).
+func Nav(u *User) []NavItem {
+	items := []NavItem{{Href: "/", LabelID: "nav.home", TestID: "nav-home"}}
+	if u == nil {
+		return items
+	}
+	if u.Role == "admin" {
+		items = append(items,
+			NavItem{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users"},
+			NavItem{Href: "/admin/audit", LabelID: "nav.audit", TestID: "nav-audit"})
+	}
+	return items
+}
+
+// Active reports whether a navigation entry is the current section.
+func (p Page) Active(href string) bool {
+	if href == "/" {
+		return p.Path == "/"
+	}
+	return p.Path == href || len(p.Path) > len(href) && p.Path[:len(href)] == href && p.Path[len(href)] == '/'
+}
+
+// T renders a catalog message in the reader's language.
+func T(ctx context.Context, id string, args ...any) string { return i18n.T(ctx, id, args...) }
+
+// Lang is the reader's language.
+func Lang(ctx context.Context) string { return string(i18n.LangOf(ctx)) }
+
+// RoleLabelID is the catalog message of a role's name.
+func RoleLabelID(role string) string { return "role." + role }
