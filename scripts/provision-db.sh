@@ -12,7 +12,7 @@
 #   3. a private cluster under ./.data/postgres (port 54329, trust auth on
 #      loopback only), created with the installed PostgreSQL binaries; when
 #      none are installed and we are root, Debian's "postgresql" package is
-#      installed first.
+#      installed first. GPUQUOTE_PRIVATE_PG=1 skips step 2.
 # Anything else ends with one clear message naming what to install.
 set -euo pipefail
 
@@ -56,7 +56,7 @@ can_login() {
   (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
 }
 
-if can_login 127.0.0.1 5432; then
+if [[ "${GPUQUOTE_PRIVATE_PG:-}" != 1 ]] && can_login 127.0.0.1 5432; then
   say "using PostgreSQL at 127.0.0.1:5432"
   printf 'postgres://postgres@127.0.0.1:5432/%s?sslmode=disable\n' "$dbname"
   exit 0
