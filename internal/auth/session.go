@@ -295,11 +295,8 @@ func CSRF(p Policy) echo.MiddlewareFunc {
 	}
 }
 
-// Logout ends the current session.
+// Logout ends every session of the current user: signing out in one
+// browser signs out everywhere.
 func (m *Manager) Logout(ctx context.Context, a store.Actor, cur *Current) error {
-	err := m.Store.DeleteSession(ctx, a, cur.TokenHash)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil
-	}
-	return err
+	return m.Store.DeleteUserSessions(ctx, a, cur.UserID)
 }

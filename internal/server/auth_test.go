@@ -125,7 +125,10 @@ func replay(app *testutil.App, from *testutil.Client) *testutil.Client {
 func TestReplayAfterLogoutAndDisableRejected(t *testing.T) {
 	app := testutil.NewApp(t)
 
-	user, _ := app.AsUser(auth.RoleAnalyst)
+	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+	user, otherBrowser := app.Client(), app.Client()
+	user.Login(email, pw)
+	otherBrowser.Login(email, pw)
 	copyBefore := replay(app, user)
 	if r := copyBefore.Get("/account"); r.StatusCode != http.StatusOK {
 		t.Fatalf("copied cookie before logout: %d", r.StatusCode)
@@ -133,14 +136,16 @@ func TestReplayAfterLogoutAndDisableRejected(t *testing.T) {
 	if r := user.PostForm("/logout", nil); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("logout: %d", r.StatusCode)
 	}
-	if r := copyBefore.Get("/account"); r.StatusCode != http.StatusSeeOther {
-		t.Fatalf("replay after logout: status %d, want 303 to login", r.StatusCode)
+	for name, c := range map[string]*testutil.Client{"replayed cookie": copyBefore, "same browser": user, "other browser": otherBrowser} {
+		if r := c.Get("/account"); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("%s after logout: status %d, want 303 to login (logout revokes all sessions)", name, r.StatusCode)
+		}
 	}
 
 	admin, _ := app.AsUser(auth.RoleAdmin)
 	victim, victimID := app.AsUser(auth.RoleEditor)
 	second := app.Client() // a second browser of the same user
-	email := func() string { u, _ := app.Store.UserByID(context.Background(), victimID); return u.Email }()
+	email = func() string { u, _ := app.Store.UserByID(context.Background(), victimID); return u.Email }()
 	second.Login(email, "correct horse battery editor")
 	saved1, saved2 := replay(app, victim), replay(app, second)
 	r := admin.PostForm("/admin/users/"+itoa(victimID)+"/disable", nil)
@@ -395,5 +400,70 @@ func TestBodyLimit(t *testing.T) {
 	big := url.Values{"email": {strings.Repeat("a", 2<<20)}, "password": {"x"}}
 	if r := c.PostForm("/login", big); r.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("2 MiB body: %d, want 413", r.StatusCode)
+	}
+}
+
+func TestRoleChangeEndsSessionsAndUnknownFieldsAreIgnored(t *testing.T) {
+	app := testutil.NewApp(t)
+	admin, _ := app.AsUser(auth.RoleAdmin)
+	email, pw, id := app.CreateUser(auth.RoleAnalyst)
+	user := app.Client()
+	user.Login(email, pw)
+	before := user.Cookie("gq_session").Value
+
+	// A form smuggling privileged fields changes nothing but what it is for.
+	r := user.PostForm("/account/password", url.Values{"current": {pw}, "new": {"a brand new passphrase"},
+		"confirm": {"a brand new passphrase"}, "role": {"admin"}, "owner_id": {"1"}, "disabled": {"true"}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("password change: %d", r.StatusCode)
+	}
+	u, _ := app.Store.UserByID(context.Background(), id)
+	if u.Role != "analyst" || u.Disabled {
+		t.Fatalf("smuggled fields applied: role %s disabled %v", u.Role, u.Disabled)
+	}
+	if r := user.Get("/admin/users"); r.StatusCode != http.StatusForbidden {
+		t.Fatalf("analyst on admin page: %d", r.StatusCode)
+	}
+
+	// A role change ends the user's sessions; the next login gets a new token
+	// carrying the new role.
+	if r := admin.PostForm("/admin/users/"+itoa(id)+"/role", url.Values{"role": {"admin"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("role change: %d", r.StatusCode)
+	}
+	if r := user.Get("/account"); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("old session after role change: %d, want 303 to login", r.StatusCode)
+	}
+	user.Login(email, "a brand new passphrase")
+	if user.Cookie("gq_session").Value == before {
+		t.Fatal("same token after role change")
+	}
+	if r := user.Get("/admin/users"); r.StatusCode != http.StatusOK {
+		t.Fatalf("new admin on admin page: %d", r.StatusCode)
+	}
+	// Admins cannot demote or disable themselves.
+	adminID := func() int64 { u, _ := app.Store.UserByEmail(context.Background(), "admin1@example.test"); return u.ID }()
+	if r := admin.PostForm("/admin/users/"+itoa(adminID)+"/role", url.Values{"role": {"analyst"}}); r.StatusCode != http.StatusForbidden {
+		t.Fatalf("self-demotion: %d, want 403", r.StatusCode)
+	}
+}
+
+func TestAuditPageFilters(t *testing.T) {
+	app := testutil.NewApp(t)
+	admin, _ := app.AsUser(auth.RoleAdmin)
+	for i := 0; i < 3; i++ {
+		admin.PostForm("/admin/users", url.Values{"email": {"f" + strconv.Itoa(i) + "@example.test"}, "display_name": {"F"}, "role": {"editor"}})
+	}
+	r := admin.Get("/admin/audit?action=user.create")
+	if r.StatusCode != http.StatusOK || strings.Count(r.Body, `data-testid="audit-`) != 4+1 { // 4 creations + table
+		t.Fatalf("filter by action: %d, %d rows", r.StatusCode, strings.Count(r.Body, `data-testid="audit-`)-1)
+	}
+	if !strings.Contains(r.Body, "f2@example.test") || strings.Contains(r.Body, "password_hash") {
+		t.Fatal("audit shows the created user without any password hash")
+	}
+	if r := admin.Get("/admin/audit?from=not-a-date"); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-from"`) {
+		t.Fatalf("bad date: %d", r.StatusCode)
+	}
+	if r := admin.Get("/admin/audit?actor=nobody-at-all"); !strings.Contains(r.Body, `data-testid="audit-empty"`) {
+		t.Fatal("empty state missing")
 	}
 }

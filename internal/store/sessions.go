@@ -63,15 +63,16 @@ func (s *Store) TouchSession(ctx context.Context, tokenHash []byte, now time.Tim
 	return err
 }
 
-// DeleteSession ends one session (logout) and audits it.
-func (s *Store) DeleteSession(ctx context.Context, a Actor, tokenHash []byte) error {
+// DeleteUserSessions ends every session of the user (logout signs out
+// everywhere) and audits it.
+func (s *Store) DeleteUserSessions(ctx context.Context, a Actor, userID int64) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
-		var userID int64
-		err := tx.QueryRow(ctx, `DELETE FROM sessions WHERE token_hash = $1 RETURNING user_id`, tokenHash).Scan(&userID)
+		tag, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID)
 		if err != nil {
-			return notFound(err)
+			return fmt.Errorf("delete sessions: %w", err)
 		}
-		return audit(ctx, tx, a, AuditEntry{Action: ActionLogout, Entity: "user", EntityID: strconv.FormatInt(userID, 10)})
+		return audit(ctx, tx, a, AuditEntry{Action: ActionLogout, Entity: "user", EntityID: strconv.FormatInt(userID, 10),
+			After: map[string]any{"sessions_ended": tag.RowsAffected()}})
 	})
 }
 

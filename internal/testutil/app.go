@@ -174,6 +174,7 @@ func (c *Client) PostRaw(path string, form url.Values) *Response {
 // Login signs in and fails the test unless it succeeds.
 func (c *Client) Login(email, password string) {
 	c.app.T.Helper()
+	c.Get("/login") // like a browser: the form first, with its CSRF token
 	r := c.PostForm("/login", url.Values{"email": {email}, "password": {password}})
 	if r.StatusCode != http.StatusSeeOther {
 		c.app.T.Fatalf("login %s: status %d", email, r.StatusCode)
