@@ -1,0 +1,596 @@
+package tco
+
+import (
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/money"
+)
+
+// qty is an exact non-negative quantity: v, or v/60 when sixtieths is set.
+// Minute billing makes billable hours S × ⌈60H/S⌉ ÷ 60, which need not end
+// in a decimal (1 minute = 0.01666… h), so it is carried as a count of
+// minutes and divided only inside the single final rounding of an amount.
+type qty struct {
+	v         decimal.Decimal
+	sixtieths bool
+}
+
+func (q qty) positive() bool { return q.v.Sign() > 0 }
+
+// display is the quantity as a decimal: exact, or rounded half-up to 0.01
+// (the hours display rule) when it is a non-terminating number of hours.
+func (q qty) display() decimal.Decimal {
+	if q.sixtieths {
+		return money.QuoRound([]decimal.Decimal{q.v}, []decimal.Decimal{sixty}, 2)
+	}
+	return q.v
+}
+
+// den is the divisor that turns q.v into hours: 60 for minutes, else none.
+func (q qty) den() []decimal.Decimal {
+	if q.sixtieths {
+		return sixtyDen
+	}
+	return nil
+}
+
+var sixtyDen = []decimal.Decimal{sixty}
+
+// less returns max(0, q − d) — the free allowance and "above the included"
+// rules of TCO.md subtract then floor at 0.
+func (q qty) less(d decimal.Decimal) qty {
+	if d.Sign() == 0 {
+		return q
+	}
+	if q.sixtieths {
+		d = d.Mul(sixty)
+	}
+	r := q.v.Sub(d)
+	if r.Sign() < 0 {
+		r = decimal.Decimal{}
+	}
+	return qty{v: r, sixtieths: q.sixtieths}
+}
+
+func whole(d decimal.Decimal) qty { return qty{v: d} }
+
+// smallInts holds 0…255 as decimals; decimal values are immutable, so they
+// can be shared, which saves an allocation per conversion.
+var smallInts = func() (a [256]decimal.Decimal) {
+	for i := range a {
+		a[i] = decimal.New(int64(i), 0)
+	}
+	return a
+}()
+
+// intDec converts a whole number to a decimal.
+func intDec(n int) decimal.Decimal {
+	if n >= 0 && n < len(smallInts) {
+		return smallInts[n]
+	}
+	return decimal.New(int64(n), 0)
+}
+
+// billable returns billable hours per month B for h running hours and s
+// starts (TCO.md, hourly): second → B = h; minute → s × ⌈(h/s)·60⌉ / 60;
+// hour → s × ⌈h/s⌉. Each start is rounded up on its own, so more starts
+// never bill less.
+func billable(h, s decimal.Decimal, g catalog.Granularity) qty {
+	switch g {
+	case catalog.GranularityHour:
+		return qty{v: s.Mul(money.CeilQuo([]decimal.Decimal{h}, []decimal.Decimal{s}))}
+	case catalog.GranularityMinute:
+		minutes := s.Mul(money.CeilQuo([]decimal.Decimal{h, sixty}, []decimal.Decimal{s}))
+		// minutes/60 ends in a decimal exactly when minutes is a multiple
+		// of 3 (60 = 2²·3·5); then keep it as plain hours.
+		if multipleOf3(minutes) {
+			return qty{v: money.QuoRound([]decimal.Decimal{minutes}, sixtyDen, 2)}
+		}
+		return qty{v: minutes, sixtieths: true}
+	}
+	return qty{v: h}
+}
+
+// stoppedIdx is the table position of stopped_retention, the one line
+// whose quantity depends on the billing mode.
+var stoppedIdx = catalog.ItemIndex(catalog.ItemStoppedRetention)
+
+// baseQuantity is the quantity per month for one instance of a
+// mode-independent item, before the free allowance (TCO.md's table).
+func baseQuantity(k catalog.ItemKey, q *Quote, p *Profile, starts decimal.Decimal) qty {
+	switch k {
+	case catalog.ItemBandwidth:
+		return whole(p.Mbps).less(q.IncludedMbps) // Mbps above the included
+	case catalog.ItemEgress:
+		return whole(p.EgressGBPerMonth)
+	case catalog.ItemDataMigration:
+		return whole(p.MigrationGB) // in at the start plus out at the end, once
+	case catalog.ItemPublicIP:
+		return whole(intDec(p.PublicIPs))
+	case catalog.ItemSystemDisk:
+		return whole(p.SystemDiskGB).less(q.IncludedSystemDiskGB)
+	case catalog.ItemDataDisk:
+		return whole(p.DataDiskGB).less(q.IncludedDataDiskGB)
+	case catalog.ItemObjectStorage:
+		return whole(p.ObjectStorageGB)
+	case catalog.ItemBundledAddon:
+		return whole(one) // a mandatory bundle is one per instance
+	case catalog.ItemSnapshot:
+		return whole(p.SnapshotGB)
+	case catalog.ItemImage:
+		return whole(p.ImageGB)
+	case catalog.ItemStartStopSchedule:
+		return whole(starts) // S starts (or scheduled jobs) per month
+	}
+	return qty{}
+}
+
+// multipleOf3 reports whether the whole number n is divisible by 3.
+func multipleOf3(n decimal.Decimal) bool {
+	if n.Exponent() == 0 && n.NumDigits() <= 18 {
+		return n.CoefficientInt64()%3 == 0
+	}
+	_, r := n.QuoRem(three, 0)
+	return r.Sign() == 0
+}
+
+// evaluation holds the per-call state of Evaluate.
+type evaluation struct {
+	q     *Quote
+	p     *Profile
+	today time.Time
+	lines [catalog.ItemCount]Line
+	refs  [catalog.ItemCount][]ReferencePrice
+	// kOnce = N × fx × tax factor: converts a per-instance amount in the
+	// quote currency to the report currency for all instances, tax included.
+	kOnce decimal.Decimal
+	// kRec = kOnce × M: the same for a monthly amount over the horizon.
+	kRec decimal.Decimal
+}
+
+// amount prices one line: TCO.md's table gives the amount per month for
+// one instance from unit, price and quantity; the horizon amount is that
+// × M × N (one-off lines × N, once), converted and taxed, then rounded
+// half-up to 0.01 once.
+func (e *evaluation) amount(it *catalog.Item, u catalog.Unit, p decimal.Decimal, q qty) decimal.Decimal {
+	// Nothing to bill: every unit gives 0 for a quantity of 0 (flat units
+	// charge only when q > 0), and so does a price of 0.
+	if !q.positive() || p.Sign() == 0 {
+		return decimal.Decimal{}
+	}
+	// k carries × M × N × fx × tax (one-off lines: × N × fx × tax).
+	k := e.kRec
+	if it.OneOff {
+		k = e.kOnce
+	}
+	switch u {
+	case catalog.UnitPerDay:
+		// per unit per day: p·q·730/24 (a month is 730 h = 730/24 days).
+		return money.QuoRound([]decimal.Decimal{p, q.v, k, HoursPerMonth}, hoursPerDayDen, 2)
+	case catalog.UnitPerHour:
+		if it.Key != catalog.ItemStoppedRetention {
+			// per unit per hour held: p·q·730.
+			return money.MulRound([]decimal.Decimal{p, q.v, k, HoursPerMonth}, 2)
+		}
+		// per stopped hour: p·q, q already being hours per month.
+	case catalog.UnitFlatMonth, catalog.UnitOneOff:
+		// flat: p whenever the quantity is > 0.
+		return money.MulRound([]decimal.Decimal{p, k}, 2)
+	}
+	// per unit of quantity per month (per GB, per event, per stopped hour): p·q.
+	return money.QuoRound([]decimal.Decimal{p, q.v, k}, q.den(), 2)
+}
+
+var hoursPerDayDen = []decimal.Decimal{HoursPerDay}
+
+// priceLine builds the result line of item idx for base quantity q0 (per
+// instance per month, before the free allowance).
+func (e *evaluation) priceLine(idx int, q0 qty) LineResult {
+	it := &catalog.Items[idx]
+	in := &e.lines[idx]
+	lr := LineResult{
+		Item:          it.Key,
+		Status:        in.Status,
+		UnitPrice:     in.UnitPrice,
+		FreeAllowance: in.FreeAllowance,
+		OneOff:        it.OneOff,
+		Unit:          in.Unit,
+	}
+	if lr.Unit == "" {
+		lr.Unit = it.DefaultUnit
+	}
+	switch in.Status {
+	case catalog.StatusCharged:
+		q := q0.less(in.FreeAllowance)
+		lr.Quantity = q.display()
+		lr.Amount = e.amount(it, lr.Unit, in.UnitPrice.Decimal, q)
+	case catalog.StatusUnconfirmed:
+		// Unconfirmed: 0 in the confirmed TCO. An unconfirmed allowance is
+		// not relied on either, so the reference price applies to the whole
+		// quantity (pessimistic, TCO.md).
+		lr.FreeAllowance = decimal.Decimal{}
+		lr.Quantity = q0.display()
+		e.reference(it, in.Unit, q0, &lr)
+	default:
+		lr.Quantity = q0.less(in.FreeAllowance).display()
+	}
+	return lr
+}
+
+// reference prices an unconfirmed line with the editors' reference price
+// for its item. If the vendor named a unit, only a reference in that unit
+// applies; otherwise the reference giving the highest amount is used (the
+// pessimistic reading), ties going to the item's unit order.
+func (e *evaluation) reference(it *catalog.Item, unit catalog.Unit, q qty, lr *LineResult) {
+	refs := e.refs[catalog.ItemIndex(it.Key)]
+	if len(refs) == 0 {
+		return
+	}
+	found := false
+	var best decimal.Decimal
+	for _, u := range it.Units {
+		if unit != "" && u != unit {
+			continue
+		}
+		for i := range refs {
+			if refs[i].Unit != u {
+				continue
+			}
+			a := e.amount(it, u, refs[i].UnitPrice, q)
+			if !found || a.GreaterThan(best) {
+				found, best = true, a
+				lr.Unit = u
+				lr.ReferenceUnitPrice = decimal.NewNullDecimal(refs[i].UnitPrice)
+				lr.ReferenceAmount = decimal.NewNullDecimal(a)
+			}
+		}
+	}
+}
+
+// tieRank orders modes of equal TCO: "ties go to the mode without a
+// commitment" (TCO.md). Hourly and spot commit to nothing; hourly goes
+// first because spot can be reclaimed. Monthly commits to a month (or the
+// commitment), yearly to a year, so monthly comes before yearly.
+func tieRank(m catalog.Mode) int {
+	switch m {
+	case catalog.ModeHourly:
+		return 0
+	case catalog.ModeSpot:
+		return 1
+	case catalog.ModeMonthly:
+		return 2
+	}
+	return 3
+}
+
+// Evaluate prices quote q for profile p under opts by the rules of TCO.md.
+// Invalid input returns a *ValidationError naming every bad field.
+func Evaluate(q Quote, p Profile, opts Options) (Result, error) {
+	if errs := Validate(q, p, opts); len(errs) > 0 {
+		return Result{}, &ValidationError{Fields: errs}
+	}
+	return evaluate(&q, &p, &opts), nil
+}
+
+func evaluate(q *Quote, p *Profile, opts *Options) Result {
+	e := evaluation{q: q, p: p, today: opts.Today}
+	res := Result{QuoteCurrency: q.Currency, ReportCurrency: opts.ReportCurrency}
+	if res.ReportCurrency == "" {
+		res.ReportCurrency = q.Currency
+	}
+
+	// Currency (TCO.md): one dated rate, quote → report currency; same
+	// currency: 1.
+	switch {
+	case opts.FXRate.Valid:
+		res.FXRate, res.FXDate = opts.FXRate.Decimal, opts.FXDate
+	case res.ReportCurrency == q.Currency:
+		res.FXRate = one
+	default:
+		fx := opts.Rates[q.Currency]
+		res.FXRate, res.FXDate = fx.Rate, fx.Date
+	}
+	// Tax (TCO.md): tax-exclusive prices × (1 + tax_rate) before rounding.
+	taxFactor := one
+	if !q.PricesIncludeTax {
+		taxFactor = one.Add(q.TaxRate.Decimal)
+	}
+	n := intDec(p.Instances)
+	m := intDec(p.Months)
+	e.kOnce = n.Mul(res.FXRate).Mul(taxFactor)
+	e.kRec = e.kOnce.Mul(m)
+
+	// A quote with fewer than twelve lines is completed with unconfirmed
+	// lines: a missing answer is an unconfirmed answer (TCO.md).
+	for i := range catalog.Items {
+		e.lines[i] = Line{Item: catalog.Items[i].Key, Status: catalog.StatusUnconfirmed}
+	}
+	for _, l := range q.Lines {
+		i := catalog.ItemIndex(l.Item)
+		e.lines[i] = l
+	}
+	for _, r := range opts.ReferencePrices {
+		if r.Currency != "" && r.Currency != q.Currency {
+			continue
+		}
+		i := catalog.ItemIndex(r.Item)
+		e.refs[i] = append(e.refs[i], r)
+	}
+
+	s := one
+	if p.StartsPerMonth > 0 {
+		s = intDec(p.StartsPerMonth)
+	}
+	h := p.HoursPerMonth
+
+	// Mode-independent lines: every item but stopped_retention (TCO.md:
+	// only stopped_retention depends on the mode).
+	var lines [catalog.ItemCount]LineResult
+	var hidden, oneOff, refs decimal.Decimal
+	for i := range catalog.Items {
+		if i == stoppedIdx {
+			continue
+		}
+		lines[i] = e.priceLine(i, baseQuantity(catalog.Items[i].Key, q, p, s))
+		if catalog.Items[i].OneOff {
+			oneOff = money.Add(oneOff, lines[i].Amount)
+		} else {
+			hidden = money.Add(hidden, lines[i].Amount)
+		}
+		if lines[i].ReferenceAmount.Valid {
+			refs = money.Add(refs, lines[i].ReferenceAmount.Decimal)
+		}
+	}
+
+	// Compute, per billing mode the quote offers (TCO.md).
+	res.Modes = make([]ModeResult, 0, 4)
+	var stopped [4]LineResult
+	chosen := -1
+	for _, mode := range catalog.Modes {
+		mr := ModeResult{Mode: mode, Status: catalog.ModeAllowed}
+		stoppedQ := qty{}
+		switch mode {
+		case catalog.ModeHourly, catalog.ModeSpot:
+			price, hours := q.Hourly, h
+			if mode == catalog.ModeSpot {
+				price = q.SpotHourly
+				// Spot needs checkpoint-resume; rework costs extra hours:
+				// H × (1 + spot_overhead), billed with the same granularity.
+				o := DefaultSpotOverhead
+				if p.SpotOverhead.Valid {
+					o = p.SpotOverhead.Decimal
+				}
+				hours = h.Mul(money.Add(one, o))
+				if !p.Resumable {
+					mr.Status = catalog.ModeNotAllowed
+				}
+			}
+			if !price.Valid {
+				continue
+			}
+			b := billable(hours, s, q.BillingGranularity)
+			mr.BillableHoursPerMonth = decimal.NewNullDecimal(b.display())
+			// amount = price × B × M × N, converted and taxed, rounded once.
+			mr.ComputeTotal = money.QuoRound([]decimal.Decimal{price.Decimal, b.v, e.kRec}, b.den(), 2)
+			// Stopped hours bill only in hourly and spot mode with
+			// keep_stopped: max(0, 730 − B) (TCO.md, line 11).
+			if p.BetweenRuns == catalog.BetweenRunsKeepStopped {
+				if b.sixtieths {
+					stoppedQ = qty{v: minutesInMonth, sixtieths: true}.sub(b.v)
+				} else {
+					stoppedQ = whole(HoursPerMonth).sub(b.v)
+				}
+			}
+		case catalog.ModeMonthly:
+			if !q.Monthly.Valid {
+				continue
+			}
+			// monthly × max(M, commitment_months) × N.
+			mr.BilledPeriods = max(p.Months, q.CommitmentMonths)
+			mr.ComputeTotal = money.MulRound([]decimal.Decimal{q.Monthly.Decimal, intDec(mr.BilledPeriods), e.kOnce}, 2)
+		case catalog.ModeYearly:
+			if !q.Yearly.Valid {
+				continue
+			}
+			// yearly × ⌈M/12⌉ × N.
+			mr.BilledPeriods = (p.Months + 11) / 12
+			mr.ComputeTotal = money.MulRound([]decimal.Decimal{q.Yearly.Decimal, intDec(mr.BilledPeriods), e.kOnce}, 2)
+		}
+		sl := e.priceLine(stoppedIdx, stoppedQ)
+		stopped[len(res.Modes)] = sl
+		mr.HiddenTotal = money.Add(hidden, sl.Amount)
+		mr.OneOffTotal = oneOff
+		// Totals are sums of rounded lines, so the report adds up to the cent.
+		mr.TCO = money.Add(money.Add(mr.ComputeTotal, mr.HiddenTotal), mr.OneOffTotal)
+		mr.TCOPessimistic = money.Add(mr.TCO, refs)
+		if sl.ReferenceAmount.Valid {
+			mr.TCOPessimistic = money.Add(mr.TCOPessimistic, sl.ReferenceAmount.Decimal)
+		}
+		// The chosen mode is the allowed mode with the lowest TCO; ties by tieRank.
+		if mr.Status == catalog.ModeAllowed {
+			if chosen < 0 {
+				chosen = len(res.Modes)
+			} else if c := mr.TCO.Cmp(res.Modes[chosen].TCO); c < 0 || (c == 0 && tieRank(mode) < tieRank(res.Modes[chosen].Mode)) {
+				chosen = len(res.Modes)
+			}
+		}
+		res.Modes = append(res.Modes, mr)
+	}
+
+	cm := res.Modes[chosen]
+	res.ChosenMode = cm.Mode
+	res.ComputeTotal, res.HiddenTotal, res.OneOffTotal = cm.ComputeTotal, cm.HiddenTotal, cm.OneOffTotal
+	res.TCO, res.TCOPessimistic = cm.TCO, cm.TCOPessimistic
+	lines[stoppedIdx] = stopped[chosen]
+	res.Lines = lines[:]
+
+	// break_even_hours = monthly ÷ hourly; break_even_months = yearly ÷
+	// monthly (TCO.md). Tax and currency scale both prices alike, so the
+	// quote's own prices give the same figure.
+	if q.Monthly.Valid && q.Hourly.Valid && q.Hourly.Decimal.Sign() > 0 {
+		res.BreakEvenHours = decimal.NewNullDecimal(money.QuoRound([]decimal.Decimal{q.Monthly.Decimal}, []decimal.Decimal{q.Hourly.Decimal}, 2))
+	}
+	if q.Yearly.Valid && q.Monthly.Valid && q.Monthly.Decimal.Sign() > 0 {
+		res.BreakEvenMonths = decimal.NewNullDecimal(money.QuoRound([]decimal.Decimal{q.Yearly.Decimal}, []decimal.Decimal{q.Monthly.Decimal}, 2))
+	}
+
+	// hidden_share = (hidden + one-off) ÷ tco, 4 dp; no share of nothing.
+	if res.TCO.Sign() > 0 {
+		res.HiddenShare = decimal.NewNullDecimal(money.QuoRound([]decimal.Decimal{money.Add(res.HiddenTotal, res.OneOffTotal)}, []decimal.Decimal{res.TCO}, 4))
+	}
+	// effective_per_gpu_hour = tco ÷ (H × M × N × gpu_count), 4 dp. The
+	// derived rates below divide the exact tco once by the exact product of
+	// their divisors, rather than dividing an already rounded rate.
+	tco := []decimal.Decimal{res.TCO}
+	g := intDec(q.GPUCount)
+	res.EffectivePerGPUHour = money.QuoRound(tco, []decimal.Decimal{h, m, n, g}, 4)
+	// per_reference_gpu_hour = effective ÷ min(performance_ratio, 1).
+	if p.PerformanceRatio.Valid {
+		r := p.PerformanceRatio.Decimal
+		if above(r, one) {
+			r = one
+		}
+		res.PerReferenceGPUHour = decimal.NewNullDecimal(money.QuoRound(tco, []decimal.Decimal{h, m, n, g, r}, 4))
+	}
+	// cost_per_million_tokens = effective ÷ (tokens/s × 3600) × 10⁶; a rate
+	// per unit of output, so 4 dp like the per-hour rates.
+	if p.TokensPerSecondPerGPU.Valid {
+		res.CostPerMillionTokens = decimal.NewNullDecimal(money.QuoRound(
+			[]decimal.Decimal{res.TCO, million},
+			[]decimal.Decimal{h, m, n, g, p.TokensPerSecondPerGPU.Decimal, secondsPerHour}, 4))
+	}
+
+	res.VRAMFloorGB = vramFloor(p, opts)
+	res.Flags = flags(&e, res.VRAMFloorGB)
+	return res
+}
+
+func (q qty) sub(d decimal.Decimal) qty {
+	r := q.v.Sub(d)
+	if r.Sign() < 0 {
+		r = decimal.Decimal{}
+	}
+	return qty{v: r, sixtieths: q.sixtieths}
+}
+
+func vramFloor(p *Profile, opts *Options) decimal.NullDecimal {
+	if opts.VRAMFloorGB.Valid {
+		return opts.VRAMFloorGB
+	}
+	if p.Task == "" {
+		return decimal.NullDecimal{}
+	}
+	f, err := VRAMFloor(p.Task, p.ParamsBillions.Decimal, p.Precision)
+	if err != nil {
+		return decimal.NullDecimal{}
+	}
+	return decimal.NewNullDecimal(f)
+}
+
+// flags raises the risk flags of TCO.md, in catalog.Flags order.
+func flags(e *evaluation, floor decimal.NullDecimal) []catalog.Flag {
+	q, p := e.q, e.p
+	out := make([]catalog.Flag, 0, 4)
+	// unconfirmed_lines: any line without a written answer, including the
+	// items the quote left out.
+	for i := range e.lines {
+		if e.lines[i].Status == catalog.StatusUnconfirmed {
+			out = append(out, catalog.FlagUnconfirmedLines)
+			break
+		}
+	}
+	// shared_not_dedicated: a share of a card (shared or vGPU) was quoted.
+	if q.Sharing == catalog.SharingShared || q.Sharing == catalog.SharingVGPU {
+		out = append(out, catalog.FlagSharedNotDedicated)
+	}
+	// spot_not_allowed: the quote has a spot price the profile cannot use
+	// because its jobs do not resume from checkpoints.
+	if q.SpotHourly.Valid && !p.Resumable {
+		out = append(out, catalog.FlagSpotNotAllowed)
+	}
+	// commitment_exceeds_horizon: the monthly figure pays for months beyond
+	// the horizon (raised whenever monthly is priced, chosen or not).
+	if q.Monthly.Valid && q.CommitmentMonths > p.Months {
+		out = append(out, catalog.FlagCommitmentExceedsHorizon)
+	}
+	// early_termination_ge_20pct: a penalty of 20 % or more (the guides see 20–30 %).
+	if q.EarlyTerminationPct.Valid && q.EarlyTerminationPct.Decimal.GreaterThanOrEqual(EarlyTerminationFlagPct) {
+		out = append(out, catalog.FlagEarlyTerminationGE20Pct)
+	}
+	// deposit_not_refundable: the vendor said the deposit is not refundable,
+	// and the deposit is not stated to be zero.
+	if q.DepositRefundable != nil && !*q.DepositRefundable && !(q.Deposit.Valid && q.Deposit.Decimal.IsZero()) {
+		out = append(out, catalog.FlagDepositNotRefundable)
+	}
+	// balance_not_withdrawable: the vendor said a prepaid balance cannot be
+	// withdrawn. Unstated terms are not flagged; they become questions.
+	if q.BalanceWithdrawable != nil && !*q.BalanceWithdrawable {
+		out = append(out, catalog.FlagBalanceNotWithdrawable)
+	}
+	// vram_below_task_floor: the memory the task can use is below its floor;
+	// per GPU for rendering, the instance's total otherwise (see VRAMFloor).
+	if floor.Valid && q.VRAMGB.Valid {
+		have := q.VRAMGB.Decimal
+		if !VRAMFloorPerGPU(p.Task) {
+			have = have.Mul(intDec(q.GPUCount))
+		}
+		if have.LessThan(floor.Decimal) {
+			out = append(out, catalog.FlagVRAMBelowTaskFloor)
+		}
+	}
+	// performance_below_85pct: a trial measured less than 85 % of reference.
+	if p.PerformanceRatio.Valid && p.PerformanceRatio.Decimal.LessThan(PerformanceRuleRatio) {
+		out = append(out, catalog.FlagPerformanceBelow85Pct)
+	}
+	// quote_stale_90d: the prices are more than 90 days older than the
+	// evaluation date (editors re-check prices every quarter).
+	if !q.AsOf.IsZero() && !e.today.IsZero() && DaysBetween(q.AsOf, e.today) > StaleAfterDays {
+		out = append(out, catalog.FlagQuoteStale90d)
+	}
+	return out
+}
+
+// Comparison is one quote's outcome in Compare.
+type Comparison struct {
+	// Index is the quote's position in the input.
+	Index int
+	// Result is the quote's TCO; zero when Err is set.
+	Result Result
+	// Err is a *ValidationError when the quote cannot be priced.
+	Err error
+	// Rank is 1 for the lowest TCO among priced quotes, ties by input
+	// order; 0 when Err is set.
+	Rank int
+}
+
+// Compare evaluates many quotes against one profile, in input order, and
+// ranks them by TCO in the report currency. Quotes may be in different
+// currencies: opts.FXRate is not used, each quote converts with
+// opts.Rates[its currency] (rate 1 for the report currency itself). An
+// empty ReportCurrency means the first quote's currency.
+func Compare(quotes []Quote, p Profile, opts Options) []Comparison {
+	out := make([]Comparison, len(quotes))
+	if opts.ReportCurrency == "" && len(quotes) > 0 {
+		opts.ReportCurrency = quotes[0].Currency
+	}
+	opts.FXRate, opts.FXDate = decimal.NullDecimal{}, time.Time{}
+	order := make([]int, 0, len(quotes))
+	for i := range quotes {
+		out[i].Index = i
+		out[i].Result, out[i].Err = Evaluate(quotes[i], p, opts)
+		if out[i].Err == nil {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return out[order[a]].Result.TCO.LessThan(out[order[b]].Result.TCO)
+	})
+	for r, i := range order {
+		out[i].Rank = r + 1
+	}
+	return out
+}

@@ -1,0 +1,466 @@
+package tcoapi
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/money"
+	"gpuquote/internal/tco"
+)
+
+// FieldError is one bad field of a request; see tco.FieldError.
+type FieldError = tco.FieldError
+
+// DateLayout is the layout of dates on the wire (as_of, fx_date).
+const DateLayout = "2006-01-02"
+
+// Request is the decoded body of POST /api/v1/tco/evaluate:
+//
+//	{"report_currency": "EUR", "fx_rate": "1", "fx_date": "2026-03-01",
+//	 "quote": {…}, "reference_prices": [{"item", "unit", "unit_price"}],
+//	 "profile": {…}}
+//
+// The quote's JSON fields are currency, gpu_model, gpu_count, vram_gb,
+// sharing, hourly, monthly, yearly, spot_hourly, billing_granularity,
+// included_mbps, included_system_disk_gb, included_data_disk_gb,
+// commitment_months, early_termination_pct, deposit, deposit_refundable,
+// balance_withdrawable, prices_include_tax, tax_rate, as_of and lines (each
+// item, status, unit, unit_price, free_allowance, note). The profile's are
+// hours_per_month, months, instances, starts_per_month, between_runs,
+// resumable, spot_overhead, mbps, system_disk_gb, data_disk_gb,
+// object_storage_gb, snapshot_gb, image_gb, egress_gb_per_month,
+// migration_gb, public_ips, tokens_per_second_per_gpu, performance_ratio,
+// task, params_billions and precision.
+//
+// Decimals travel as JSON strings; a JSON number is accepted only when its
+// literal is a plain decimal (no exponent), read from its text, never
+// through float64. Whole numbers (gpu_count, commitment_months, months,
+// instances, starts_per_month, public_ips) are JSON numbers without a
+// fraction. Unknown fields are rejected: a misspelt "hours_per_mont" that
+// silently fell back to a default would price the wrong plan.
+type Request struct {
+	// ReportCurrency is report_currency; empty means the quote's currency.
+	ReportCurrency string
+	// FXRate is fx_rate, quote currency → report currency.
+	FXRate decimal.NullDecimal
+	// FXDate is fx_date, the date of FXRate; zero when not given.
+	FXDate time.Time
+	// Quote is quote.
+	Quote tco.Quote
+	// ReferencePrices is reference_prices, in the quote's currency.
+	ReferencePrices []tco.ReferencePrice
+	// Profile is profile.
+	Profile tco.Profile
+}
+
+// Options returns the engine options of the request for evaluation date today.
+func (r *Request) Options(today time.Time) tco.Options {
+	return tco.Options{
+		ReportCurrency:  r.ReportCurrency,
+		FXRate:          r.FXRate,
+		FXDate:          r.FXDate,
+		ReferencePrices: r.ReferencePrices,
+		Today:           today,
+	}
+}
+
+// Decode parses a request body. It returns every decoding problem at once
+// (syntax, types, unknown fields, missing required fields, malformed
+// decimals and dates), each at its JSON path; a syntax error is one error
+// at the empty path (the body). Range and domain rules are checked by
+// tco.Validate afterwards.
+func Decode(body []byte) (Request, []FieldError) {
+	var r Request
+	root, errs := parseJSON(body)
+	if root == nil {
+		return r, errs
+	}
+	w := &walker{errs: errs}
+	if root.kind != kindObject {
+		w.add("", tco.CodeWrongType, "Expected", "object")
+		return r, w.errs
+	}
+	hasQuote, hasProfile := false, false
+	w.object("", root, func(path, key string, v *node) bool {
+		switch key {
+		case "report_currency":
+			r.ReportCurrency = w.str(path, v)
+		case "fx_rate":
+			r.FXRate = w.dec(path, v)
+		case "fx_date":
+			r.FXDate = w.date(path, v)
+		case "quote":
+			hasQuote = v.kind != kindNull
+			w.quote(path, v, &r.Quote)
+		case "reference_prices":
+			w.array(path, v, tco.MaxReferencePrices, func(p string, e *node) {
+				var rp tco.ReferencePrice
+				w.object(p, e, func(path, key string, v *node) bool {
+					switch key {
+					case "item":
+						rp.Item = catalog.ItemKey(w.str(path, v))
+					case "unit":
+						rp.Unit = catalog.Unit(w.str(path, v))
+					case "unit_price":
+						rp.UnitPrice = w.dec(path, v).Decimal
+					default:
+						return false
+					}
+					return true
+				})
+				if e.kind == kindObject && !has(e, "unit_price") {
+					w.add(p+".unit_price", tco.CodeRequired)
+				}
+				r.ReferencePrices = append(r.ReferencePrices, rp)
+			})
+		case "profile":
+			hasProfile = v.kind != kindNull
+			w.profile(path, v, &r.Profile)
+		default:
+			return false
+		}
+		return true
+	})
+	if !hasQuote && !w.hasError("quote") {
+		w.add("quote", tco.CodeRequired)
+	}
+	if !hasProfile && !w.hasError("profile") {
+		w.add("profile", tco.CodeRequired)
+	}
+	return r, w.errs
+}
+
+func has(n *node, key string) bool {
+	for i, k := range n.keys {
+		if k == key {
+			return n.vals[i].kind != kindNull
+		}
+	}
+	return false
+}
+
+type walker struct {
+	errs []FieldError
+}
+
+func (w *walker) add(field, code string, args ...string) {
+	w.errs = append(w.errs, tco.NewFieldError(field, code, args...))
+}
+
+func (w *walker) hasError(field string) bool {
+	for _, e := range w.errs {
+		if e.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// object walks an object's members in document order; visit returns false
+// for a key the API does not have.
+func (w *walker) object(path string, n *node, visit func(path, key string, v *node) bool) {
+	if n.kind != kindObject {
+		if n.kind != kindNull {
+			w.add(path, tco.CodeWrongType, "Expected", "object")
+		}
+		return
+	}
+	for i, key := range n.keys {
+		child := join(path, key)
+		if !visit(child, key, n.vals[i]) {
+			w.add(child, tco.CodeUnknownField)
+		}
+	}
+}
+
+func (w *walker) array(path string, n *node, max int, each func(path string, v *node)) {
+	switch {
+	case n.kind == kindNull:
+		return
+	case n.kind != kindArray:
+		w.add(path, tco.CodeWrongType, "Expected", "array")
+		return
+	case len(n.vals) > max:
+		w.add(path, tco.CodeTooMany, "Max", strconv.Itoa(max))
+		return
+	}
+	for i, v := range n.vals {
+		each(index(path, i), v)
+	}
+}
+
+func (w *walker) str(path string, n *node) string {
+	switch n.kind {
+	case kindString:
+		return n.text
+	case kindNull:
+		return ""
+	}
+	w.add(path, tco.CodeWrongType, "Expected", "string")
+	return ""
+}
+
+// dec reads a decimal: a JSON string, or a JSON number whose literal is a
+// plain decimal; null is absent.
+func (w *walker) dec(path string, n *node) decimal.NullDecimal {
+	switch n.kind {
+	case kindNull:
+		return decimal.NullDecimal{}
+	case kindString, kindNumber:
+		d, err := money.ParseDecimal(n.text)
+		if err != nil {
+			w.add(path, tco.CodeInvalidDecimal)
+			return given
+		}
+		return decimal.NewNullDecimal(d)
+	}
+	w.add(path, tco.CodeWrongType, "Expected", "decimal")
+	return given
+}
+
+// given stands in for a value that was present but bad: the field counts as
+// given (so "no price at all" or "granularity required" are not reported
+// on its account), and its own rule errors are dropped by mergeErrors
+// because the field already has one. Nothing is evaluated with it.
+var given = decimal.NullDecimal{Valid: true}
+
+// decOrZero is dec for fields whose absence means 0.
+func (w *walker) decOrZero(path string, n *node) decimal.Decimal {
+	return w.dec(path, n).Decimal
+}
+
+// integer reads a whole number: a JSON number without fraction or exponent.
+func (w *walker) integer(path string, n *node) (int, bool) {
+	switch n.kind {
+	case kindNull:
+		return 0, false
+	case kindNumber:
+		s := n.text
+		digits := strings.TrimPrefix(s, "-")
+		if strings.ContainsAny(digits, ".eE") {
+			w.add(path, tco.CodeNotInteger)
+			return 0, false
+		}
+		if len(digits) > 9 {
+			// Beyond every bound of the API; keep the value out of int range games.
+			w.add(path, tco.CodeTooLarge, "Max", "999999999")
+			return 0, false
+		}
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			w.add(path, tco.CodeNotInteger)
+			return 0, false
+		}
+		return v, true
+	}
+	w.add(path, tco.CodeWrongType, "Expected", "integer")
+	return 0, false
+}
+
+func (w *walker) boolean(path string, n *node) *bool {
+	switch n.kind {
+	case kindNull:
+		return nil
+	case kindBool:
+		b := n.b
+		return &b
+	}
+	w.add(path, tco.CodeWrongType, "Expected", "boolean")
+	return nil
+}
+
+func (w *walker) date(path string, n *node) time.Time {
+	s := w.str(path, n)
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(DateLayout, s)
+	if err != nil {
+		w.add(path, tco.CodeInvalidDate)
+		return time.Time{}
+	}
+	return t
+}
+
+func (w *walker) quote(path string, n *node, q *tco.Quote) {
+	hasCount, hasTax := false, false
+	w.object(path, n, func(path, key string, v *node) bool {
+		switch key {
+		case "currency":
+			q.Currency = w.str(path, v)
+		case "gpu_model":
+			q.GPUModel = w.str(path, v)
+		case "gpu_count":
+			q.GPUCount, hasCount = w.integer(path, v)
+			hasCount = hasCount || v.kind != kindNull
+		case "vram_gb":
+			q.VRAMGB = w.dec(path, v)
+		case "sharing":
+			q.Sharing = catalog.Sharing(w.str(path, v))
+		case "hourly":
+			q.Hourly = w.dec(path, v)
+		case "monthly":
+			q.Monthly = w.dec(path, v)
+		case "yearly":
+			q.Yearly = w.dec(path, v)
+		case "spot_hourly":
+			q.SpotHourly = w.dec(path, v)
+		case "billing_granularity":
+			q.BillingGranularity = catalog.Granularity(w.str(path, v))
+		case "included_mbps":
+			q.IncludedMbps = w.decOrZero(path, v)
+		case "included_system_disk_gb":
+			q.IncludedSystemDiskGB = w.decOrZero(path, v)
+		case "included_data_disk_gb":
+			q.IncludedDataDiskGB = w.decOrZero(path, v)
+		case "commitment_months":
+			q.CommitmentMonths, _ = w.integer(path, v)
+		case "early_termination_pct":
+			q.EarlyTerminationPct = w.dec(path, v)
+		case "deposit":
+			q.Deposit = w.dec(path, v)
+		case "deposit_refundable":
+			q.DepositRefundable = w.boolean(path, v)
+		case "balance_withdrawable":
+			q.BalanceWithdrawable = w.boolean(path, v)
+		case "prices_include_tax":
+			if b := w.boolean(path, v); b != nil {
+				q.PricesIncludeTax = *b
+			} else {
+				// Missing or wrong type, reported here; not also
+				// "tax_rate required" on its account.
+				q.PricesIncludeTax = true
+			}
+			hasTax = v.kind != kindNull
+		case "tax_rate":
+			q.TaxRate = w.dec(path, v)
+		case "as_of":
+			q.AsOf = w.date(path, v)
+		case "lines":
+			w.array(path, v, tco.MaxLines, func(p string, e *node) {
+				var l tco.Line
+				w.line(p, e, &l)
+				q.Lines = append(q.Lines, l)
+			})
+		default:
+			return false
+		}
+		return true
+	})
+	if n.kind != kindObject {
+		return
+	}
+	// gpu_count and prices_include_tax have no safe default: one GPU for an
+	// 8-GPU node misstates the per-GPU rate 8×, and a wrong tax basis
+	// misstates every amount by the tax rate.
+	if !hasCount {
+		w.add(join(path, "gpu_count"), tco.CodeRequired)
+	}
+	if !hasTax {
+		w.add(join(path, "prices_include_tax"), tco.CodeRequired)
+		q.PricesIncludeTax = true
+	}
+}
+
+func (w *walker) line(path string, n *node, l *tco.Line) {
+	w.object(path, n, func(path, key string, v *node) bool {
+		switch key {
+		case "item":
+			l.Item = catalog.ItemKey(w.str(path, v))
+		case "status":
+			l.Status = catalog.Status(w.str(path, v))
+		case "unit":
+			l.Unit = catalog.Unit(w.str(path, v))
+		case "unit_price":
+			l.UnitPrice = w.dec(path, v)
+		case "free_allowance":
+			l.FreeAllowance = w.decOrZero(path, v)
+		case "note":
+			l.Note = w.str(path, v)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func (w *walker) profile(path string, n *node, p *tco.Profile) {
+	var hasHours, hasMonths, hasInstances bool
+	w.object(path, n, func(path, key string, v *node) bool {
+		present := v.kind != kindNull
+		switch key {
+		case "hours_per_month":
+			p.HoursPerMonth = w.decOrZero(path, v)
+			hasHours = present
+		case "months":
+			p.Months, _ = w.integer(path, v)
+			hasMonths = present
+		case "instances":
+			p.Instances, _ = w.integer(path, v)
+			hasInstances = present
+		case "starts_per_month":
+			s, ok := w.integer(path, v)
+			if ok && s < 1 {
+				// Given explicitly, S must be ≥ 1 (TCO.md); only absence means 1.
+				w.add(path, tco.CodeIntOutOfRange, "Min", "1", "Max", strconv.Itoa(tco.MaxStartsPerMonth))
+				s = 1
+			}
+			p.StartsPerMonth = s
+		case "between_runs":
+			p.BetweenRuns = catalog.BetweenRuns(w.str(path, v))
+		case "resumable":
+			if b := w.boolean(path, v); b != nil {
+				p.Resumable = *b
+			}
+		case "spot_overhead":
+			p.SpotOverhead = w.dec(path, v)
+		case "mbps":
+			p.Mbps = w.decOrZero(path, v)
+		case "system_disk_gb":
+			p.SystemDiskGB = w.decOrZero(path, v)
+		case "data_disk_gb":
+			p.DataDiskGB = w.decOrZero(path, v)
+		case "object_storage_gb":
+			p.ObjectStorageGB = w.decOrZero(path, v)
+		case "snapshot_gb":
+			p.SnapshotGB = w.decOrZero(path, v)
+		case "image_gb":
+			p.ImageGB = w.decOrZero(path, v)
+		case "egress_gb_per_month":
+			p.EgressGBPerMonth = w.decOrZero(path, v)
+		case "migration_gb":
+			p.MigrationGB = w.decOrZero(path, v)
+		case "public_ips":
+			p.PublicIPs, _ = w.integer(path, v)
+		case "tokens_per_second_per_gpu":
+			p.TokensPerSecondPerGPU = w.dec(path, v)
+		case "performance_ratio":
+			p.PerformanceRatio = w.dec(path, v)
+		case "task":
+			p.Task = catalog.Task(w.str(path, v))
+		case "params_billions":
+			p.ParamsBillions = w.dec(path, v)
+		case "precision":
+			p.Precision = catalog.Precision(w.str(path, v))
+		default:
+			return false
+		}
+		return true
+	})
+	if n.kind != kindObject {
+		return
+	}
+	if !hasHours {
+		w.add(join(path, "hours_per_month"), tco.CodeRequired)
+	}
+	if !hasMonths {
+		w.add(join(path, "months"), tco.CodeRequired)
+	}
+	if !hasInstances {
+		w.add(join(path, "instances"), tco.CodeRequired)
+	}
+}
