@@ -48,7 +48,10 @@ type NavItem struct {
 
 // Nav returns the main navigation for the user (nil: anonymous).
 func Nav(u *User) []NavItem {
-	items := []NavItem{{Href: "/", LabelID: "nav.home", TestID: "nav-home"}}
+	items := []NavItem{
+		{Href: "/", LabelID: "nav.home", TestID: "nav-home"},
+		{Href: "/calculator", LabelID: "nav.calculator", TestID: "nav-calculator"},
+	}
 	if u == nil {
 		return items
 	}

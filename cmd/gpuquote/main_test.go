@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"context"
 	"net"
+	neturl "net/url"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"gpuquote/internal/testutil"
 )
@@ -93,5 +98,50 @@ func TestUnknownCommand(t *testing.T) {
 	_, stderr, code := runMain(t, "frobnicate")
 	if code == 0 || !strings.Contains(stderr, "Usage:") {
 		t.Fatalf("exit %d, %q", code, stderr)
+	}
+}
+
+// TestMigrateSeedAndUserCommands runs the maintenance commands against a
+// database that does not exist yet: migrate creates it, seed fills it once.
+func TestMigrateSeedAndUserCommands(t *testing.T) {
+	name := "gpuquote_cmdtest_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	u, err := neturl.Parse(testutil.ServerURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	url := u.String()
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), testutil.ServerURL())
+		if err == nil {
+			_, _ = c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+			_ = c.Close(context.Background())
+		}
+	})
+	env := "DATABASE_URL=" + url
+	if out, stderr, code := runMain(t, "migrate", env); code != 0 || !strings.Contains(out, "schema at version") {
+		t.Fatalf("migrate: %d %s %s", code, out, stderr)
+	}
+	out, stderr, code := runMain(t, "seed", env)
+	if code != 0 || !strings.Contains(out, "LOCAL DEMO ACCOUNTS") || strings.Count(out, "@gpuquote.local") != 4 || !strings.Contains(out, "sample exchange rates") {
+		t.Fatalf("seed: %d %s %s", code, out, stderr)
+	}
+	if out, _, code := runMain(t, "seed", env); code != 0 || !strings.Contains(out, "already has data") {
+		t.Fatalf("second seed must load nothing: %s", out)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GPUQUOTE_RUN_MAIN=1", "GPUQUOTE_ARGS=user create --email Boss@Example.test --role admin --password-stdin", env)
+	cmd.Stdin = strings.NewReader("一个足够长的口令 passphrase\n")
+	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "created admin user Boss@Example.test") || strings.Contains(string(b), "shown once") {
+		t.Fatalf("user create: %v %s", err, b)
+	}
+	if _, stderr, code := runMain(t, "user create --email boss@example.TEST --role analyst", env); code == 0 || !strings.Contains(stderr, "already exists") {
+		t.Fatalf("duplicate email (case-insensitive) accepted: %d %s", code, stderr)
+	}
+	if out, _, code := runMain(t, "user password --email boss@example.test", env); code != 0 || !strings.Contains(out, "password (shown once): ") {
+		t.Fatalf("user password: %d %s", code, out)
+	}
+	if _, stderr, code := runMain(t, "user create --email x@example.test --role wizard", env); code == 0 || !strings.Contains(stderr, "--role") {
+		t.Fatalf("bad role: %d %s", code, stderr)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/config"
@@ -22,6 +25,21 @@ var demoUsers = []struct {
 	{"analyst@gpuquote.local", "演示分析员 Demo Analyst", auth.RoleAnalyst},
 	{"finance@gpuquote.local", "演示财务 Demo Finance", auth.RoleFinance},
 	{"editor@gpuquote.local", "演示编辑 Demo Editor", auth.RoleEditor},
+}
+
+// sampleFXDate is the date of the sample exchange rates.
+var sampleFXDate = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+
+// sampleFXRates let the calculator convert between the guides' currencies
+// out of the box. They are illustrative, say so in their source, and are
+// meant to be replaced by rates the team actually uses.
+var sampleFXRates = []store.FXRate{
+	{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.8"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
+	{Base: "USD", Quote: "CNY", Rate: decimal.RequireFromString("7.1"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
+	{Base: "CNY", Quote: "EUR", Rate: decimal.RequireFromString("0.128"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
+	{Base: "CNY", Quote: "USD", Rate: decimal.RequireFromString("0.1408"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
+	{Base: "EUR", Quote: "USD", Rate: decimal.RequireFromString("1.09"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
+	{Base: "USD", Quote: "EUR", Rate: decimal.RequireFromString("0.917"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
 }
 
 func seed(ctx context.Context, cfg config.Config, stdout io.Writer) error {
@@ -60,6 +78,13 @@ func seed(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, r := range sampleFXRates {
+		if _, err := st.CreateFXRate(ctx, store.SystemActor, r); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "loaded %d sample exchange rates (dated %s, marked as sample data: replace them with your own)\n",
+		len(sampleFXRates), sampleFXDate.Format(time.DateOnly))
 	fmt.Fprintln(stdout, "(the passwords are shown only now; reset one with: gpuquote user password --email …)")
 	fmt.Fprintln(stdout, "")
 	return nil

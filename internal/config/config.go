@@ -46,6 +46,12 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// DBMaxConns caps the connection pool (GPUQUOTE_DB_MAX_CONNS, default 10).
 	DBMaxConns int32
+	// PublicRateLimit is the sustained requests per second one client
+	// address may make to public endpoints that need no login (the
+	// evaluation API, the calculator), with bursts of three times as many
+	// (GPUQUOTE_PUBLIC_RATE_LIMIT, default 10; 0 turns the limit off, e.g.
+	// for load tests).
+	PublicRateLimit int
 }
 
 // Default returns the configuration used when the environment says nothing.
@@ -59,6 +65,7 @@ func Default() Config {
 		RequestTimeout:  15 * time.Second,
 		ShutdownTimeout: 20 * time.Second,
 		DBMaxConns:      10,
+		PublicRateLimit: 10,
 	}
 }
 
@@ -144,6 +151,14 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_DB_MAX_CONNS=%q: want a positive integer", v))
 		} else {
 			c.DBMaxConns = int32(n)
+		}
+	}
+	if v, ok := get("GPUQUOTE_PUBLIC_RATE_LIMIT"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_PUBLIC_RATE_LIMIT=%q: want requests per second (0 = off)", v))
+		} else {
+			c.PublicRateLimit = n
 		}
 	}
 	if c.SessionIdle > c.SessionMax {

@@ -166,18 +166,23 @@ func (c *Catalog) Translator(lang Lang) *Translator {
 // message's template ({{.Name}}). A missing message renders as its id in
 // brackets, visible in review and caught by the catalog tests.
 func (t *Translator) T(id string, args ...any) string {
+	var data map[string]any
+	if len(args) > 1 {
+		data = make(map[string]any, len(args)/2)
+		for i := 0; i+1 < len(args); i += 2 {
+			data[fmt.Sprint(args[i])] = args[i+1]
+		}
+	}
+	return t.TMap(id, data)
+}
+
+// TMap renders message id with its template data given as a map.
+func (t *Translator) TMap(id string, data map[string]any) string {
 	if t == nil || t.c == nil {
 		return "[" + id + "]"
 	}
 	if s, ok := t.c.plain[t.Lang][id]; ok {
 		return s
-	}
-	var data map[string]any
-	if len(args) > 0 {
-		data = make(map[string]any, len(args)/2)
-		for i := 0; i+1 < len(args); i += 2 {
-			data[fmt.Sprint(args[i])] = args[i+1]
-		}
 	}
 	s, err := t.c.localizers[t.Lang].Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
 	if err != nil || !t.c.ids[t.Lang][id] {

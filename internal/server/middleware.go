@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime/debug"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
 
 	"gpuquote/internal/auth"
 )
@@ -104,4 +106,23 @@ func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
 		}
 	}
 	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+// publicLimiter limits each client address to perSecond requests a second
+// (bursts of three times as many) on routes marked Limited; nil when off.
+// The counters live in this process: behind a balancer each process
+// allows as much, which bounds abuse without shared state.
+func publicLimiter(perSecond int) echo.MiddlewareFunc {
+	if perSecond <= 0 {
+		return nil
+	}
+	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+			Rate: rate.Limit(perSecond), Burst: 3 * perSecond, ExpiresIn: 3 * time.Minute}),
+		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		DenyHandler: func(echo.Context, string, error) error {
+			return echo.NewHTTPError(http.StatusTooManyRequests)
+		},
+		ErrorHandler: func(echo.Context, error) error { return echo.NewHTTPError(http.StatusForbidden) },
+	})
 }

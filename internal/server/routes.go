@@ -10,13 +10,16 @@ import (
 )
 
 // Route is one entry of the route table: method, path, who may call it and
-// the handler. Bare routes (health, metrics, assets) skip sessions and CSRF.
+// the handler. Bare routes (health, metrics, assets) skip sessions and CSRF;
+// Limited routes are public work anyone may ask for, rate-limited per
+// client address.
 type Route struct {
 	Method  string
 	Path    string
 	Policy  auth.Policy
 	Handler echo.HandlerFunc
 	Bare    bool
+	Limited bool
 }
 
 // Routes is the whole HTTP surface of gpuquote in one table. Every route
@@ -36,6 +39,9 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/lang", Policy: auth.Public, Handler: s.setLang},
 		{Method: http.MethodGet, Path: "/login", Policy: auth.Public, Handler: s.loginForm},
 		{Method: http.MethodPost, Path: "/login", Policy: auth.Public, Handler: s.login},
+		{Method: http.MethodGet, Path: "/calculator", Policy: auth.Public, Handler: s.calculatorPage},
+		{Method: http.MethodPost, Path: "/calculator", Policy: auth.Public, Handler: s.calculate, Limited: true},
+		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: s.evaluateAPI, Limited: true},
 
 		// Signed-in users.
 		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: s.logout},

@@ -35,13 +35,20 @@ func TestRoutePolicies(t *testing.T) {
 	uniq := func() string { n++; return fmt.Sprint(n) }
 
 	cases := map[string]routeCase{
-		"GET /healthz":  {want: want{200, 200, 200, 200, 200}},
-		"GET /readyz":   {want: want{200, 200, 200, 200, 200}},
-		"GET /metrics":  {want: want{200, 200, 200, 200, 200}},
-		"GET /static/*": {path: "/static/css/app.css", want: want{200, 200, 200, 200, 200}},
-		"GET /":         {want: want{200, 200, 200, 200, 200}},
-		"POST /lang":    {form: func(*testutil.App) url.Values { return url.Values{"lang": {"en"}} }, want: want{303, 303, 303, 303, 303}},
-		"GET /login":    {want: want{200, 303, 303, 303, 303}},
+		"GET /healthz":    {want: want{200, 200, 200, 200, 200}},
+		"GET /readyz":     {want: want{200, 200, 200, 200, 200}},
+		"GET /metrics":    {want: want{200, 200, 200, 200, 200}},
+		"GET /static/*":   {path: "/static/css/app.css", want: want{200, 200, 200, 200, 200}},
+		"GET /":           {want: want{200, 200, 200, 200, 200}},
+		"POST /lang":      {form: func(*testutil.App) url.Values { return url.Values{"lang": {"en"}} }, want: want{303, 303, 303, 303, 303}},
+		"GET /login":      {want: want{200, 303, 303, 303, 303}},
+		"GET /calculator": {want: want{200, 200, 200, 200, 200}},
+		"POST /calculator": {form: func(*testutil.App) url.Values {
+			return url.Values{"quote.currency": {"EUR"}, "quote.gpu_count": {"1"}, "quote.hourly": {"0.471"},
+				"quote.billing_granularity": {"second"}, "quote.prices_include_tax": {"true"},
+				"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"}}
+		}, want: want{200, 200, 200, 200, 200}},
+		"POST /api/v1/tco/evaluate": {want: want{422, 422, 422, 422, 422}},
 		"POST /login": {form: func(*testutil.App) url.Values {
 			return url.Values{"email": {"nobody" + uniq() + "@example.test"}, "password": {"wrong password"}}
 		}, want: want{401, 401, 401, 401, 401}},

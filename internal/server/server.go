@@ -82,8 +82,12 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	e.Use(s.requestTimeout)
 	e.Use(i18n.Middleware(d.Catalog))
 
+	limiter := publicLimiter(d.Config.PublicRateLimit)
 	for _, r := range s.Routes() {
 		mw := []echo.MiddlewareFunc{}
+		if r.Limited && limiter != nil {
+			mw = append(mw, limiter)
+		}
 		if !r.Bare {
 			mw = append(mw, s.auth.Load, s.auth.Require(r.Policy), auth.CSRF(r.Policy))
 		}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
@@ -124,5 +126,35 @@ func TestSchemaVersionChecks(t *testing.T) {
 	}
 	if err := st.CheckSchema(ctx); !errors.Is(err, store.ErrSchemaOutdated) {
 		t.Fatalf("older schema: %v, want ErrSchemaOutdated", err)
+	}
+}
+
+func TestFXRateOn(t *testing.T) {
+	ctx := context.Background()
+	st := testutil.Store(t)
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	for _, r := range []store.FXRate{
+		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.8123456789"), AsOf: day("2026-01-15"), Source: "ECB"},
+		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.9"), AsOf: day("2026-03-01"), Source: "ECB"},
+	} {
+		if _, err := st.CreateFXRate(ctx, actor, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.CreateFXRate(ctx, actor, store.FXRate{Base: "EUR", Quote: "CNY", Rate: decimal.NewFromInt(8), AsOf: day("2026-03-01")}); !errors.Is(err, store.ErrFXRateExists) {
+		t.Fatalf("same day twice: %v", err)
+	}
+	r, err := st.FXRateOn(ctx, "EUR", "CNY", day("2026-02-20"))
+	if err != nil || r.Rate.String() != "7.8123456789" || r.AsOf.Format(time.DateOnly) != "2026-01-15" {
+		t.Fatalf("rate on 2026-02-20: %+v %v (want the exact January rate)", r, err)
+	}
+	if r, _ := st.FXRateOn(ctx, "EUR", "CNY", day("2026-12-31")); r.Rate.String() != "7.9" {
+		t.Fatalf("newest rate: %s", r.Rate)
+	}
+	if _, err := st.FXRateOn(ctx, "EUR", "CNY", day("2025-12-31")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("before any rate: %v", err)
+	}
+	if _, err := st.FXRateOn(ctx, "CNY", "EUR", day("2026-12-31")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("inverse pair is not derived: %v", err)
 	}
 }

@@ -21,12 +21,13 @@ const (
 	ActionLogin        = "session.login"
 	ActionLoginFailed  = "session.login_failed"
 	ActionLogout       = "session.logout"
+	ActionFXRateCreate = "fx_rate.create"
 )
 
 // AuditActions lists every action the audit log can hold, for filters.
 var AuditActions = []string{
 	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword,
-	ActionLogin, ActionLoginFailed, ActionLogout,
+	ActionLogin, ActionLoginFailed, ActionLogout, ActionFXRateCreate,
 }
 
 // ErrEmailTaken means another user already has this email (case-insensitively).

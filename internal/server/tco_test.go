@@ -1,0 +1,291 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/server"
+	"gpuquote/internal/store"
+	"gpuquote/internal/testutil"
+)
+
+// postJSON sends body to the evaluation API without cookies or CSRF token,
+// as a script would.
+func postJSON(t *testing.T, app *testutil.App, body, lang string) (int, map[string]any, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, app.URL+"/api/v1/tco/evaluate", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if lang != "" {
+		req.Header.Set("Accept-Language", lang)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	dec := json.NewDecoder(resp.Body)
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		t.Fatalf("response is not JSON: %v", err)
+	}
+	return resp.StatusCode, out, resp.Header
+}
+
+// golden builds the TCO.md golden quote: EUR, hourly 0.471, second
+// granularity, one GPU, all twelve lines included, tax included.
+func golden(monthly, hours string) string {
+	var lines []string
+	for _, it := range []string{"bandwidth", "egress", "data_migration", "public_ip", "system_disk", "data_disk",
+		"object_storage", "bundled_addon", "snapshot", "image", "stopped_retention", "start_stop_schedule"} {
+		lines = append(lines, `{"item":"`+it+`","status":"included"}`)
+	}
+	m := ""
+	if monthly != "" {
+		m = `"monthly": "` + monthly + `",`
+	}
+	return `{"report_currency": "EUR",
+	  "quote": {"currency": "EUR", "gpu_count": 1, "hourly": "0.471", ` + m + `
+	            "billing_granularity": "second", "prices_include_tax": true, "tax_rate": "0",
+	            "lines": [` + strings.Join(lines, ",") + `]},
+	  "profile": {"hours_per_month": "` + hours + `", "months": 1, "instances": 1}}`
+}
+
+func modeTotal(out map[string]any, mode string) string {
+	for _, m := range out["modes"].([]any) {
+		mm := m.(map[string]any)
+		if mm["mode"] == mode {
+			return mm["tco"].(string)
+		}
+	}
+	return ""
+}
+
+// TestEvaluateAPIGoldenExamples runs every golden example of TCO.md through
+// the real HTTP stack.
+func TestEvaluateAPIGoldenExamples(t *testing.T) {
+	app := testutil.NewApp(t)
+	cases := []struct {
+		name, monthly, hours         string
+		chosen, tco, hourly, breakEv string
+	}{
+		{"200 h", "", "200", "hourly", "94.20", "94.20", ""},
+		{"730 h", "", "730", "hourly", "343.83", "343.83", ""},
+		{"50 h", "", "50", "hourly", "23.55", "23.55", ""},
+		{"monthly 70 at 200 h", "70", "200", "monthly", "70.00", "94.20", "148.62"},
+		{"monthly 70 at 100 h", "70", "100", "hourly", "47.10", "47.10", "148.62"},
+		{"monthly 118", "118", "200", "hourly", "94.20", "94.20", "250.53"},
+		{"monthly 284", "284", "200", "hourly", "94.20", "94.20", "602.97"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			status, out, _ := postJSON(t, app, golden(c.monthly, c.hours), "")
+			if status != http.StatusOK {
+				t.Fatalf("status %d: %v", status, out)
+			}
+			if out["chosen_mode"] != c.chosen || out["tco"] != c.tco || modeTotal(out, "hourly") != c.hourly {
+				t.Fatalf("chosen %v tco %v hourly %v; want %s %s %s", out["chosen_mode"], out["tco"], modeTotal(out, "hourly"), c.chosen, c.tco, c.hourly)
+			}
+			if c.breakEv != "" && out["break_even_hours"] != c.breakEv {
+				t.Fatalf("break_even_hours %v, want %s", out["break_even_hours"], c.breakEv)
+			}
+			if c.breakEv == "" && out["break_even_hours"] != nil {
+				t.Fatalf("break_even_hours %v without a monthly price", out["break_even_hours"])
+			}
+			if n := len(out["lines"].([]any)); n != 12 {
+				t.Fatalf("%d lines, want 12", n)
+			}
+		})
+	}
+}
+
+// TestEvaluateAPIContractExample posts TCO.md's request and compares the
+// whole response with the documented one.
+func TestEvaluateAPIContractExample(t *testing.T) {
+	app := testutil.NewApp(t)
+	status, out, h := postJSON(t, app, `{"report_currency": "EUR", "fx_rate": "1",
+	 "quote": {"currency": "EUR", "gpu_count": 1, "hourly": "0.471", "monthly": "70",
+	           "billing_granularity": "second", "prices_include_tax": true, "tax_rate": "0",
+	           "lines": [{"item": "egress", "status": "charged", "unit": "per_gb",
+	                      "unit_price": "0.05", "free_allowance": "100"}]},
+	 "reference_prices": [{"item": "snapshot", "unit": "per_month", "unit_price": "0.1"}],
+	 "profile": {"hours_per_month": "200", "months": 1, "instances": 1}}`, "")
+	if status != http.StatusOK || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+		t.Fatalf("status %d, content type %s", status, h.Get("Content-Type"))
+	}
+	want := map[string]any{"report_currency": "EUR", "fx_rate": "1", "chosen_mode": "monthly",
+		"break_even_hours": "148.62", "break_even_months": nil, "compute_total": "70.00", "hidden_total": "0.00",
+		"one_off_total": "0.00", "tco": "70.00", "tco_pessimistic": "70.00", "hidden_share": "0.0000",
+		"effective_per_gpu_hour": "0.3500", "per_reference_gpu_hour": nil, "cost_per_million_tokens": nil}
+	for k, v := range want {
+		if out[k] != v {
+			t.Errorf("%s = %#v, want %#v", k, out[k], v)
+		}
+	}
+	if f, _ := json.Marshal(out["flags"]); string(f) != `["unconfirmed_lines"]` {
+		t.Errorf("flags %s", f)
+	}
+	if m, _ := json.Marshal(out["modes"]); string(m) != `[{"billable_hours_per_month":"200.00","compute_total":"94.20","mode":"hourly","status":"allowed","tco":"94.20"},{"compute_total":"70.00","mode":"monthly","status":"allowed","tco":"70.00"}]` {
+		t.Errorf("modes %s", m)
+	}
+	egress := out["lines"].([]any)[1].(map[string]any)
+	if egress["item"] != "egress" || egress["quantity"] != "0" || egress["amount"] != "0.00" || egress["unit_price"] != "0.05" {
+		t.Errorf("egress line %v", egress)
+	}
+}
+
+// TestEvaluateAPIReportsEveryBadField sends several bad fields at once and
+// expects each named with its path, messages in the asked language.
+func TestEvaluateAPIReportsEveryBadField(t *testing.T) {
+	app := testutil.NewApp(t)
+	body := `{"report_currency": "EUR",
+	  "quote": {"currency": "EURO", "gpu_count": 1, "hourly": "-0.471", "monthly": "70.1234567",
+	            "billing_granularity": "second", "prices_include_tax": true,
+	            "lines": [{"item": "egress", "status": "charged", "unit": "per_gb", "unit_price": "0.05"},
+	                      {"item": "warp_drive", "status": "charged", "unit": "per_gb", "unit_price": "1"},
+	                      {"item": "public_ip", "status": "charged", "unit": "per_gb", "unit_price": "1"},
+	                      {"item": "snapshot", "status": "charged", "unit": "per_month", "unit_price": "1e3"}]},
+	  "profile": {"hours_per_month": "731", "months": 0, "instances": 1}}`
+	want := []string{"quote.currency", "quote.hourly", "quote.monthly", "quote.lines[1].item",
+		"quote.lines[2].unit", "quote.lines[3].unit_price", "profile.hours_per_month", "profile.months"}
+	for _, lang := range []string{"en", "zh-CN"} {
+		status, out, _ := postJSON(t, app, body, lang)
+		if status != http.StatusUnprocessableEntity {
+			t.Fatalf("status %d, want 422", status)
+		}
+		got := map[string]string{}
+		for _, e := range out["errors"].([]any) {
+			em := e.(map[string]any)
+			got[em["field"].(string)] = em["message"].(string)
+		}
+		for _, f := range want {
+			msg, ok := got[f]
+			if !ok {
+				t.Errorf("[%s] no error for %s; got %v", lang, f, got)
+				continue
+			}
+			if msg == "" || strings.HasPrefix(msg, "[") {
+				t.Errorf("[%s] %s: untranslated message %q", lang, f, msg)
+			}
+			if lang == "zh-CN" && !containsHan(msg) {
+				t.Errorf("[zh-CN] %s: message %q is not Chinese", f, msg)
+			}
+		}
+	}
+	// Not JSON at all: one error for the body.
+	if status, out, _ := postJSON(t, app, `{"quote": `, "en"); status != http.StatusUnprocessableEntity || len(out["errors"].([]any)) != 1 {
+		t.Fatalf("syntax error: %d %v", status, out)
+	}
+}
+
+func containsHan(s string) bool {
+	for _, r := range s {
+		if r >= 0x4e00 && r <= 0x9fff {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEvaluateAPIUsesTheServersDatedRate omits fx_rate for EUR → CNY: the
+// newest rate on or before today is used and named with its date.
+func TestEvaluateAPIUsesTheServersDatedRate(t *testing.T) {
+	clock := testutil.NewClock(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
+	st := testutil.Store(t)
+	for _, r := range []store.FXRate{
+		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.5"), AsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.8"), AsOf: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)},
+		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("9.9"), AsOf: time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)}, // future
+	} {
+		if _, err := st.CreateFXRate(context.Background(), store.SystemActor, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	app := testutil.NewAppOn(t, st, withClock(clock))
+	body := strings.Replace(golden("", "200"), `"report_currency": "EUR"`, `"report_currency": "CNY"`, 1)
+	status, out, _ := postJSON(t, app, body, "")
+	if status != http.StatusOK {
+		t.Fatalf("status %d %v", status, out)
+	}
+	// 0.471 × 200 = 94.2 EUR × 7.8 = 734.76 CNY
+	if out["fx_rate"] != "7.8" || out["fx_date"] != "2026-12-01" || out["tco"] != "734.76" || out["report_currency"] != "CNY" {
+		t.Fatalf("fx %v %v tco %v", out["fx_rate"], out["fx_date"], out["tco"])
+	}
+	// Without any rate for the pair: the field is named.
+	body = strings.Replace(golden("", "200"), `"report_currency": "EUR"`, `"report_currency": "USD"`, 1)
+	if status, out, _ := postJSON(t, app, body, "en"); status != http.StatusUnprocessableEntity || !strings.Contains(mustJSON(out), `"field":"fx_rate"`) {
+		t.Fatalf("no rate: %d %v", status, out)
+	}
+}
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestEvaluateAPIIsRateLimited(t *testing.T) {
+	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.PublicRateLimit = 2 })
+	got429 := false
+	for i := 0; i < 20 && !got429; i++ { // burst is 6; 20 quick requests must hit the limit
+		req, _ := http.NewRequest(http.MethodPost, app.URL+"/api/v1/tco/evaluate", strings.NewReader(golden("", "200")))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		got429 = resp.StatusCode == http.StatusTooManyRequests
+	}
+	if !got429 {
+		t.Fatal("20 requests at once never got 429")
+	}
+}
+
+func TestCalculatorWorksWithoutJavaScript(t *testing.T) {
+	app := testutil.NewApp(t)
+	c := app.Client()
+	c.Header.Set("Accept-Language", "en")
+	r := c.Get("/calculator")
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="calc-tco">€94.20<`) {
+		t.Fatalf("example result missing: %d", r.StatusCode)
+	}
+	for _, it := range []string{"bandwidth", "egress", "stopped_retention", "start_stop_schedule"} {
+		if !strings.Contains(r.Body, `data-testid="line-`+it+`"`) {
+			t.Errorf("line row %s missing", it)
+		}
+	}
+	// A full post, as a browser without JavaScript sends it.
+	form := url.Values{"report_currency": {"EUR"}, "quote.currency": {"EUR"}, "quote.gpu_count": {"1"},
+		"quote.hourly": {"0.471"}, "quote.monthly": {"70"}, "quote.billing_granularity": {"second"},
+		"quote.prices_include_tax": {"true"}, "profile.hours_per_month": {"200"}, "profile.months": {"1"},
+		"profile.instances": {"1"}, "quote.lines[1].status": {"unconfirmed"}, "quote.lines[1].reference_price": {"0.5"},
+		"profile.egress_gb_per_month": {"100"}}
+	r = c.PostForm("/calculator", form)
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="calc-tco">€70.00<`) ||
+		!strings.Contains(r.Body, `data-testid="calc-tco-pessimistic">€120.00<`) || !strings.Contains(r.Body, `data-testid="calc-break-even">148.62<`) {
+		t.Fatalf("posted result wrong: %d", r.StatusCode)
+	}
+	// Bad input comes back with 422, each problem next to its field, and
+	// everything typed kept.
+	form.Set("quote.hourly", "abc")
+	form.Set("profile.hours_per_month", "800")
+	r = c.PostForm("/calculator", form)
+	if r.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("bad input: %d", r.StatusCode)
+	}
+	for _, want := range []string{`data-testid="error-quote.hourly"`, `data-testid="error-profile.hours_per_month"`,
+		`data-testid="calc-errors"`, `value="abc"`, `value="800"`, `value="0.5"`} {
+		if !strings.Contains(r.Body, want) {
+			t.Errorf("missing %s", want)
+		}
+	}
+	// The same bad post from htmx: 200 (so htmx swaps it) with the errors.
+	c.Header.Set("HX-Request", "true")
+	r = c.PostForm("/calculator", form)
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="calc-errors"`) || strings.Contains(r.Body, "<html") {
+		t.Fatalf("htmx post: %d", r.StatusCode)
+	}
+}

@@ -1,0 +1,179 @@
+package tcoapi
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gpuquote/internal/catalog"
+)
+
+// The calculator page's form fields are named by the JSON paths of the
+// evaluation API ("quote.hourly", "quote.lines[3].unit_price",
+// "profile.months"), so the page goes through exactly the same decoding,
+// validation and error paths as the API: FormBody turns the posted form
+// into the request body.
+
+// kind of a form field's JSON value.
+type fieldKind uint8
+
+const (
+	fString fieldKind = iota
+	fDecimal
+	fInteger
+	fBool
+)
+
+var (
+	topFields = map[string]fieldKind{"report_currency": fString, "fx_rate": fDecimal, "fx_date": fString}
+
+	quoteFields = map[string]fieldKind{
+		"currency": fString, "gpu_model": fString, "gpu_count": fInteger, "vram_gb": fDecimal,
+		"sharing": fString, "hourly": fDecimal, "monthly": fDecimal, "yearly": fDecimal,
+		"spot_hourly": fDecimal, "billing_granularity": fString, "included_mbps": fDecimal,
+		"included_system_disk_gb": fDecimal, "included_data_disk_gb": fDecimal,
+		"commitment_months": fInteger, "early_termination_pct": fDecimal, "deposit": fDecimal,
+		"deposit_refundable": fBool, "balance_withdrawable": fBool, "prices_include_tax": fBool,
+		"tax_rate": fDecimal, "as_of": fString,
+	}
+
+	lineFields = map[string]fieldKind{"status": fString, "unit": fString, "unit_price": fDecimal,
+		"free_allowance": fDecimal, "note": fString}
+
+	profileFields = map[string]fieldKind{
+		"hours_per_month": fDecimal, "months": fInteger, "instances": fInteger,
+		"starts_per_month": fInteger, "between_runs": fString, "resumable": fBool,
+		"spot_overhead": fDecimal, "mbps": fDecimal, "system_disk_gb": fDecimal,
+		"data_disk_gb": fDecimal, "object_storage_gb": fDecimal, "snapshot_gb": fDecimal,
+		"image_gb": fDecimal, "egress_gb_per_month": fDecimal, "migration_gb": fDecimal,
+		"public_ips": fInteger, "tokens_per_second_per_gpu": fDecimal,
+		"performance_ratio": fDecimal, "task": fString, "params_billions": fDecimal, "precision": fString,
+	}
+)
+
+var wholeNumber = regexp.MustCompile(`^-?[0-9]{1,12}$`)
+
+// jsonValue encodes one non-empty form value. A whole number goes out as a
+// JSON number; anything else typed into a number field goes out as a string
+// so the decoder names the field ("must be a whole number") instead of the
+// body failing to parse. Decimals always travel as strings.
+func jsonValue(k fieldKind, v string) (any, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil, false
+	}
+	switch k {
+	case fInteger:
+		if wholeNumber.MatchString(v) {
+			return json.RawMessage(v), true
+		}
+		return v, true
+	case fBool:
+		switch v {
+		case "true", "on", "1":
+			return true, true
+		case "false", "0":
+			return false, true
+		}
+		return v, true
+	}
+	return v, true
+}
+
+func setFields(dst map[string]any, form url.Values, prefix string, fields map[string]fieldKind) {
+	for name, k := range fields {
+		if x, ok := jsonValue(k, form.Get(prefix+name)); ok {
+			dst[name] = x
+		}
+	}
+}
+
+// FormRequest is the evaluation request built from the calculator form.
+type FormRequest struct {
+	// Body is the JSON request body.
+	Body []byte
+	// lineRows[k] and refRows[k] are the form rows behind quote.lines[k]
+	// and reference_prices[k].
+	lineRows, refRows []int
+}
+
+// FromForm builds the evaluation request from the calculator form. The
+// twelve line rows are posted in catalog order as quote.lines[i].*, each
+// with an optional reference price quote.lines[i].reference_price that
+// becomes a reference_prices entry in the line's unit (or the item's
+// default unit). A row without a status is left out: a missing line is an
+// unconfirmed line (TCO.md). Empty fields are left out, as in a
+// hand-written request.
+func FromForm(form url.Values) FormRequest {
+	var fr FormRequest
+	body := map[string]any{}
+	setFields(body, form, "", topFields)
+	quote := map[string]any{}
+	setFields(quote, form, "quote.", quoteFields)
+	var lines, refs []any
+	for i, it := range catalog.Items {
+		p := rowPrefix(i)
+		line := map[string]any{"item": string(it.Key)}
+		setFields(line, form, p, lineFields)
+		if _, answered := line["status"]; answered {
+			lines = append(lines, line)
+			fr.lineRows = append(fr.lineRows, i)
+		}
+		if rp := strings.TrimSpace(form.Get(p + "reference_price")); rp != "" {
+			unit := strings.TrimSpace(form.Get(p + "unit"))
+			if unit == "" {
+				unit = string(it.DefaultUnit)
+			}
+			refs = append(refs, map[string]any{"item": string(it.Key), "unit": unit, "unit_price": rp})
+			fr.refRows = append(fr.refRows, i)
+		}
+	}
+	if len(lines) > 0 {
+		quote["lines"] = lines
+	}
+	body["quote"] = quote
+	if len(refs) > 0 {
+		body["reference_prices"] = refs
+	}
+	profile := map[string]any{}
+	setFields(profile, form, "profile.", profileFields)
+	body["profile"] = profile
+	b, err := json.Marshal(body)
+	if err != nil {
+		// Only strings, booleans and validated whole numbers go in.
+		panic(err)
+	}
+	fr.Body = b
+	return fr
+}
+
+func rowPrefix(i int) string { return "quote.lines[" + strconv.Itoa(i) + "]." }
+
+// Field maps an error path of the request back to the form field that
+// produced it: quote.lines[k].x → the k-th answered row's field,
+// reference_prices[k].* → that row's reference price.
+func (fr FormRequest) Field(path string) string {
+	if rest, ok := strings.CutPrefix(path, "quote.lines["); ok {
+		if k, tail, ok := rowIndex(rest); ok && k < len(fr.lineRows) {
+			return rowPrefix(fr.lineRows[k]) + strings.TrimPrefix(tail, ".")
+		}
+	}
+	if rest, ok := strings.CutPrefix(path, "reference_prices["); ok {
+		if k, _, ok := rowIndex(rest); ok && k < len(fr.refRows) {
+			return rowPrefix(fr.refRows[k]) + "reference_price"
+		}
+	}
+	return path
+}
+
+// rowIndex reads "N]tail" into N and tail.
+func rowIndex(s string) (int, string, bool) {
+	n, tail, ok := strings.Cut(s, "]")
+	if !ok {
+		return 0, "", false
+	}
+	k, err := strconv.Atoi(n)
+	return k, tail, err == nil && k >= 0
+}

@@ -1,0 +1,295 @@
+package web
+
+import (
+	"net/url"
+	"strconv"
+
+	"gpuquote/internal/catalog"
+)
+
+// CalcOption is one choice of a select field.
+type CalcOption struct {
+	Value   string
+	LabelID string
+}
+
+// CalcField is one input of the calculator form, named by its API path.
+type CalcField struct {
+	// Name is the form field name: the evaluation API's JSON path.
+	Name string
+	// LabelID and HintID are catalog messages (HintID may be empty).
+	LabelID, HintID string
+	// Kind is "text", "decimal", "int", "date", "select" or "checkbox".
+	Kind string
+	// Options are the choices of a select; an empty Value is "not stated".
+	Options []CalcOption
+	// Value is the submitted (or default) value.
+	Value string
+	// Error is the translated problem with this field, if any.
+	Error string
+}
+
+// ID is the element id of the field.
+func (f CalcField) ID() string { return "f-" + sanitizeID(f.Name) }
+
+func sanitizeID(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// CalcSection is a titled group of fields; advanced groups start closed.
+type CalcSection struct {
+	TitleID string
+	Open    bool
+	Fields  []CalcField
+}
+
+// CalcLine is one row of the twelve-line table.
+type CalcLine struct {
+	Number     int
+	LabelID    string
+	QuantityID string
+	Status     CalcField
+	Unit       CalcField
+	UnitPrice  CalcField
+	Allowance  CalcField
+	Reference  CalcField
+	ItemTestID string
+}
+
+// CalcError is one problem listed in the summary, linked to its field.
+type CalcError struct {
+	FieldID string
+	LabelID string
+	Message string
+}
+
+// CalculatorView is the public TCO calculator's view model.
+type CalculatorView struct {
+	Page     Page
+	Sections []CalcSection
+	Lines    []CalcLine
+	Errors   []CalcError
+	Result   *CalcResult
+}
+
+// CalcResult is the evaluation shown beside the form, already formatted.
+type CalcResult struct {
+	ReportCurrency   string
+	FXRate           string
+	FXDate           string
+	ChosenModeID     string
+	TCO              string
+	TCOPessimistic   string
+	Compute          string
+	Hidden           string
+	OneOff           string
+	HiddenShare      string
+	EffectivePerGPUH string
+	PerReferenceGPUH string
+	PerMillionTokens string
+	BreakEvenHours   string
+	BreakEvenMonths  string
+	VRAMFloorGB      string
+	Modes            []CalcModeRow
+	Lines            []CalcLineResult
+	FlagIDs          []string
+}
+
+// CalcModeRow is one billing mode of the result.
+type CalcModeRow struct {
+	Mode          string
+	LabelID       string
+	StatusID      string
+	Allowed       bool
+	Chosen        bool
+	BillableHours string
+	Compute       string
+	TCO           string
+}
+
+// CalcLineResult is one of the twelve lines of the result.
+type CalcLineResult struct {
+	Item        string
+	LabelID     string
+	StatusID    string
+	Unconfirmed bool
+	Quantity    string
+	UnitID      string
+	UnitPrice   string
+	Amount      string
+	Reference   string
+}
+
+// yesNo are the choices of a term that may be unstated.
+var yesNo = []CalcOption{{"", "calc.unstated"}, {"true", "calc.yes"}, {"false", "calc.no"}}
+
+func options[T interface{ LabelID() string }](values []T, value func(T) string, blankID string) []CalcOption {
+	var out []CalcOption
+	if blankID != "" {
+		out = append(out, CalcOption{"", blankID})
+	}
+	for _, v := range values {
+		out = append(out, CalcOption{value(v), v.LabelID()})
+	}
+	return out
+}
+
+// CalculatorDefaults is the form a first visit shows: the guide's
+// €0.471/h tier for 200 hours, every hidden-cost line still unconfirmed.
+func CalculatorDefaults() url.Values {
+	v := url.Values{}
+	for k, x := range map[string]string{
+		"report_currency": "EUR", "quote.currency": "EUR", "quote.gpu_count": "1",
+		"quote.hourly": "0.471", "quote.billing_granularity": "second", "quote.sharing": "dedicated",
+		"quote.prices_include_tax": "true", "quote.tax_rate": "0",
+		"profile.hours_per_month": "200", "profile.months": "1", "profile.instances": "1",
+		"profile.starts_per_month": "1", "profile.between_runs": "release",
+	} {
+		v.Set(k, x)
+	}
+	for i := range catalog.Items {
+		v.Set("quote.lines["+strconv.Itoa(i)+"].status", string(catalog.StatusUnconfirmed))
+	}
+	return v
+}
+
+// CalculatorForm lays out the calculator's fields with the submitted values
+// and the errors found (form field name → translated message).
+func CalculatorForm(form url.Values, errs map[string]string) ([]CalcSection, []CalcLine) {
+	f := func(name, kind, labelID, hintID string, opts []CalcOption) CalcField {
+		return CalcField{Name: name, Kind: kind, LabelID: labelID, HintID: hintID, Options: opts,
+			Value: form.Get(name), Error: errs[name]}
+	}
+	sharing := options(catalog.Sharings, func(s catalog.Sharing) string { return string(s) }, "")
+	gran := options(catalog.Granularities, func(g catalog.Granularity) string { return string(g) }, "calc.unstated")
+	between := options(catalog.BetweenRunsPolicies, func(b catalog.BetweenRuns) string { return string(b) }, "")
+	tasks := options(catalog.Tasks, func(t catalog.Task) string { return string(t) }, "calc.task.none")
+	precisions := options(catalog.Precisions, func(p catalog.Precision) string { return string(p) }, "calc.precision.default")
+	taxIncl := []CalcOption{{"true", "calc.tax.included"}, {"false", "calc.tax.excluded"}}
+
+	sections := []CalcSection{
+		{TitleID: "calc.section.quote", Open: true, Fields: []CalcField{
+			f("quote.currency", "text", "calc.quote.currency", "calc.hint.currency", nil),
+			f("quote.gpu_model", "text", "calc.quote.gpu_model", "", nil),
+			f("quote.gpu_count", "int", "calc.quote.gpu_count", "", nil),
+			f("quote.vram_gb", "decimal", "calc.quote.vram_gb", "", nil),
+			f("quote.sharing", "select", "calc.quote.sharing", "", sharing),
+			f("quote.hourly", "decimal", "calc.quote.hourly", "", nil),
+			f("quote.monthly", "decimal", "calc.quote.monthly", "", nil),
+			f("quote.yearly", "decimal", "calc.quote.yearly", "", nil),
+			f("quote.spot_hourly", "decimal", "calc.quote.spot_hourly", "", nil),
+			f("quote.billing_granularity", "select", "calc.quote.billing_granularity", "", gran),
+			f("quote.prices_include_tax", "select", "calc.quote.prices_include_tax", "", taxIncl),
+			f("quote.tax_rate", "decimal", "calc.quote.tax_rate", "calc.hint.tax_rate", nil),
+			f("quote.as_of", "date", "calc.quote.as_of", "calc.hint.as_of", nil),
+		}},
+		{TitleID: "calc.section.included", Fields: []CalcField{
+			f("quote.included_mbps", "decimal", "calc.quote.included_mbps", "", nil),
+			f("quote.included_system_disk_gb", "decimal", "calc.quote.included_system_disk_gb", "", nil),
+			f("quote.included_data_disk_gb", "decimal", "calc.quote.included_data_disk_gb", "", nil),
+		}},
+		{TitleID: "calc.section.terms", Fields: []CalcField{
+			f("quote.commitment_months", "int", "calc.quote.commitment_months", "", nil),
+			f("quote.early_termination_pct", "decimal", "calc.quote.early_termination_pct", "calc.hint.pct", nil),
+			f("quote.deposit", "decimal", "calc.quote.deposit", "", nil),
+			f("quote.deposit_refundable", "select", "calc.quote.deposit_refundable", "", yesNo),
+			f("quote.balance_withdrawable", "select", "calc.quote.balance_withdrawable", "", yesNo),
+		}},
+		{TitleID: "calc.section.usage", Open: true, Fields: []CalcField{
+			f("profile.hours_per_month", "decimal", "calc.profile.hours_per_month", "calc.hint.hours", nil),
+			f("profile.months", "int", "calc.profile.months", "", nil),
+			f("profile.instances", "int", "calc.profile.instances", "", nil),
+			f("profile.starts_per_month", "int", "calc.profile.starts_per_month", "", nil),
+			f("profile.between_runs", "select", "calc.profile.between_runs", "calc.hint.between_runs", between),
+			f("profile.resumable", "checkbox", "calc.profile.resumable", "calc.hint.resumable", nil),
+			f("profile.spot_overhead", "decimal", "calc.profile.spot_overhead", "calc.hint.spot_overhead", nil),
+		}},
+		{TitleID: "calc.section.data", Fields: []CalcField{
+			f("profile.mbps", "decimal", "calc.profile.mbps", "", nil),
+			f("profile.egress_gb_per_month", "decimal", "calc.profile.egress_gb_per_month", "", nil),
+			f("profile.migration_gb", "decimal", "calc.profile.migration_gb", "", nil),
+			f("profile.public_ips", "int", "calc.profile.public_ips", "", nil),
+			f("profile.system_disk_gb", "decimal", "calc.profile.system_disk_gb", "", nil),
+			f("profile.data_disk_gb", "decimal", "calc.profile.data_disk_gb", "", nil),
+			f("profile.object_storage_gb", "decimal", "calc.profile.object_storage_gb", "", nil),
+			f("profile.snapshot_gb", "decimal", "calc.profile.snapshot_gb", "", nil),
+			f("profile.image_gb", "decimal", "calc.profile.image_gb", "", nil),
+		}},
+		{TitleID: "calc.section.task", Fields: []CalcField{
+			f("profile.task", "select", "calc.profile.task", "", tasks),
+			f("profile.params_billions", "decimal", "calc.profile.params_billions", "", nil),
+			f("profile.precision", "select", "calc.profile.precision", "", precisions),
+			f("profile.tokens_per_second_per_gpu", "decimal", "calc.profile.tokens_per_second_per_gpu", "", nil),
+			f("profile.performance_ratio", "decimal", "calc.profile.performance_ratio", "calc.hint.performance_ratio", nil),
+		}},
+		{TitleID: "calc.section.report", Fields: []CalcField{
+			f("report_currency", "text", "calc.report_currency", "calc.hint.report_currency", nil),
+			f("fx_rate", "decimal", "calc.fx_rate", "calc.hint.fx_rate", nil),
+			f("fx_date", "date", "calc.fx_date", "", nil),
+		}},
+	}
+	// A closed section with an error opens, so the reader sees it.
+	for i := range sections {
+		for _, fl := range sections[i].Fields {
+			if fl.Error != "" {
+				sections[i].Open = true
+			}
+		}
+	}
+
+	statuses := options(catalog.Statuses, func(s catalog.Status) string { return string(s) }, "")
+	var lines []CalcLine
+	for i, it := range catalog.Items {
+		p := "quote.lines[" + strconv.Itoa(i) + "]."
+		units := options(it.Units, func(u catalog.Unit) string { return string(u) }, "")
+		unit := f(p+"unit", "select", "calc.line.unit", "", units)
+		if unit.Value == "" {
+			unit.Value = string(it.DefaultUnit)
+		}
+		lines = append(lines, CalcLine{
+			Number: it.Number, LabelID: it.LabelID, QuantityID: it.QuantityID, ItemTestID: "line-" + string(it.Key),
+			Status:    f(p+"status", "select", "calc.line.status", "", statuses),
+			Unit:      unit,
+			UnitPrice: f(p+"unit_price", "decimal", "calc.line.unit_price", "", nil),
+			Allowance: f(p+"free_allowance", "decimal", "calc.line.free_allowance", "", nil),
+			Reference: f(p+"reference_price", "decimal", "calc.line.reference_price", "", nil),
+		})
+	}
+	return sections, lines
+}
+
+// CalcErrorList lists the errors in form order, each with its field's
+// label, for the summary above the result.
+func CalcErrorList(sections []CalcSection, lines []CalcLine, errs map[string]string) []CalcError {
+	var out []CalcError
+	seen := map[string]bool{}
+	add := func(f CalcField, labelID string) {
+		if f.Error != "" && !seen[f.Name] {
+			seen[f.Name] = true
+			out = append(out, CalcError{FieldID: f.ID(), LabelID: labelID, Message: f.Error})
+		}
+	}
+	for _, s := range sections {
+		for _, f := range s.Fields {
+			add(f, f.LabelID)
+		}
+	}
+	for _, l := range lines {
+		for _, f := range []CalcField{l.Status, l.Unit, l.UnitPrice, l.Allowance, l.Reference} {
+			add(f, l.LabelID)
+		}
+	}
+	// Errors about no field of the form (the body as a whole, a combination).
+	for name, msg := range errs {
+		if !seen[name] {
+			out = append(out, CalcError{LabelID: "calc.error.general", Message: msg})
+		}
+	}
+	return out
+}
