@@ -27,6 +27,8 @@ type Route struct {
 // added without one fails.
 func (s *Server) Routes() []Route {
 	admin := auth.Allow(auth.RoleAdmin)
+	editor := auth.Allow(auth.RoleEditor) // and admins
+	_ = editor
 	return []Route{
 		// Operations.
 		{Method: http.MethodGet, Path: "/healthz", Policy: auth.Public, Handler: s.healthz, Bare: true},
@@ -47,6 +49,14 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: s.logout},
 		{Method: http.MethodGet, Path: "/account", Policy: auth.AnyUser, Handler: s.account},
 		{Method: http.MethodPost, Path: "/account/password", Policy: auth.AnyUser, Handler: s.changePassword},
+
+		// Market: platforms and GPU models (everyone signed in reads, editors write).
+
+		// Market: quotes (everyone signed in reads published ones, editors write).
+
+		// Market: reference prices and exchange rates (editors).
+
+		// Market: price history, the editors' dashboard, CSV import and export.
 
 		// Administration.
 		{Method: http.MethodGet, Path: "/admin/users", Policy: admin, Handler: s.adminUsers},

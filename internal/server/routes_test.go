@@ -57,6 +57,14 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /account/password": {form: func(*testutil.App) url.Values {
 			return url.Values{"current": {"not my password"}, "new": {"a new long password"}, "confirm": {"a new long password"}}
 		}, want: want{401, 422, 422, 422, 422}},
+		// Market: platforms and GPU models.
+
+		// Market: quotes.
+
+		// Market: reference prices and exchange rates.
+
+		// Market: price history, dashboard, import and export.
+
 		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},
 		"POST /admin/users": {form: func(*testutil.App) url.Values {
 			return url.Values{"email": {"new" + uniq() + "@example.test"}, "display_name": {"New"}, "role": {"analyst"}}

@@ -1,0 +1,233 @@
+-- The market picture editors keep current: platforms, GPU models with
+-- labelled performance figures, dated quotes with their twelve hidden-cost
+-- lines, and reference prices for the pessimistic TCO (DOMAIN.md).
+--
+-- Money and quantities are numeric (exact); prices have at most 6 decimal
+-- places. Published quotes are immutable: a correction is a new version in
+-- the same series (CONVENTIONS.md, "Immutable history"), enforced here by
+-- triggers so no code path can update one in place.
+
+-- +goose Up
+CREATE TABLE platforms (
+    id                    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name_zh               text        NOT NULL DEFAULT '' CHECK (length(name_zh) <= 100),
+    name_en               text        NOT NULL DEFAULT '' CHECK (length(name_en) <= 100),
+    website               text        NOT NULL DEFAULT '',
+    country               text        NOT NULL DEFAULT '' CHECK (country = '' OR country ~ '^[A-Z]{2}$'),
+    currency              text        NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+    -- years in operation are computed from the year it started
+    operating_since       integer     CHECK (operating_since BETWEEN 1990 AND 2100),
+    -- qualifications: NULL = not known, never silently "no"
+    idc_licence           boolean,
+    isp_licence           boolean,
+    iso27001              boolean,
+    mlps3                 boolean,
+    third_party_guarantee boolean,
+    guarantee_note        text        NOT NULL DEFAULT '',
+    support_channel       text        NOT NULL DEFAULT '' CHECK (support_channel IN ('', 'ticket', 'chat_group', 'phone')),
+    billing_granularities text[]      NOT NULL DEFAULT '{}' CHECK (billing_granularities <@ ARRAY['second', 'minute', 'hour']),
+    notes                 text        NOT NULL DEFAULT '',
+    lock_version          integer     NOT NULL DEFAULT 1,
+    created_by            bigint      REFERENCES users (id),
+    created_at            timestamptz NOT NULL DEFAULT now(),
+    updated_by            bigint      REFERENCES users (id),
+    updated_at            timestamptz NOT NULL DEFAULT now(),
+    CHECK (name_zh <> '' OR name_en <> '')
+);
+CREATE UNIQUE INDEX platforms_name_en_key ON platforms (lower(name_en)) WHERE name_en <> '';
+CREATE UNIQUE INDEX platforms_name_zh_key ON platforms (name_zh) WHERE name_zh <> '';
+
+CREATE TABLE gpu_models (
+    id                   bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    vendor               text          NOT NULL CHECK (length(vendor) BETWEEN 1 AND 50),
+    name                 text          NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+    vram_gb              numeric(10,2) NOT NULL CHECK (vram_gb > 0),
+    memory_bandwidth_gbs numeric(10,2) CHECK (memory_bandwidth_gbs > 0),
+    interconnect         text          NOT NULL DEFAULT 'pcie' CHECK (interconnect IN ('pcie', 'nvlink', 'other')),
+    interconnect_gbs     numeric(10,2) CHECK (interconnect_gbs > 0),
+    tdp_w                integer       CHECK (tdp_w > 0),
+    boost_clock_mhz      integer       CHECK (boost_clock_mhz > 0),
+    -- the healthy card under load (trial checks compare nvidia-smi to it)
+    load_power_min_w     integer       CHECK (load_power_min_w > 0),
+    load_power_max_w     integer       CHECK (load_power_max_w >= load_power_min_w),
+    load_clock_min_mhz   integer       CHECK (load_clock_min_mhz > 0),
+    load_clock_max_mhz   integer       CHECK (load_clock_max_mhz >= load_clock_min_mhz),
+    source               text          NOT NULL DEFAULT '',
+    as_of                date,
+    notes                text          NOT NULL DEFAULT '',
+    lock_version         integer       NOT NULL DEFAULT 1,
+    created_by           bigint        REFERENCES users (id),
+    created_at           timestamptz   NOT NULL DEFAULT now(),
+    updated_by           bigint        REFERENCES users (id),
+    updated_at           timestamptz   NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX gpu_models_vendor_name_key ON gpu_models (lower(vendor), lower(name));
+
+-- Never one unlabelled "TFLOPS": each figure names its precision, whether
+-- it is dense or sparse, and where it came from; a measured reference
+-- figure names its benchmark.
+CREATE TABLE gpu_model_perf (
+    gpu_model_id       bigint        NOT NULL REFERENCES gpu_models (id) ON DELETE CASCADE,
+    precision          text          NOT NULL CHECK (precision IN ('fp32', 'tf32', 'bf16', 'fp8')),
+    nominal_tflops     numeric(12,3) NOT NULL CHECK (nominal_tflops > 0),
+    sparse             boolean       NOT NULL DEFAULT false,
+    nominal_source     text          NOT NULL DEFAULT '',
+    measured_tflops    numeric(12,3) CHECK (measured_tflops > 0),
+    measured_benchmark text          NOT NULL DEFAULT '',
+    measured_source    text          NOT NULL DEFAULT '',
+    PRIMARY KEY (gpu_model_id, precision),
+    CHECK (measured_tflops IS NULL OR measured_benchmark <> '')
+);
+
+CREATE TABLE quotes (
+    id                    bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+    -- all versions of one offer share series_id (the id of version 1)
+    series_id             bigint        NOT NULL,
+    version               integer       NOT NULL CHECK (version >= 1),
+    predecessor_id        bigint        REFERENCES quotes (id),
+    state                 text          NOT NULL DEFAULT 'draft' CHECK (state IN ('draft', 'published', 'archived')),
+    platform_id           bigint        NOT NULL REFERENCES platforms (id),
+    gpu_model_id          bigint        NOT NULL REFERENCES gpu_models (id),
+    label                 text          NOT NULL DEFAULT '' CHECK (length(label) <= 200),
+    gpu_count             integer       NOT NULL CHECK (gpu_count BETWEEN 1 AND 1024),
+    vram_gb               numeric(10,2) CHECK (vram_gb > 0),
+    sharing               text          NOT NULL DEFAULT 'dedicated' CHECK (sharing IN ('dedicated', 'shared', 'vgpu')),
+    cpu_cores             integer       CHECK (cpu_cores > 0),
+    ram_gb                numeric(10,2) CHECK (ram_gb > 0),
+    included_system_disk_gb numeric(14,2) NOT NULL DEFAULT 0 CHECK (included_system_disk_gb >= 0),
+    included_data_disk_gb numeric(14,2) NOT NULL DEFAULT 0 CHECK (included_data_disk_gb >= 0),
+    included_mbps         numeric(14,2) NOT NULL DEFAULT 0 CHECK (included_mbps >= 0),
+    region                text          NOT NULL DEFAULT '',
+    currency              text          NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+    hourly                numeric(20,6) CHECK (hourly >= 0),
+    monthly               numeric(20,6) CHECK (monthly >= 0),
+    yearly                numeric(20,6) CHECK (yearly >= 0),
+    spot_hourly           numeric(20,6) CHECK (spot_hourly >= 0),
+    billing_granularity   text          CHECK (billing_granularity IN ('second', 'minute', 'hour')),
+    commitment_months     integer       NOT NULL DEFAULT 0 CHECK (commitment_months BETWEEN 0 AND 120),
+    early_termination_pct numeric(6,2)  CHECK (early_termination_pct BETWEEN 0 AND 100),
+    deposit               numeric(20,6) CHECK (deposit >= 0),
+    deposit_refundable    boolean,
+    balance_withdrawable  boolean,
+    prices_include_tax    boolean       NOT NULL DEFAULT true,
+    tax_rate              numeric(8,6)  NOT NULL DEFAULT 0 CHECK (tax_rate >= 0 AND tax_rate < 1),
+    invoice_type          text          NOT NULL DEFAULT '' CHECK (invoice_type IN ('', 'vat_special', 'vat_general', 'commercial', 'none')),
+    sla_availability_pct  numeric(6,3)  CHECK (sla_availability_pct BETWEEN 0 AND 100),
+    sla_compensation      text          NOT NULL DEFAULT '',
+    as_of                 date          NOT NULL,
+    source                text          NOT NULL CHECK (length(btrim(source)) BETWEEN 1 AND 500),
+    notes                 text          NOT NULL DEFAULT '',
+    -- optimistic locking of drafts: a save names the lock_version it edited
+    lock_version          integer       NOT NULL DEFAULT 1,
+    created_by            bigint        REFERENCES users (id),
+    created_at            timestamptz   NOT NULL DEFAULT now(),
+    updated_by            bigint        REFERENCES users (id),
+    updated_at            timestamptz   NOT NULL DEFAULT now(),
+    published_by          bigint        REFERENCES users (id),
+    published_at          timestamptz,
+    archived_at           timestamptz,
+    CHECK (hourly IS NOT NULL OR monthly IS NOT NULL OR yearly IS NOT NULL OR spot_hourly IS NOT NULL),
+    CHECK ((hourly IS NULL AND spot_hourly IS NULL) OR billing_granularity IS NOT NULL),
+    CHECK (state = 'draft' OR published_at IS NOT NULL),
+    UNIQUE (series_id, version)
+);
+-- at most one draft and one published version per series
+CREATE UNIQUE INDEX quotes_one_draft_per_series ON quotes (series_id) WHERE state = 'draft';
+CREATE UNIQUE INDEX quotes_one_published_per_series ON quotes (series_id) WHERE state = 'published';
+-- the quote list (newest samples first) and the comparison's candidates
+CREATE INDEX quotes_state_as_of_idx ON quotes (state, as_of DESC, id DESC);
+CREATE INDEX quotes_published_gpu_idx ON quotes (gpu_model_id, as_of DESC) WHERE state = 'published';
+CREATE INDEX quotes_published_platform_idx ON quotes (platform_id, as_of DESC) WHERE state = 'published';
+-- price history per platform × GPU model
+CREATE INDEX quotes_history_idx ON quotes (platform_id, gpu_model_id, as_of, id) WHERE state <> 'draft';
+
+CREATE TABLE quote_lines (
+    quote_id       bigint        NOT NULL REFERENCES quotes (id) ON DELETE CASCADE,
+    item           text          NOT NULL CHECK (item IN ('bandwidth', 'egress', 'data_migration', 'public_ip',
+                       'system_disk', 'data_disk', 'object_storage', 'bundled_addon', 'snapshot', 'image',
+                       'stopped_retention', 'start_stop_schedule')),
+    status         text          NOT NULL CHECK (status IN ('included', 'charged', 'unconfirmed', 'not_applicable')),
+    unit           text          CHECK (unit IN ('per_month', 'per_day', 'per_hour', 'flat_month', 'per_gb', 'one_off', 'per_event')),
+    unit_price     numeric(20,6) CHECK (unit_price >= 0),
+    free_allowance numeric(20,6) NOT NULL DEFAULT 0 CHECK (free_allowance >= 0),
+    note           text          NOT NULL DEFAULT '',
+    -- the guide's rule: only an answer in writing confirms a line
+    in_writing     boolean       NOT NULL DEFAULT false,
+    PRIMARY KEY (quote_id, item),
+    CHECK (status <> 'charged' OR (unit IS NOT NULL AND unit_price IS NOT NULL))
+);
+
+-- +goose StatementBegin
+-- A published or archived quote never changes: only published → archived
+-- (when a newer version is published) is allowed, and neither is deleted.
+CREATE FUNCTION quotes_immutable() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    allowed quotes;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        IF OLD.state <> 'draft' THEN
+            RAISE EXCEPTION 'quote %: published and archived quotes are never deleted', OLD.id;
+        END IF;
+        RETURN OLD;
+    END IF;
+    IF OLD.state = 'draft' THEN
+        RETURN NEW;
+    END IF;
+    allowed := OLD;
+    IF OLD.state = 'published' AND NEW.state = 'archived' THEN
+        allowed.state := NEW.state;
+        allowed.archived_at := NEW.archived_at;
+    END IF;
+    IF allowed IS DISTINCT FROM NEW THEN
+        RAISE EXCEPTION 'quote %: a % quote is immutable; edit creates a new version', OLD.id, OLD.state;
+    END IF;
+    RETURN NEW;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER quotes_immutable BEFORE UPDATE OR DELETE ON quotes
+    FOR EACH ROW EXECUTE FUNCTION quotes_immutable();
+
+-- +goose StatementBegin
+-- Lines change only while their quote is a draft.
+CREATE FUNCTION quote_lines_immutable() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    st text;
+BEGIN
+    SELECT state INTO st FROM quotes WHERE id = COALESCE(NEW.quote_id, OLD.quote_id);
+    IF st IS NOT NULL AND st <> 'draft' THEN
+        RAISE EXCEPTION 'quote %: lines of a % quote are immutable', COALESCE(NEW.quote_id, OLD.quote_id), st;
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER quote_lines_immutable BEFORE INSERT OR UPDATE OR DELETE ON quote_lines
+    FOR EACH ROW EXECUTE FUNCTION quote_lines_immutable();
+
+-- What a typical platform charges for a hidden-cost item, per currency and
+-- unit, as a dated sample: unconfirmed lines are priced with the newest one
+-- into the pessimistic TCO.
+CREATE TABLE reference_prices (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    item       text          NOT NULL CHECK (item IN ('bandwidth', 'egress', 'data_migration', 'public_ip',
+                   'system_disk', 'data_disk', 'object_storage', 'bundled_addon', 'snapshot', 'image',
+                   'stopped_retention', 'start_stop_schedule')),
+    currency   text          NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+    unit       text          NOT NULL CHECK (unit IN ('per_month', 'per_day', 'per_hour', 'flat_month', 'per_gb', 'one_off', 'per_event')),
+    unit_price numeric(20,6) NOT NULL CHECK (unit_price >= 0),
+    as_of      date          NOT NULL,
+    source     text          NOT NULL DEFAULT '',
+    created_by bigint        REFERENCES users (id),
+    created_at timestamptz   NOT NULL DEFAULT now(),
+    UNIQUE (item, currency, unit, as_of)
+);
+
+-- +goose Down
+-- Forward-only: the schema is never migrated down in production.
+SELECT 1;
