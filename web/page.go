@@ -55,6 +55,15 @@ func Nav(u *User) []NavItem {
 	if u == nil {
 		return items
 	}
+	items = append(items,
+		NavItem{Href: "/quotes", LabelID: "nav.quotes", TestID: "nav-quotes"},
+		NavItem{Href: "/platforms", LabelID: "nav.platforms", TestID: "nav-platforms"},
+		NavItem{Href: "/gpus", LabelID: "nav.gpus", TestID: "nav-gpus"})
+	if u.Role == "editor" || u.Role == "admin" {
+		items = append(items,
+			NavItem{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices"},
+			NavItem{Href: "/dashboard", LabelID: "nav.dashboard", TestID: "nav-dashboard"})
+	}
 	if u.Role == "admin" {
 		items = append(items,
 			NavItem{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users"},

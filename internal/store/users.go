@@ -11,23 +11,38 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Audit actions and entities written by the account store methods.
+// Audit actions, one per kind of write.
 const (
-	ActionUserCreate   = "user.create"
-	ActionUserRole     = "user.role"
-	ActionUserDisable  = "user.disable"
-	ActionUserEnable   = "user.enable"
-	ActionUserPassword = "user.password"
-	ActionLogin        = "session.login"
-	ActionLoginFailed  = "session.login_failed"
-	ActionLogout       = "session.logout"
-	ActionFXRateCreate = "fx_rate.create"
+	ActionUserCreate           = "user.create"
+	ActionUserRole             = "user.role"
+	ActionUserDisable          = "user.disable"
+	ActionUserEnable           = "user.enable"
+	ActionUserPassword         = "user.password"
+	ActionLogin                = "session.login"
+	ActionLoginFailed          = "session.login_failed"
+	ActionLogout               = "session.logout"
+	ActionFXRateCreate         = "fx_rate.create"
+	ActionPlatformCreate       = "platform.create"
+	ActionPlatformUpdate       = "platform.update"
+	ActionGPUModelCreate       = "gpu_model.create"
+	ActionGPUModelUpdate       = "gpu_model.update"
+	ActionQuoteCreate          = "quote.create"
+	ActionQuoteUpdate          = "quote.update"
+	ActionQuotePublish         = "quote.publish"
+	ActionQuoteNewVersion      = "quote.new_version"
+	ActionQuoteArchive         = "quote.archive"
+	ActionQuoteDeleteDraft     = "quote.delete_draft"
+	ActionQuoteImport          = "quote.import"
+	ActionReferencePriceCreate = "reference_price.create"
 )
 
 // AuditActions lists every action the audit log can hold, for filters.
 var AuditActions = []string{
 	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword,
 	ActionLogin, ActionLoginFailed, ActionLogout, ActionFXRateCreate,
+	ActionPlatformCreate, ActionPlatformUpdate, ActionGPUModelCreate, ActionGPUModelUpdate,
+	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,
+	ActionQuoteDeleteDraft, ActionQuoteImport, ActionReferencePriceCreate,
 }
 
 // ErrEmailTaken means another user already has this email (case-insensitively).
