@@ -1,0 +1,86 @@
+package server
+
+import (
+	"net/url"
+	"testing"
+	"time"
+)
+
+var testRefs = newQuoteRefs(
+	[]refName{{ID: 7, Names: []string{"HOSTKEY", "HOSTKEY"}}, {ID: 8, Names: []string{"AutoDL", "AutoDL 算力云"}}},
+	[]refName{{ID: 3, Names: []string{"NVIDIA RTX 4090", "RTX 4090"}}})
+
+var today = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+
+func validQuoteInput() url.Values {
+	return url.Values{
+		"platform": {"7"}, "gpu_model": {"3"}, "gpu_count": {"1"}, "sharing": {"dedicated"}, "currency": {"eur"},
+		"hourly": {"0.471"}, "billing_granularity": {"second"}, "prices_include_tax": {"true"},
+		"as_of": {"2026-11-30"}, "source": {"https://hostkey.example/gpu"},
+		"egress.status": {"charged"}, "egress.unit": {"per_gb"}, "egress.unit_price": {"0.01"}, "egress.in_writing": {"true"},
+		"public_ip.status": {"included"}, "public_ip.in_writing": {"true"},
+	}
+}
+
+func TestParseQuoteValid(t *testing.T) {
+	q, errs := parseQuote(validQuoteInput().Get, testRefs, today)
+	if len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if q.PlatformID != 7 || q.GPUModelID != 3 || q.Currency != "EUR" || q.Hourly.Decimal.String() != "0.471" || len(q.Lines) != 12 {
+		t.Fatalf("quote %+v", q)
+	}
+	if q.Lines[1].Item != "egress" || q.Lines[1].UnitPrice.Decimal.String() != "0.01" || !q.Lines[1].InWriting ||
+		q.Lines[0].Status != "unconfirmed" || q.Lines[3].Status != "included" {
+		t.Fatalf("lines %+v", q.Lines[:4])
+	}
+	// Names resolve as ids do (the CSV names platforms and GPUs).
+	in := validQuoteInput()
+	in.Set("platform", "autodl 算力云")
+	in.Set("gpu_model", "rtx 4090")
+	if q, errs := parseQuote(in.Get, testRefs, today); len(errs) != 0 || q.PlatformID != 8 || q.GPUModelID != 3 {
+		t.Fatalf("by name: %v %d %d", errs, q.PlatformID, q.GPUModelID)
+	}
+	// The inverse gives the same quote back.
+	back, errs := parseQuote(quoteValues(q).Get, testRefs, today)
+	if len(errs) != 0 || back.Hourly.Decimal.String() != q.Hourly.Decimal.String() || back.AsOf != q.AsOf ||
+		back.Lines[1].UnitPrice.Decimal.String() != "0.01" || back.Lines[1].Unit != "per_gb" || !back.Lines[1].InWriting ||
+		back.Lines[3].Status != "included" || back.PricesIncludeTax != q.PricesIncludeTax {
+		t.Fatalf("round trip: %v %+v", errs, back)
+	}
+}
+
+func TestParseQuoteReportsEveryBadField(t *testing.T) {
+	in := validQuoteInput()
+	for k, v := range map[string]string{
+		"platform": "Nowhere", "gpu_model": "", "gpu_count": "0", "currency": "EURO", "hourly": "0.4711111",
+		"monthly": "-5", "billing_granularity": "fortnight", "tax_rate": "1", "as_of": "2027-01-01", "source": " ",
+		"egress.unit": "per_event", "public_ip.unit_price": "3", "snapshot.status": "charged", "image.status": "maybe",
+		"early_termination_pct": "120", "deposit_refundable": "perhaps",
+	} {
+		in.Set(k, v)
+	}
+	_, errs := parseQuote(in.Get, testRefs, today)
+	want := map[string]string{
+		"platform": "quote.error.unknown_platform", "gpu_model": "form.required", "gpu_count": "quote.error.range",
+		"currency": "quote.error.currency", "hourly": "quote.error.places.6", "monthly": "quote.error.negative",
+		"billing_granularity": "quote.error.choice", "tax_rate": "quote.error.tax_rate", "as_of": "quote.error.future",
+		"source": "form.required", "egress.unit": "quote.error.unit", "public_ip.unit_price": "quote.error.price_not_charged",
+		"snapshot.unit_price": "quote.error.price_required", "image.status": "quote.error.choice",
+		"early_termination_pct": "quote.error.range", "deposit_refundable": "quote.error.choice",
+	}
+	for f, id := range want {
+		if errs[f] != id {
+			t.Errorf("%s: %q, want %q", f, errs[f], id)
+		}
+	}
+	if len(errs) != len(want) {
+		t.Errorf("%d errors, want %d: %v", len(errs), len(want), errs)
+	}
+	// No price at all is one error, at the hourly price.
+	in = validQuoteInput()
+	in.Del("hourly")
+	if _, errs := parseQuote(in.Get, testRefs, today); errs["hourly"] != "quote.error.no_price" || len(errs) != 1 {
+		t.Fatalf("no price: %v", errs)
+	}
+}

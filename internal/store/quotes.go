@@ -1,0 +1,567 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+)
+
+// Quote states.
+const (
+	QuoteDraft     = "draft"
+	QuotePublished = "published"
+	QuoteArchived  = "archived"
+)
+
+// ErrNotDraft means a change needs a draft but the quote is published or
+// archived (published quotes never change; edit makes a new version).
+var ErrNotDraft = errors.New("store: quote is not a draft")
+
+// ErrDraftExists means the series already has a draft (one at a time); its
+// id is in DraftExistsError.
+var ErrDraftExists = errors.New("store: this quote already has a draft")
+
+// DraftExistsError names the existing draft of a series.
+type DraftExistsError struct{ DraftID int64 }
+
+func (e DraftExistsError) Error() string { return ErrDraftExists.Error() }
+
+// Is makes errors.Is(err, ErrDraftExists) true.
+func (e DraftExistsError) Is(target error) bool { return target == ErrDraftExists }
+
+// QuoteLine is one of the twelve hidden-cost lines of a quote.
+type QuoteLine struct {
+	Item          string              `json:"item"`
+	Status        string              `json:"status"`
+	Unit          string              `json:"unit,omitempty"`
+	UnitPrice     decimal.NullDecimal `json:"unit_price"`
+	FreeAllowance decimal.Decimal     `json:"free_allowance"`
+	Note          string              `json:"note,omitempty"`
+	InWriting     bool                `json:"in_writing"`
+}
+
+// Quote is one dated version of a platform's offer. Decimals are exact
+// (numeric ↔ decimal.Decimal, never float).
+type Quote struct {
+	ID            int64  `json:"id"`
+	SeriesID      int64  `json:"series_id"`
+	Version       int    `json:"version"`
+	PredecessorID int64  `json:"predecessor_id,omitempty"`
+	State         string `json:"state"`
+	PlatformID    int64  `json:"platform_id"`
+	GPUModelID    int64  `json:"gpu_model_id"`
+	Label         string `json:"label"`
+
+	GPUCount             int                 `json:"gpu_count"`
+	VRAMGB               decimal.NullDecimal `json:"vram_gb"`
+	Sharing              string              `json:"sharing"`
+	CPUCores             *int                `json:"cpu_cores"`
+	RAMGB                decimal.NullDecimal `json:"ram_gb"`
+	IncludedSystemDiskGB decimal.Decimal     `json:"included_system_disk_gb"`
+	IncludedDataDiskGB   decimal.Decimal     `json:"included_data_disk_gb"`
+	IncludedMbps         decimal.Decimal     `json:"included_mbps"`
+	Region               string              `json:"region"`
+
+	Currency           string              `json:"currency"`
+	Hourly             decimal.NullDecimal `json:"hourly"`
+	Monthly            decimal.NullDecimal `json:"monthly"`
+	Yearly             decimal.NullDecimal `json:"yearly"`
+	SpotHourly         decimal.NullDecimal `json:"spot_hourly"`
+	BillingGranularity string              `json:"billing_granularity"`
+
+	CommitmentMonths    int                 `json:"commitment_months"`
+	EarlyTerminationPct decimal.NullDecimal `json:"early_termination_pct"`
+	Deposit             decimal.NullDecimal `json:"deposit"`
+	DepositRefundable   *bool               `json:"deposit_refundable"`
+	BalanceWithdrawable *bool               `json:"balance_withdrawable"`
+	PricesIncludeTax    bool                `json:"prices_include_tax"`
+	TaxRate             decimal.Decimal     `json:"tax_rate"`
+	InvoiceType         string              `json:"invoice_type"`
+	SLAAvailabilityPct  decimal.NullDecimal `json:"sla_availability_pct"`
+	SLACompensation     string              `json:"sla_compensation"`
+
+	AsOf   time.Time `json:"as_of"`
+	Source string    `json:"source"`
+	Notes  string    `json:"notes"`
+
+	LockVersion int        `json:"lock_version"`
+	CreatedBy   int64      `json:"-"`
+	CreatedAt   time.Time  `json:"created_at"`
+	UpdatedAt   time.Time  `json:"updated_at"`
+	PublishedAt *time.Time `json:"published_at,omitempty"`
+	ArchivedAt  *time.Time `json:"archived_at,omitempty"`
+
+	Lines []QuoteLine `json:"lines"`
+
+	// Read-only names joined from platforms and gpu_models.
+	PlatformNameZH string `json:"-"`
+	PlatformNameEN string `json:"-"`
+	GPUVendor      string `json:"-"`
+	GPUName        string `json:"-"`
+}
+
+// quoteWritable lists the columns a draft save writes, in argument order
+// $3… of insertQuote/updateQuote ($1, $2 are id-related).
+const quoteWritable = `platform_id, gpu_model_id, label, gpu_count, vram_gb, sharing, cpu_cores, ram_gb,
+	included_system_disk_gb, included_data_disk_gb, included_mbps, region, currency,
+	hourly, monthly, yearly, spot_hourly, billing_granularity, commitment_months,
+	early_termination_pct, deposit, deposit_refundable, balance_withdrawable, prices_include_tax, tax_rate,
+	invoice_type, sla_availability_pct, sla_compensation, as_of, source, notes`
+
+func (q *Quote) writableArgs() []any {
+	var gran *string
+	if q.BillingGranularity != "" {
+		gran = &q.BillingGranularity
+	}
+	return []any{q.PlatformID, q.GPUModelID, q.Label, q.GPUCount, q.VRAMGB, q.Sharing, q.CPUCores, q.RAMGB,
+		q.IncludedSystemDiskGB, q.IncludedDataDiskGB, q.IncludedMbps, q.Region, q.Currency,
+		q.Hourly, q.Monthly, q.Yearly, q.SpotHourly, gran, q.CommitmentMonths,
+		q.EarlyTerminationPct, q.Deposit, q.DepositRefundable, q.BalanceWithdrawable, q.PricesIncludeTax, q.TaxRate,
+		q.InvoiceType, q.SLAAvailabilityPct, q.SLACompensation, q.AsOf, strings.TrimSpace(q.Source), q.Notes}
+}
+
+// placeholders returns "$from, $from+1, …" for n arguments.
+func placeholders(from, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("$" + strconv.Itoa(from+i))
+	}
+	return b.String()
+}
+
+const quoteColumns = `q.id, q.series_id, q.version, coalesce(q.predecessor_id, 0), q.state, q.platform_id, q.gpu_model_id, q.label,
+	q.gpu_count, q.vram_gb, q.sharing, q.cpu_cores, q.ram_gb, q.included_system_disk_gb, q.included_data_disk_gb,
+	q.included_mbps, q.region, q.currency, q.hourly, q.monthly, q.yearly, q.spot_hourly, coalesce(q.billing_granularity, ''),
+	q.commitment_months, q.early_termination_pct, q.deposit, q.deposit_refundable, q.balance_withdrawable,
+	q.prices_include_tax, q.tax_rate, q.invoice_type, q.sla_availability_pct, q.sla_compensation, q.as_of, q.source,
+	q.notes, q.lock_version, coalesce(q.created_by, 0), q.created_at, q.updated_at, q.published_at, q.archived_at,
+	p.name_zh, p.name_en, g.vendor, g.name`
+
+const quoteFrom = ` FROM quotes q JOIN platforms p ON p.id = q.platform_id JOIN gpu_models g ON g.id = q.gpu_model_id`
+
+func scanQuote(row pgx.Row) (Quote, error) {
+	var q Quote
+	err := row.Scan(&q.ID, &q.SeriesID, &q.Version, &q.PredecessorID, &q.State, &q.PlatformID, &q.GPUModelID, &q.Label,
+		&q.GPUCount, &q.VRAMGB, &q.Sharing, &q.CPUCores, &q.RAMGB, &q.IncludedSystemDiskGB, &q.IncludedDataDiskGB,
+		&q.IncludedMbps, &q.Region, &q.Currency, &q.Hourly, &q.Monthly, &q.Yearly, &q.SpotHourly, &q.BillingGranularity,
+		&q.CommitmentMonths, &q.EarlyTerminationPct, &q.Deposit, &q.DepositRefundable, &q.BalanceWithdrawable,
+		&q.PricesIncludeTax, &q.TaxRate, &q.InvoiceType, &q.SLAAvailabilityPct, &q.SLACompensation, &q.AsOf, &q.Source,
+		&q.Notes, &q.LockVersion, &q.CreatedBy, &q.CreatedAt, &q.UpdatedAt, &q.PublishedAt, &q.ArchivedAt,
+		&q.PlatformNameZH, &q.PlatformNameEN, &q.GPUVendor, &q.GPUName)
+	return q, err
+}
+
+// insertLines writes a draft's lines (the caller replaced or never had any).
+func insertLines(ctx context.Context, tx pgx.Tx, quoteID int64, lines []QuoteLine) error {
+	for _, l := range lines {
+		var unit *string
+		if l.Unit != "" {
+			unit = &l.Unit
+		}
+		_, err := tx.Exec(ctx, `
+			INSERT INTO quote_lines (quote_id, item, status, unit, unit_price, free_allowance, note, in_writing)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			quoteID, l.Item, l.Status, unit, l.UnitPrice, l.FreeAllowance, l.Note, l.InWriting)
+		if err != nil {
+			return fmt.Errorf("quote line %s: %w", l.Item, err)
+		}
+	}
+	return nil
+}
+
+// quoteLines loads the lines of the given quotes, keyed by quote id.
+func quoteLines(ctx context.Context, q Querier, ids []int64) (map[int64][]QuoteLine, error) {
+	rows, err := q.Query(ctx, `
+		SELECT quote_id, item, status, coalesce(unit, ''), unit_price, free_allowance, note, in_writing
+		FROM quote_lines WHERE quote_id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("quote lines: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64][]QuoteLine, len(ids))
+	for rows.Next() {
+		var (
+			id int64
+			l  QuoteLine
+		)
+		if err := rows.Scan(&id, &l.Item, &l.Status, &l.Unit, &l.UnitPrice, &l.FreeAllowance, &l.Note, &l.InWriting); err != nil {
+			return nil, err
+		}
+		out[id] = append(out[id], l)
+	}
+	return out, rows.Err()
+}
+
+func quoteByID(ctx context.Context, q Querier, id int64, lock bool) (Quote, error) {
+	sql := `SELECT ` + quoteColumns + quoteFrom + ` WHERE q.id = $1`
+	if lock {
+		sql += ` FOR UPDATE OF q`
+	}
+	qt, err := scanQuote(q.QueryRow(ctx, sql, id))
+	if err != nil {
+		return Quote{}, notFound(err)
+	}
+	lines, err := quoteLines(ctx, q, []int64{id})
+	if err != nil {
+		return Quote{}, err
+	}
+	qt.Lines = lines[id]
+	return qt, nil
+}
+
+// QuoteByID returns a quote with its lines and names.
+func (s *Store) QuoteByID(ctx context.Context, id int64) (Quote, error) {
+	return quoteByID(ctx, s.pool, id, false)
+}
+
+// QuotesByIDs returns the quotes with these ids (with lines), in the order
+// asked; missing ids are left out.
+func (s *Store) QuotesByIDs(ctx context.Context, ids []int64) ([]Quote, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+quoteColumns+quoteFrom+` WHERE q.id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("quotes by id: %w", err)
+	}
+	byID := map[int64]Quote{}
+	for rows.Next() {
+		q, err := scanQuote(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		byID[q.ID] = q
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	lines, err := quoteLines(ctx, s.pool, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Quote, 0, len(byID))
+	for _, id := range ids {
+		if q, ok := byID[id]; ok {
+			q.Lines = lines[id]
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
+// CreateQuoteDraft starts a new offer: version 1 of a new series, a draft.
+func (s *Store) CreateQuoteDraft(ctx context.Context, a Actor, q Quote) (Quote, error) {
+	var out Quote
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		var id int64
+		if err := tx.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('quotes', 'id'))`).Scan(&id); err != nil {
+			return err
+		}
+		if err := insertDraft(ctx, tx, a, id, id, 1, 0, &q); err != nil {
+			return err
+		}
+		var err error
+		out, err = quoteByID(ctx, tx, id, false)
+		if err != nil {
+			return err
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteCreate, Entity: "quote", EntityID: strconv.FormatInt(id, 10), After: out})
+	})
+	return out, err
+}
+
+func insertDraft(ctx context.Context, tx pgx.Tx, a Actor, id, series int64, version int, predecessor int64, q *Quote) error {
+	var pred *int64
+	if predecessor != 0 {
+		pred = &predecessor
+	}
+	args := append([]any{id, series, version, pred, nullID(a.UserID)}, q.writableArgs()...)
+	_, err := tx.Exec(ctx, `
+		INSERT INTO quotes (id, series_id, version, predecessor_id, created_by, updated_by, `+quoteWritable+`)
+		VALUES ($1, $2, $3, $4, $5, $5, `+placeholders(6, len(args)-5)+`)`, args...)
+	if err != nil {
+		return fmt.Errorf("insert quote: %w", err)
+	}
+	return insertLines(ctx, tx, id, q.Lines)
+}
+
+// nullID is NULL for the system actor (0).
+func nullID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+// UpdateQuoteDraft saves a draft. q.LockVersion must be the version the
+// editor loaded: if someone saved in between, ErrConflict (and nothing is
+// written), so the second editor keeps their input and decides.
+func (s *Store) UpdateQuoteDraft(ctx context.Context, a Actor, q Quote) (Quote, error) {
+	var out Quote
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		before, err := quoteByID(ctx, tx, q.ID, true)
+		if err != nil {
+			return err
+		}
+		if before.State != QuoteDraft {
+			return ErrNotDraft
+		}
+		if before.LockVersion != q.LockVersion {
+			return ErrConflict
+		}
+		args := append([]any{q.ID, nullID(a.UserID)}, q.writableArgs()...)
+		_, err = tx.Exec(ctx, `
+			UPDATE quotes SET (`+quoteWritable+`) = (`+placeholders(3, len(args)-2)+`),
+			       updated_by = $2, updated_at = now(), lock_version = lock_version + 1
+			WHERE id = $1`, args...)
+		if err != nil {
+			return fmt.Errorf("update quote: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM quote_lines WHERE quote_id = $1`, q.ID); err != nil {
+			return fmt.Errorf("replace quote lines: %w", err)
+		}
+		if err := insertLines(ctx, tx, q.ID, q.Lines); err != nil {
+			return err
+		}
+		if out, err = quoteByID(ctx, tx, q.ID, false); err != nil {
+			return err
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteUpdate, Entity: "quote", EntityID: strconv.FormatInt(q.ID, 10), Before: before, After: out})
+	})
+	return out, err
+}
+
+// PublishQuote publishes a draft (at the lock version the editor saw); the
+// series' previously published version is archived in the same
+// transaction, so readers always see exactly one current version.
+func (s *Store) PublishQuote(ctx context.Context, a Actor, id int64, lockVersion int) (Quote, error) {
+	var out Quote
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		before, err := quoteByID(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if before.State != QuoteDraft {
+			return ErrNotDraft
+		}
+		if before.LockVersion != lockVersion {
+			return ErrConflict
+		}
+		if _, err := tx.Exec(ctx, `
+			UPDATE quotes SET state = 'archived', archived_at = now()
+			WHERE series_id = $1 AND state = 'published'`, before.SeriesID); err != nil {
+			return fmt.Errorf("archive previous version: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `
+			UPDATE quotes SET state = 'published', published_at = now(), published_by = $2, lock_version = lock_version + 1
+			WHERE id = $1`, id, nullID(a.UserID)); err != nil {
+			return fmt.Errorf("publish quote: %w", err)
+		}
+		if out, err = quoteByID(ctx, tx, id, false); err != nil {
+			return err
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionQuotePublish, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
+			Before: map[string]any{"state": before.State}, After: map[string]any{"state": out.State, "version": out.Version}})
+	})
+	return out, err
+}
+
+// NewQuoteVersion starts editing a published quote: a draft copy (version
+// n+1, linked to it) that the editor changes and publishes; the published
+// one stays as it is. When the series already has a draft, it returns
+// DraftExistsError naming it.
+func (s *Store) NewQuoteVersion(ctx context.Context, a Actor, publishedID int64) (Quote, error) {
+	var out Quote
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		src, err := quoteByID(ctx, tx, publishedID, true)
+		if err != nil {
+			return err
+		}
+		if src.State != QuotePublished {
+			return ErrNotDraft // only the current published version is the base of the next
+		}
+		var draftID int64
+		err = tx.QueryRow(ctx, `SELECT id FROM quotes WHERE series_id = $1 AND state = 'draft'`, src.SeriesID).Scan(&draftID)
+		if err == nil {
+			return DraftExistsError{DraftID: draftID}
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		var id int64
+		var next int
+		if err := tx.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('quotes', 'id')),
+			(SELECT max(version) + 1 FROM quotes WHERE series_id = $1)`, src.SeriesID).Scan(&id, &next); err != nil {
+			return err
+		}
+		if err := insertDraft(ctx, tx, a, id, src.SeriesID, next, src.ID, &src); err != nil {
+			if isUniqueViolation(err, "") {
+				return ErrConflict // a concurrent "edit" made the draft first
+			}
+			return err
+		}
+		if out, err = quoteByID(ctx, tx, id, false); err != nil {
+			return err
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteNewVersion, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
+			After: map[string]any{"from": src.ID, "version": next}})
+	})
+	return out, err
+}
+
+// ArchiveQuote withdraws a published quote from comparisons; it stays in
+// history and in the reports that used it.
+func (s *Store) ArchiveQuote(ctx context.Context, a Actor, id int64) error {
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE quotes SET state = 'archived', archived_at = now() WHERE id = $1 AND state = 'published'`, id)
+		if err != nil {
+			return fmt.Errorf("archive quote: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrNotFound
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteArchive, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
+			Before: map[string]any{"state": QuotePublished}, After: map[string]any{"state": QuoteArchived}})
+	})
+}
+
+// DeleteQuoteDraft discards a draft (never a published or archived quote).
+func (s *Store) DeleteQuoteDraft(ctx context.Context, a Actor, id int64, lockVersion int) error {
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		before, err := quoteByID(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if before.State != QuoteDraft {
+			return ErrNotDraft
+		}
+		if before.LockVersion != lockVersion {
+			return ErrConflict
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM quotes WHERE id = $1`, id); err != nil {
+			return fmt.Errorf("delete draft: %w", err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteDeleteDraft, Entity: "quote", EntityID: strconv.FormatInt(id, 10), Before: before})
+	})
+}
+
+// QuoteVersion is one entry of a series' history.
+type QuoteVersion struct {
+	ID          int64
+	Version     int
+	State       string
+	AsOf        time.Time
+	Hourly      decimal.NullDecimal
+	Monthly     decimal.NullDecimal
+	Currency    string
+	UpdatedAt   time.Time
+	PublishedAt *time.Time
+}
+
+// QuoteVersions lists every version of a series, newest first.
+func (s *Store) QuoteVersions(ctx context.Context, seriesID int64) ([]QuoteVersion, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT id, version, state, as_of, hourly, monthly, currency, updated_at, published_at
+		FROM quotes WHERE series_id = $1 ORDER BY version DESC`, seriesID)
+	if err != nil {
+		return nil, fmt.Errorf("quote versions: %w", err)
+	}
+	defer rows.Close()
+	var out []QuoteVersion
+	for rows.Next() {
+		var v QuoteVersion
+		if err := rows.Scan(&v.ID, &v.Version, &v.State, &v.AsOf, &v.Hourly, &v.Monthly, &v.Currency, &v.UpdatedAt, &v.PublishedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// QuoteFilter narrows the quote list; zero fields do not filter.
+type QuoteFilter struct {
+	States      []string // default: published only
+	PlatformID  int64
+	GPUModelID  int64
+	Currency    string
+	Sharing     string
+	MinVRAMGB   decimal.NullDecimal // per GPU
+	Query       string              // label, region, platform or GPU name
+	AsOfBefore  time.Time           // as_of < this (stale lists)
+	AsOfFrom    time.Time           // as_of ≥ this (freshness)
+	Offset      int
+	Limit       int
+}
+
+// Quotes lists quotes (without lines) newest sample first, with the total
+// matching the filter.
+func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error) {
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
+	}
+	if len(f.States) == 0 {
+		f.States = []string{QuotePublished}
+	}
+	var (
+		where = []string{"q.state = ANY($1)"}
+		args  = []any{f.States}
+	)
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	if f.PlatformID != 0 {
+		add("q.platform_id = ?", f.PlatformID)
+	}
+	if f.GPUModelID != 0 {
+		add("q.gpu_model_id = ?", f.GPUModelID)
+	}
+	if f.Currency != "" {
+		add("q.currency = ?", f.Currency)
+	}
+	if f.Sharing != "" {
+		add("q.sharing = ?", f.Sharing)
+	}
+	if f.MinVRAMGB.Valid {
+		add("coalesce(q.vram_gb, g.vram_gb) >= ?", f.MinVRAMGB.Decimal)
+	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		add(`(q.label ILIKE '%' || ? || '%' OR q.region ILIKE '%' || ? || '%' OR p.name_zh ILIKE '%' || ? || '%'
+			OR p.name_en ILIKE '%' || ? || '%' OR g.name ILIKE '%' || ? || '%')`, escapeLike(q))
+	}
+	if !f.AsOfBefore.IsZero() {
+		add("q.as_of < ?", f.AsOfBefore)
+	}
+	if !f.AsOfFrom.IsZero() {
+		add("q.as_of >= ?", f.AsOfFrom)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*)`+quoteFrom+` WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count quotes: %w", err)
+	}
+	args = append(args, f.Offset, f.Limit)
+	rows, err := s.pool.Query(ctx, `SELECT `+quoteColumns+quoteFrom+` WHERE `+cond+
+		` ORDER BY q.as_of DESC, q.id DESC OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("quotes: %w", err)
+	}
+	defer rows.Close()
+	var out []Quote
+	for rows.Next() {
+		q, err := scanQuote(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, q)
+	}
+	return out, total, rows.Err()
+}
