@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/url"
 	"strconv"
 	"strings"
@@ -51,17 +52,11 @@ type quoteRefs struct {
 	gpus      map[string]int64 // id, lower-case "vendor name" or name → id
 }
 
-// refName is a platform or GPU model as input may name it.
-type refName struct {
-	ID    int64
-	Names []string // every name it may be called by
-}
-
-func newQuoteRefs(platforms, gpus []refName) quoteRefs {
+func newQuoteRefs(platforms, gpus []store.RefName) quoteRefs {
 	r := quoteRefs{platforms: map[string]int64{}, gpus: map[string]int64{}}
 	for _, x := range []struct {
 		dst  map[string]int64
-		refs []refName
+		refs []store.RefName
 	}{{r.platforms, platforms}, {r.gpus, gpus}} {
 		for _, ref := range x.refs {
 			x.dst[strconv.FormatInt(ref.ID, 10)] = ref.ID
@@ -74,6 +69,15 @@ func newQuoteRefs(platforms, gpus []refName) quoteRefs {
 		}
 	}
 	return r
+}
+
+// quoteRefs loads the names input may use for platforms and GPU models.
+func (s *Server) quoteRefs(ctx context.Context) (quoteRefs, error) {
+	p, g, err := s.store.QuoteRefNames(ctx)
+	if err != nil {
+		return quoteRefs{}, err
+	}
+	return newQuoteRefs(p, g), nil
 }
 
 // quoteParser reads one quote and collects every problem (field → catalog

@@ -4,11 +4,13 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"gpuquote/internal/store"
 )
 
 var testRefs = newQuoteRefs(
-	[]refName{{ID: 7, Names: []string{"HOSTKEY", "HOSTKEY"}}, {ID: 8, Names: []string{"AutoDL", "AutoDL 算力云"}}},
-	[]refName{{ID: 3, Names: []string{"NVIDIA RTX 4090", "RTX 4090"}}})
+	[]store.RefName{{ID: 7, Names: []string{"HOSTKEY", "HOSTKEY"}}, {ID: 8, Names: []string{"AutoDL", "AutoDL 算力云"}}},
+	[]store.RefName{{ID: 3, Names: []string{"NVIDIA RTX 4090", "RTX 4090"}}})
 
 var today = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
 

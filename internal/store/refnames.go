@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// RefName is a platform or GPU model with the names people call it by, for
+// the selects of the quote form and for resolving names in a CSV import.
+type RefName struct {
+	ID    int64
+	Names []string
+}
+
+// QuoteRefNames returns every platform (Chinese and English names) and
+// every GPU model ("vendor name" and name), ordered by name.
+func (s *Store) QuoteRefNames(ctx context.Context) (platforms, gpus []RefName, err error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT 'p', id, name_zh, name_en FROM platforms
+		UNION ALL
+		SELECT 'g', id, vendor || ' ' || name, name FROM gpu_models
+		ORDER BY 1, 4, 3`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("quote reference names: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			kind string
+			r    RefName
+			a, b string
+		)
+		if err := rows.Scan(&kind, &r.ID, &a, &b); err != nil {
+			return nil, nil, err
+		}
+		r.Names = []string{a, b}
+		if kind == "p" {
+			platforms = append(platforms, r)
+		} else {
+			gpus = append(gpus, r)
+		}
+	}
+	return platforms, gpus, rows.Err()
+}
