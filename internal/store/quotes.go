@@ -488,17 +488,17 @@ func (s *Store) QuoteVersions(ctx context.Context, seriesID int64) ([]QuoteVersi
 
 // QuoteFilter narrows the quote list; zero fields do not filter.
 type QuoteFilter struct {
-	States      []string // default: published only
-	PlatformID  int64
-	GPUModelID  int64
-	Currency    string
-	Sharing     string
-	MinVRAMGB   decimal.NullDecimal // per GPU
-	Query       string              // label, region, platform or GPU name
-	AsOfBefore  time.Time           // as_of < this (stale lists)
-	AsOfFrom    time.Time           // as_of ≥ this (freshness)
-	Offset      int
-	Limit       int
+	States     []string // default: published only
+	PlatformID int64
+	GPUModelID int64
+	Currency   string
+	Sharing    string
+	MinVRAMGB  decimal.NullDecimal // per GPU
+	Query      string              // label, region, platform or GPU name
+	AsOfBefore time.Time           // as_of < this (stale lists)
+	AsOfFrom   time.Time           // as_of ≥ this (freshness)
+	Offset     int
+	Limit      int
 }
 
 // Quotes lists quotes (without lines) newest sample first, with the total
