@@ -7,58 +7,16 @@ import (
 	"gpuquote/internal/catalog"
 )
 
-// CalcOption is one choice of a select field.
-type CalcOption struct {
-	Value   string
-	LabelID string
-}
-
-// CalcField is one input of the calculator form, named by its API path.
-type CalcField struct {
-	// Name is the form field name: the evaluation API's JSON path.
-	Name string
-	// LabelID and HintID are catalog messages (HintID may be empty).
-	LabelID, HintID string
-	// Kind is "text", "decimal", "int", "date", "select" or "checkbox".
-	Kind string
-	// Options are the choices of a select; an empty Value is "not stated".
-	Options []CalcOption
-	// Value is the submitted (or default) value.
-	Value string
-	// Error is the translated problem with this field, if any.
-	Error string
-}
-
-// ID is the element id of the field.
-func (f CalcField) ID() string { return "f-" + sanitizeID(f.Name) }
-
-func sanitizeID(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			b[i] = '-'
-		}
-	}
-	return string(b)
-}
-
-// CalcSection is a titled group of fields; advanced groups start closed.
-type CalcSection struct {
-	TitleID string
-	Open    bool
-	Fields  []CalcField
-}
-
 // CalcLine is one row of the twelve-line table.
 type CalcLine struct {
 	Number     int
 	LabelID    string
 	QuantityID string
-	Status     CalcField
-	Unit       CalcField
-	UnitPrice  CalcField
-	Allowance  CalcField
-	Reference  CalcField
+	Status     Field
+	Unit       Field
+	UnitPrice  Field
+	Allowance  Field
+	Reference  Field
 	ItemTestID string
 }
 
@@ -72,7 +30,7 @@ type CalcError struct {
 // CalculatorView is the public TCO calculator's view model.
 type CalculatorView struct {
 	Page     Page
-	Sections []CalcSection
+	Sections []Section
 	Lines    []CalcLine
 	Errors   []CalcError
 	Result   *CalcResult
@@ -127,15 +85,16 @@ type CalcLineResult struct {
 }
 
 // yesNo are the choices of a term that may be unstated.
-var yesNo = []CalcOption{{"", "calc.unstated"}, {"true", "calc.yes"}, {"false", "calc.no"}}
+var yesNo = []Option{{"", "calc.unstated"}, {"true", "calc.yes"}, {"false", "calc.no"}}
 
-func options[T interface{ LabelID() string }](values []T, value func(T) string, blankID string) []CalcOption {
-	var out []CalcOption
+// options turns an enumeration into select choices, with an optional blank first.
+func options[T interface{ LabelID() string }](values []T, value func(T) string, blankID string) []Option {
+	var out []Option
 	if blankID != "" {
-		out = append(out, CalcOption{"", blankID})
+		out = append(out, Option{"", blankID})
 	}
 	for _, v := range values {
-		out = append(out, CalcOption{value(v), v.LabelID()})
+		out = append(out, Option{value(v), v.LabelID()})
 	}
 	return out
 }
@@ -161,9 +120,9 @@ func CalculatorDefaults() url.Values {
 
 // CalculatorForm lays out the calculator's fields with the submitted values
 // and the errors found (form field name → translated message).
-func CalculatorForm(form url.Values, errs map[string]string) ([]CalcSection, []CalcLine) {
-	f := func(name, kind, labelID, hintID string, opts []CalcOption) CalcField {
-		return CalcField{Name: name, Kind: kind, LabelID: labelID, HintID: hintID, Options: opts,
+func CalculatorForm(form url.Values, errs map[string]string) ([]Section, []CalcLine) {
+	f := func(name, kind, labelID, hintID string, opts []Option) Field {
+		return Field{Name: name, Kind: kind, LabelID: labelID, HintID: hintID, Options: opts,
 			Value: form.Get(name), Error: errs[name]}
 	}
 	sharing := options(catalog.Sharings, func(s catalog.Sharing) string { return string(s) }, "")
@@ -171,10 +130,10 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]CalcSection, []C
 	between := options(catalog.BetweenRunsPolicies, func(b catalog.BetweenRuns) string { return string(b) }, "")
 	tasks := options(catalog.Tasks, func(t catalog.Task) string { return string(t) }, "calc.task.none")
 	precisions := options(catalog.Precisions, func(p catalog.Precision) string { return string(p) }, "calc.precision.default")
-	taxIncl := []CalcOption{{"true", "calc.tax.included"}, {"false", "calc.tax.excluded"}}
+	taxIncl := []Option{{"true", "calc.tax.included"}, {"false", "calc.tax.excluded"}}
 
-	sections := []CalcSection{
-		{TitleID: "calc.section.quote", Open: true, Fields: []CalcField{
+	sections := []Section{
+		{TitleID: "calc.section.quote", Open: true, Fields: []Field{
 			f("quote.currency", "text", "calc.quote.currency", "calc.hint.currency", nil),
 			f("quote.gpu_model", "text", "calc.quote.gpu_model", "", nil),
 			f("quote.gpu_count", "int", "calc.quote.gpu_count", "", nil),
@@ -189,19 +148,19 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]CalcSection, []C
 			f("quote.tax_rate", "decimal", "calc.quote.tax_rate", "calc.hint.tax_rate", nil),
 			f("quote.as_of", "date", "calc.quote.as_of", "calc.hint.as_of", nil),
 		}},
-		{TitleID: "calc.section.included", Fields: []CalcField{
+		{TitleID: "calc.section.included", Fields: []Field{
 			f("quote.included_mbps", "decimal", "calc.quote.included_mbps", "", nil),
 			f("quote.included_system_disk_gb", "decimal", "calc.quote.included_system_disk_gb", "", nil),
 			f("quote.included_data_disk_gb", "decimal", "calc.quote.included_data_disk_gb", "", nil),
 		}},
-		{TitleID: "calc.section.terms", Fields: []CalcField{
+		{TitleID: "calc.section.terms", Fields: []Field{
 			f("quote.commitment_months", "int", "calc.quote.commitment_months", "", nil),
 			f("quote.early_termination_pct", "decimal", "calc.quote.early_termination_pct", "calc.hint.pct", nil),
 			f("quote.deposit", "decimal", "calc.quote.deposit", "", nil),
 			f("quote.deposit_refundable", "select", "calc.quote.deposit_refundable", "", yesNo),
 			f("quote.balance_withdrawable", "select", "calc.quote.balance_withdrawable", "", yesNo),
 		}},
-		{TitleID: "calc.section.usage", Open: true, Fields: []CalcField{
+		{TitleID: "calc.section.usage", Open: true, Fields: []Field{
 			f("profile.hours_per_month", "decimal", "calc.profile.hours_per_month", "calc.hint.hours", nil),
 			f("profile.months", "int", "calc.profile.months", "", nil),
 			f("profile.instances", "int", "calc.profile.instances", "", nil),
@@ -210,7 +169,7 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]CalcSection, []C
 			f("profile.resumable", "checkbox", "calc.profile.resumable", "calc.hint.resumable", nil),
 			f("profile.spot_overhead", "decimal", "calc.profile.spot_overhead", "calc.hint.spot_overhead", nil),
 		}},
-		{TitleID: "calc.section.data", Fields: []CalcField{
+		{TitleID: "calc.section.data", Fields: []Field{
 			f("profile.mbps", "decimal", "calc.profile.mbps", "", nil),
 			f("profile.egress_gb_per_month", "decimal", "calc.profile.egress_gb_per_month", "", nil),
 			f("profile.migration_gb", "decimal", "calc.profile.migration_gb", "", nil),
@@ -221,14 +180,14 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]CalcSection, []C
 			f("profile.snapshot_gb", "decimal", "calc.profile.snapshot_gb", "", nil),
 			f("profile.image_gb", "decimal", "calc.profile.image_gb", "", nil),
 		}},
-		{TitleID: "calc.section.task", Fields: []CalcField{
+		{TitleID: "calc.section.task", Fields: []Field{
 			f("profile.task", "select", "calc.profile.task", "", tasks),
 			f("profile.params_billions", "decimal", "calc.profile.params_billions", "", nil),
 			f("profile.precision", "select", "calc.profile.precision", "", precisions),
 			f("profile.tokens_per_second_per_gpu", "decimal", "calc.profile.tokens_per_second_per_gpu", "", nil),
 			f("profile.performance_ratio", "decimal", "calc.profile.performance_ratio", "calc.hint.performance_ratio", nil),
 		}},
-		{TitleID: "calc.section.report", Fields: []CalcField{
+		{TitleID: "calc.section.report", Fields: []Field{
 			f("report_currency", "text", "calc.report_currency", "calc.hint.report_currency", nil),
 			f("fx_rate", "decimal", "calc.fx_rate", "calc.hint.fx_rate", nil),
 			f("fx_date", "date", "calc.fx_date", "", nil),
@@ -266,10 +225,10 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]CalcSection, []C
 
 // CalcErrorList lists the errors in form order, each with its field's
 // label, for the summary above the result.
-func CalcErrorList(sections []CalcSection, lines []CalcLine, errs map[string]string) []CalcError {
+func CalcErrorList(sections []Section, lines []CalcLine, errs map[string]string) []CalcError {
 	var out []CalcError
 	seen := map[string]bool{}
-	add := func(f CalcField, labelID string) {
+	add := func(f Field, labelID string) {
 		if f.Error != "" && !seen[f.Name] {
 			seen[f.Name] = true
 			out = append(out, CalcError{FieldID: f.ID(), LabelID: labelID, Message: f.Error})
@@ -281,7 +240,7 @@ func CalcErrorList(sections []CalcSection, lines []CalcLine, errs map[string]str
 		}
 	}
 	for _, l := range lines {
-		for _, f := range []CalcField{l.Status, l.Unit, l.UnitPrice, l.Allowance, l.Reference} {
+		for _, f := range []Field{l.Status, l.Unit, l.UnitPrice, l.Allowance, l.Reference} {
 			add(f, l.LabelID)
 		}
 	}

@@ -1,0 +1,43 @@
+package web
+
+// Option is one choice of a select field.
+type Option struct {
+	Value   string
+	LabelID string
+}
+
+// Field is one input of a form, with its submitted value and its error.
+type Field struct {
+	// Name is the form field name.
+	Name string
+	// LabelID and HintID are catalog messages (HintID may be empty).
+	LabelID, HintID string
+	// Kind is "text", "decimal", "int", "date", "select" or "checkbox".
+	Kind string
+	// Options are the choices of a select; an empty Value is "not stated".
+	Options []Option
+	// Value is the submitted (or default) value.
+	Value string
+	// Error is the translated problem with this field, if any.
+	Error string
+}
+
+// ID is the element id of the field.
+func (f Field) ID() string { return "f-" + sanitizeID(f.Name) }
+
+func sanitizeID(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// Section is a titled group of fields; advanced groups start closed.
+type Section struct {
+	TitleID string
+	Open    bool
+	Fields  []Field
+}
