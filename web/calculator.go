@@ -85,16 +85,16 @@ type CalcLineResult struct {
 }
 
 // yesNo are the choices of a term that may be unstated.
-var yesNo = []Option{{"", "calc.unstated"}, {"true", "calc.yes"}, {"false", "calc.no"}}
+var yesNo = []Option{{Value: "", LabelID: "calc.unstated"}, {Value: "true", LabelID: "calc.yes"}, {Value: "false", LabelID: "calc.no"}}
 
 // options turns an enumeration into select choices, with an optional blank first.
 func options[T interface{ LabelID() string }](values []T, value func(T) string, blankID string) []Option {
 	var out []Option
 	if blankID != "" {
-		out = append(out, Option{"", blankID})
+		out = append(out, Option{Value: "", LabelID: blankID})
 	}
 	for _, v := range values {
-		out = append(out, Option{value(v), v.LabelID()})
+		out = append(out, Option{Value: value(v), LabelID: v.LabelID()})
 	}
 	return out
 }
@@ -130,7 +130,7 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]Section, []CalcL
 	between := options(catalog.BetweenRunsPolicies, func(b catalog.BetweenRuns) string { return string(b) }, "")
 	tasks := options(catalog.Tasks, func(t catalog.Task) string { return string(t) }, "calc.task.none")
 	precisions := options(catalog.Precisions, func(p catalog.Precision) string { return string(p) }, "calc.precision.default")
-	taxIncl := []Option{{"true", "calc.tax.included"}, {"false", "calc.tax.excluded"}}
+	taxIncl := []Option{{Value: "true", LabelID: "calc.tax.included"}, {Value: "false", LabelID: "calc.tax.excluded"}}
 
 	sections := []Section{
 		{TitleID: "calc.section.quote", Open: true, Fields: []Field{

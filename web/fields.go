@@ -2,8 +2,11 @@ package web
 
 // Option is one choice of a select field.
 type Option struct {
-	Value   string
+	Value string
+	// LabelID is the catalog message of the label; Label is used when the
+	// choice is data (a platform's name) rather than interface text.
 	LabelID string
+	Label   string
 }
 
 // Field is one input of a form, with its submitted value and its error.

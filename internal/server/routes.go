@@ -28,7 +28,6 @@ type Route struct {
 func (s *Server) Routes() []Route {
 	admin := auth.Allow(auth.RoleAdmin)
 	editor := auth.Allow(auth.RoleEditor) // and admins
-	_ = editor
 	return []Route{
 		// Operations.
 		{Method: http.MethodGet, Path: "/healthz", Policy: auth.Public, Handler: s.healthz, Bare: true},
@@ -53,6 +52,16 @@ func (s *Server) Routes() []Route {
 		// Market: platforms and GPU models (everyone signed in reads, editors write).
 
 		// Market: quotes (everyone signed in reads published ones, editors write).
+		{Method: http.MethodGet, Path: "/quotes", Policy: auth.AnyUser, Handler: s.quoteList},
+		{Method: http.MethodGet, Path: "/quotes/new", Policy: editor, Handler: s.quoteNew},
+		{Method: http.MethodPost, Path: "/quotes", Policy: editor, Handler: s.quoteCreate},
+		{Method: http.MethodGet, Path: "/quotes/:id", Policy: auth.AnyUser, Handler: s.quoteShow},
+		{Method: http.MethodGet, Path: "/quotes/:id/edit", Policy: editor, Handler: s.quoteEditForm},
+		{Method: http.MethodPost, Path: "/quotes/:id", Policy: editor, Handler: s.quoteUpdate},
+		{Method: http.MethodPost, Path: "/quotes/:id/publish", Policy: editor, Handler: s.quotePublish},
+		{Method: http.MethodPost, Path: "/quotes/:id/versions", Policy: editor, Handler: s.quoteNewVersion},
+		{Method: http.MethodPost, Path: "/quotes/:id/archive", Policy: editor, Handler: s.quoteArchive},
+		{Method: http.MethodPost, Path: "/quotes/:id/delete", Policy: editor, Handler: s.quoteDeleteDraft},
 
 		// Market: reference prices and exchange rates (editors).
 

@@ -22,7 +22,9 @@ type routeCase struct {
 	path   string                           // concrete path (":id" filled in by target)
 	form   func(a *testutil.App) url.Values // POST body (nil: empty form)
 	target bool                             // path contains :id of a fresh user
-	want   want
+	// setup, when set, prepares what the call needs and returns its path.
+	setup func(a *testutil.App) string
+	want  want
 }
 
 // TestRoutePolicies walks every route of the route table × {anonymous,
@@ -60,9 +62,25 @@ func TestRoutePolicies(t *testing.T) {
 		// Market: platforms and GPU models.
 
 		// Market: quotes.
+		"GET /quotes":     {want: want{303, 200, 200, 200, 200}},
+		"GET /quotes/new": {want: want{303, 403, 403, 200, 200}},
+		"POST /quotes":    {form: quoteForm, want: want{401, 403, 403, 303, 303}},
+		"GET /quotes/:id": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) }, want: want{303, 200, 200, 200, 200}},
+		"GET /quotes/:id/edit": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) + "/edit" },
+			want: want{303, 403, 403, 200, 200}},
+		"POST /quotes/:id": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) },
+			form: func(a *testutil.App) url.Values { v := quoteForm(a); v.Set("lock_version", "1"); return v },
+			want: want{401, 403, 403, 303, 303}},
+		"POST /quotes/:id/publish": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) + "/publish" },
+			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}} }, want: want{401, 403, 403, 303, 303}},
+		"POST /quotes/:id/versions": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) + "/versions" },
+			want: want{401, 403, 403, 303, 303}},
+		"POST /quotes/:id/archive": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) + "/archive" },
+			want: want{401, 403, 403, 303, 303}},
+		"POST /quotes/:id/delete": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) + "/delete" },
+			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}} }, want: want{401, 403, 403, 303, 303}},
 
 		// Market: reference prices and exchange rates.
-
 		// Market: price history, dashboard, import and export.
 
 		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},
@@ -102,6 +120,9 @@ func TestRoutePolicies(t *testing.T) {
 				if c.target {
 					_, _, id := app.CreateUser(auth.RoleAnalyst)
 					path = strings.Replace(path, ":id", fmt.Sprint(id), 1)
+				}
+				if c.setup != nil {
+					path = c.setup(app)
 				}
 				var resp *testutil.Response
 				switch r.Method {

@@ -1,0 +1,490 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/money"
+	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
+	"gpuquote/web"
+)
+
+const (
+	quotesPerPage = 50
+	// staleAfterDays is the guides' re-check period: a price sample older
+	// than this is flagged (TCO.md quote_stale_90d).
+	staleAfterDays = 90
+)
+
+// isEditor reports whether the current user may write market data.
+func isEditor(c echo.Context) bool {
+	cur := auth.CurrentUser(c)
+	return cur != nil && (cur.Role == auth.RoleEditor || cur.Role == auth.RoleAdmin)
+}
+
+// displayName picks the name in the reader's language, falling back to the other.
+func displayName(lang i18n.Lang, zh, en string) string {
+	if lang == i18n.EN && en != "" || zh == "" {
+		return en
+	}
+	return zh
+}
+
+// refOptions turns platforms and GPU models into select choices.
+func refOptions(lang i18n.Lang, refs []store.RefName) []web.Option {
+	out := make([]web.Option, len(refs))
+	for i, r := range refs {
+		out[i] = web.Option{Value: strconv.FormatInt(r.ID, 10), Label: displayName(lang, r.Names[0], r.Names[1])}
+	}
+	return out
+}
+
+// gpuOptions labels GPU models "Vendor Name" in every language.
+func gpuOptions(refs []store.RefName) []web.Option {
+	out := make([]web.Option, len(refs))
+	for i, r := range refs {
+		out[i] = web.Option{Value: strconv.FormatInt(r.ID, 10), Label: r.Names[0]}
+	}
+	return out
+}
+
+func (s *Server) formatMoney(c echo.Context, d decimal.NullDecimal, currency string) string {
+	if !d.Valid {
+		return ""
+	}
+	return money.FormatPlaces(d.Decimal, currency, string(t(c).Lang), max(2, int32(money.Places(d.Decimal))))
+}
+
+// ageDays is the number of whole days from asOf to today.
+func (s *Server) ageDays(asOf time.Time) int { return int(s.today().Sub(asOf).Hours() / 24) }
+
+func (s *Server) quoteList(c echo.Context) error {
+	ctx := c.Request().Context()
+	q := c.QueryParams()
+	f := store.QuoteFilter{Query: q.Get("q"), Currency: strings.ToUpper(strings.TrimSpace(q.Get("currency"))), Limit: quotesPerPage}
+	f.PlatformID, _ = strconv.ParseInt(q.Get("platform"), 10, 64)
+	f.GPUModelID, _ = strconv.ParseInt(q.Get("gpu"), 10, 64)
+	if q.Get("stale") == "1" {
+		f.AsOfBefore = s.today().AddDate(0, 0, -staleAfterDays)
+	}
+	editor := isEditor(c)
+	if editor {
+		switch st := q.Get("state"); st {
+		case store.QuoteDraft, store.QuoteArchived, store.QuotePublished:
+			f.States = []string{st}
+		case "all":
+			f.States = []string{store.QuoteDraft, store.QuotePublished, store.QuoteArchived}
+		}
+	}
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	f.Offset = (page - 1) * quotesPerPage
+	quotes, total, err := s.store.Quotes(ctx, f)
+	if err != nil {
+		return err
+	}
+	platforms, gpus, err := s.store.QuoteRefNames(ctx)
+	if err != nil {
+		return err
+	}
+	lang := t(c).Lang
+	filter := url.Values{}
+	for _, k := range []string{"q", "platform", "gpu", "currency", "stale", "state"} {
+		if v := strings.TrimSpace(q.Get(k)); v != "" {
+			filter.Set(k, v)
+		}
+	}
+	v := web.QuoteListView{Platforms: refOptions(lang, platforms), GPUs: gpuOptions(gpus), Filter: filter, IsEditor: editor,
+		Pager:     web.Pager{Page: page, PerPage: quotesPerPage, Total: total, Base: "/quotes?" + filter.Encode()},
+		ExportURL: "/quotes/export.csv?" + filter.Encode(),
+		States: []web.Option{{Value: "", LabelID: "quote.state.published"}, {Value: "draft", LabelID: "quote.state.draft"},
+			{Value: "archived", LabelID: "quote.state.archived"}, {Value: "all", LabelID: "filter.all"}}}
+	stale := s.today().AddDate(0, 0, -staleAfterDays)
+	for _, qt := range quotes {
+		v.Rows = append(v.Rows, web.QuoteRow{ID: qt.ID, Platform: displayName(lang, qt.PlatformNameZH, qt.PlatformNameEN),
+			GPU: qt.GPUVendor + " " + qt.GPUName, GPUCount: qt.GPUCount, Label: qt.Label, Region: qt.Region,
+			Currency: qt.Currency, Hourly: s.formatMoney(c, qt.Hourly, qt.Currency), Monthly: s.formatMoney(c, qt.Monthly, qt.Currency),
+			AsOf: web.FormatDate(qt.AsOf), Stale: qt.State == store.QuotePublished && qt.AsOf.Before(stale),
+			State: qt.State, Version: qt.Version})
+	}
+	v.Page = s.page(c, "quote.list.title")
+	return s.render(c, http.StatusOK, v.Page, web.QuoteList(v))
+}
+
+// renderQuoteForm shows the entry form with values and translated errors.
+func (s *Server) renderQuoteForm(c echo.Context, status int, v web.QuoteFormView, values url.Values, errs web.Errors) error {
+	platforms, gpus, err := s.store.QuoteRefNames(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	msgs := map[string]string{}
+	for k, id := range errs {
+		msgs[k] = t(c).T(id)
+	}
+	v.Sections, v.Lines = web.QuoteForm(values, msgs, refOptions(t(c).Lang, platforms), gpuOptions(gpus))
+	v.Errors = web.QuoteFormErrors(v.Sections, v.Lines)
+	titleID := "quote.form.new"
+	if !v.IsNew {
+		titleID = "quote.form.edit_title"
+	}
+	v.Page = s.page(c, titleID)
+	return s.render(c, status, v.Page, web.QuoteFormPage(v))
+}
+
+func (s *Server) quoteNew(c echo.Context) error {
+	values := url.Values{"gpu_count": {"1"}, "sharing": {"dedicated"}, "prices_include_tax": {"true"},
+		"as_of": {s.today().Format(time.DateOnly)}}
+	for _, k := range []string{"platform", "gpu_model", "currency"} {
+		if v := c.QueryParam(k); v != "" {
+			values.Set(k, v)
+		}
+	}
+	return s.renderQuoteForm(c, http.StatusOK, web.QuoteFormView{IsNew: true, Action: "/quotes"}, values, nil)
+}
+
+// formValues returns the posted form (for parseQuote and re-rendering).
+func formValues(c echo.Context) (url.Values, error) {
+	f, err := c.FormParams()
+	if err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest)
+	}
+	return f, nil
+}
+
+func (s *Server) quoteCreate(c echo.Context) error {
+	ctx := c.Request().Context()
+	values, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	refs, err := s.quoteRefs(ctx)
+	if err != nil {
+		return err
+	}
+	q, errs := parseQuote(values.Get, refs, s.today())
+	if len(errs) > 0 {
+		return s.renderQuoteForm(c, http.StatusUnprocessableEntity, web.QuoteFormView{IsNew: true, Action: "/quotes"}, values, errs)
+	}
+	q, err = s.store.CreateQuoteDraft(ctx, s.actor(c), q)
+	if err != nil {
+		return err
+	}
+	return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(q.ID, 10), "ok", "quote.flash.saved")
+}
+
+// loadQuote loads :id; drafts are visible to editors only (others get 404).
+func (s *Server) loadQuote(c echo.Context) (store.Quote, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return store.Quote{}, echo.ErrNotFound
+	}
+	q, err := s.store.QuoteByID(c.Request().Context(), id)
+	if err != nil {
+		return store.Quote{}, err
+	}
+	if q.State == store.QuoteDraft && !isEditor(c) {
+		return store.Quote{}, echo.ErrNotFound
+	}
+	return q, nil
+}
+
+func (s *Server) quoteEditForm(c echo.Context) error {
+	q, err := s.loadQuote(c)
+	if err != nil {
+		return err
+	}
+	if q.State != store.QuoteDraft {
+		return c.Redirect(http.StatusSeeOther, "/quotes/"+strconv.FormatInt(q.ID, 10))
+	}
+	v := web.QuoteFormView{Action: "/quotes/" + strconv.FormatInt(q.ID, 10), QuoteID: q.ID, LockVersion: q.LockVersion, Version: q.Version}
+	return s.renderQuoteForm(c, http.StatusOK, v, quoteValues(q), nil)
+}
+
+// quoteUpdate saves a draft. Someone else's save in between is a conflict:
+// the form comes back with this editor's input and the message (409).
+func (s *Server) quoteUpdate(c echo.Context) error {
+	ctx := c.Request().Context()
+	cur, err := s.loadQuote(c)
+	if err != nil {
+		return err
+	}
+	values, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	lock, _ := strconv.Atoi(values.Get("lock_version"))
+	v := web.QuoteFormView{Action: "/quotes/" + strconv.FormatInt(cur.ID, 10), QuoteID: cur.ID, LockVersion: lock, Version: cur.Version}
+	if cur.State != store.QuoteDraft {
+		return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(cur.ID, 10), "error", "quote.flash.not_draft")
+	}
+	refs, err := s.quoteRefs(ctx)
+	if err != nil {
+		return err
+	}
+	q, errs := parseQuote(values.Get, refs, s.today())
+	if len(errs) > 0 {
+		return s.renderQuoteForm(c, http.StatusUnprocessableEntity, v, values, errs)
+	}
+	q.ID, q.LockVersion = cur.ID, lock
+	_, err = s.store.UpdateQuoteDraft(ctx, s.actor(c), q)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		v.Conflict = true
+		v.LockVersion = cur.LockVersion // saving again overwrites, knowingly
+		return s.renderQuoteForm(c, http.StatusConflict, v, values, nil)
+	case errors.Is(err, store.ErrNotDraft):
+		return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(cur.ID, 10), "error", "quote.flash.not_draft")
+	case err != nil:
+		return err
+	}
+	return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(cur.ID, 10), "ok", "quote.flash.saved")
+}
+
+func (s *Server) quotePublish(c echo.Context) error {
+	q, err := s.loadQuote(c)
+	if err != nil {
+		return err
+	}
+	lock, _ := strconv.Atoi(c.FormValue("lock_version"))
+	target := "/quotes/" + strconv.FormatInt(q.ID, 10)
+	_, err = s.store.PublishQuote(c.Request().Context(), s.actor(c), q.ID, lock)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		return s.redirectWithFlash(c, target, "error", "quote.flash.publish_conflict")
+	case errors.Is(err, store.ErrNotDraft):
+		return s.redirectWithFlash(c, target, "error", "quote.flash.not_draft")
+	case err != nil:
+		return err
+	}
+	return s.redirectWithFlash(c, target, "ok", "quote.flash.published")
+}
+
+func (s *Server) quoteNewVersion(c echo.Context) error {
+	q, err := s.loadQuote(c)
+	if err != nil {
+		return err
+	}
+	d, err := s.store.NewQuoteVersion(c.Request().Context(), s.actor(c), q.ID)
+	var exists store.DraftExistsError
+	switch {
+	case errors.As(err, &exists):
+		return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(exists.DraftID, 10)+"/edit", "ok", "quote.flash.draft_exists")
+	case errors.Is(err, store.ErrNotDraft), errors.Is(err, store.ErrConflict):
+		return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(q.ID, 10), "error", "quote.flash.not_current")
+	case err != nil:
+		return err
+	}
+	return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(d.ID, 10)+"/edit", "ok", "quote.flash.new_version")
+}
+
+func (s *Server) quoteArchive(c echo.Context) error {
+	q, err := s.loadQuote(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.ArchiveQuote(c.Request().Context(), s.actor(c), q.ID); errors.Is(err, store.ErrNotFound) {
+		return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(q.ID, 10), "error", "quote.flash.not_current")
+	} else if err != nil {
+		return err
+	}
+	return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(q.ID, 10), "ok", "quote.flash.archived")
+}
+
+func (s *Server) quoteDeleteDraft(c echo.Context) error {
+	q, err := s.loadQuote(c)
+	if err != nil {
+		return err
+	}
+	lock, _ := strconv.Atoi(c.FormValue("lock_version"))
+	err = s.store.DeleteQuoteDraft(c.Request().Context(), s.actor(c), q.ID, lock)
+	switch {
+	case errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrNotDraft):
+		return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(q.ID, 10), "error", "quote.flash.delete_conflict")
+	case err != nil:
+		return err
+	}
+	return s.redirectWithFlash(c, "/quotes", "ok", "quote.flash.deleted")
+}
+
+// exampleHours are the guide's examples: trying out (50 h), part-time
+// (200 h) and a full month (730 h).
+var exampleHours = []string{"50", "200", "730"}
+
+// quoteShow is the quote page: lines, terms, versions and what the engine
+// says about break-even for this quote alone.
+func (s *Server) quoteShow(c echo.Context) error {
+	ctx := c.Request().Context()
+	q, err := s.loadQuote(c)
+	if err != nil {
+		return err
+	}
+	versions, err := s.store.QuoteVersions(ctx, q.SeriesID)
+	if err != nil {
+		return err
+	}
+	lang := t(c).Lang
+	v := web.QuoteDetailView{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, LockVersion: q.LockVersion,
+		Platform: displayName(lang, q.PlatformNameZH, q.PlatformNameEN), PlatformID: q.PlatformID, GPUModelID: q.GPUModelID,
+		AsOf: web.FormatDate(q.AsOf), AgeDays: s.ageDays(q.AsOf), Source: q.Source, IsEditor: isEditor(c)}
+	v.Stale = q.State == store.QuotePublished && v.AgeDays > staleAfterDays
+	v.Title = t(c).T("quote.detail.title", "Platform", v.Platform, "GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
+	if q.Label != "" {
+		v.Title += " · " + q.Label
+	}
+	if u, err := url.Parse(q.Source); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		v.SourceURL = q.Source
+	}
+	for _, ver := range versions {
+		v.Versions = append(v.Versions, web.QuoteVersionRow{ID: ver.ID, Version: ver.Version, State: ver.State,
+			AsOf: web.FormatDate(ver.AsOf), Hourly: s.formatMoney(c, ver.Hourly, ver.Currency),
+			Monthly: s.formatMoney(c, ver.Monthly, ver.Currency), Current: ver.ID == q.ID})
+		if ver.State == store.QuoteDraft && ver.ID != q.ID {
+			v.HasDraft = ver.ID
+		}
+	}
+	v.Terms = s.quoteTerms(c, q)
+	byItem := map[string]store.QuoteLine{}
+	for _, l := range q.Lines {
+		byItem[l.Item] = l
+	}
+	for _, it := range catalog.Items {
+		l, ok := byItem[string(it.Key)]
+		if !ok {
+			l = store.QuoteLine{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
+		}
+		dl := web.QuoteDetailLine{Item: l.Item, LabelID: it.LabelID, Status: l.Status, StatusID: catalog.Status(l.Status).LabelID(),
+			InWriting: l.InWriting, CountsAsUnconfirmed: countsAsUnconfirmed(l), Note: l.Note,
+			UnitPrice: s.formatMoney(c, l.UnitPrice, q.Currency)}
+		if l.Status == string(catalog.StatusCharged) {
+			dl.UnitID = catalog.Unit(l.Unit).LabelID()
+			if l.FreeAllowance.Sign() > 0 {
+				dl.Allowance = money.Group(money.String(l.FreeAllowance))
+			}
+		}
+		v.Lines = append(v.Lines, dl)
+	}
+	s.quoteBreakEven(c, q, &v)
+	v.Page = s.page(c, "quote.detail.page_title")
+	v.Page.Title = v.Title
+	return s.render(c, http.StatusOK, v.Page, web.QuoteDetail(v))
+}
+
+// quoteBreakEven fills the engine's figures: break-even hours and months,
+// and the cost of one instance for one month at the example hours.
+func (s *Server) quoteBreakEven(c echo.Context, q store.Quote, v *web.QuoteDetailView) {
+	eq := engineQuote(q, q.GPUName)
+	opts := tco.Options{ReportCurrency: q.Currency, Today: s.today()}
+	// A spot-only offer is shown for jobs that resume; otherwise spot is
+	// listed beside the allowed modes, never chosen.
+	spotOnly := !q.Hourly.Valid && !q.Monthly.Valid && !q.Yearly.Valid
+	for i, h := range exampleHours {
+		p := tco.Profile{HoursPerMonth: decimal.RequireFromString(h), Months: 1, Instances: 1, Resumable: spotOnly}
+		res, err := tco.Evaluate(eq, p, opts)
+		if err != nil {
+			// A stored quote always validates; if not, the page still shows
+			// everything else rather than failing.
+			s.log.WarnContext(c.Request().Context(), "evaluate stored quote", "quote", q.ID, "err", err)
+			return
+		}
+		if i == 0 {
+			if res.BreakEvenHours.Valid {
+				v.BreakEven = money.Fixed(res.BreakEvenHours.Decimal, 2)
+			}
+			if res.BreakEvenMonths.Valid {
+				v.BreakEvenYM = money.Fixed(res.BreakEvenMonths.Decimal, 2)
+			}
+			for _, f := range res.Flags {
+				v.FlagIDs = append(v.FlagIDs, f.LabelID())
+			}
+		}
+		ex := web.QuoteExample{Hours: h, TCO: s.formatMoney(c, decimal.NewNullDecimal(res.TCO), q.Currency),
+			ModeID: res.ChosenMode.LabelID()}
+		for _, m := range res.Modes {
+			if m.Mode == catalog.ModeHourly {
+				ex.Hourly = s.formatMoney(c, decimal.NewNullDecimal(m.TCO), q.Currency)
+			}
+		}
+		v.Examples = append(v.Examples, ex)
+	}
+}
+
+// quoteTerms lists the quote's facts in reading order.
+func (s *Server) quoteTerms(c echo.Context, q store.Quote) []web.QuoteTerm {
+	tr := t(c)
+	var out []web.QuoteTerm
+	add := func(labelID, value string) {
+		if value != "" {
+			out = append(out, web.QuoteTerm{LabelID: labelID, Value: value})
+		}
+	}
+	addID := func(labelID, valueID string) { out = append(out, web.QuoteTerm{LabelID: labelID, ValueID: valueID}) }
+	tri := func(labelID string, b *bool) {
+		switch {
+		case b == nil:
+			addID(labelID, "calc.unstated")
+		case *b:
+			addID(labelID, "calc.yes")
+		default:
+			addID(labelID, "calc.no")
+		}
+	}
+	nd := func(d decimal.NullDecimal) string {
+		if !d.Valid {
+			return ""
+		}
+		return money.Group(money.String(d.Decimal))
+	}
+	add("calc.quote.currency", q.Currency)
+	add("calc.quote.hourly", s.formatMoney(c, q.Hourly, q.Currency))
+	add("calc.quote.monthly", s.formatMoney(c, q.Monthly, q.Currency))
+	add("calc.quote.yearly", s.formatMoney(c, q.Yearly, q.Currency))
+	add("calc.quote.spot_hourly", s.formatMoney(c, q.SpotHourly, q.Currency))
+	if q.BillingGranularity != "" {
+		addID("calc.quote.billing_granularity", catalog.Granularity(q.BillingGranularity).LabelID())
+	}
+	addID("calc.quote.sharing", catalog.Sharing(q.Sharing).LabelID())
+	add("calc.quote.vram_gb", nd(q.VRAMGB))
+	if q.CPUCores != nil {
+		add("quote.field.cpu_cores", strconv.Itoa(*q.CPUCores))
+	}
+	add("quote.field.ram_gb", nd(q.RAMGB))
+	add("quote.field.region", q.Region)
+	add("calc.quote.included_mbps", nd(decimal.NewNullDecimal(q.IncludedMbps)))
+	add("calc.quote.included_system_disk_gb", nd(decimal.NewNullDecimal(q.IncludedSystemDiskGB)))
+	add("calc.quote.included_data_disk_gb", nd(decimal.NewNullDecimal(q.IncludedDataDiskGB)))
+	if q.PricesIncludeTax {
+		addID("calc.quote.prices_include_tax", "calc.tax.included")
+	} else {
+		addID("calc.quote.prices_include_tax", "calc.tax.excluded")
+		add("calc.quote.tax_rate", nd(decimal.NewNullDecimal(q.TaxRate)))
+	}
+	add("calc.quote.commitment_months", strconv.Itoa(q.CommitmentMonths))
+	add("calc.quote.early_termination_pct", nd(q.EarlyTerminationPct))
+	add("calc.quote.deposit", s.formatMoney(c, q.Deposit, q.Currency))
+	tri("calc.quote.deposit_refundable", q.DepositRefundable)
+	tri("calc.quote.balance_withdrawable", q.BalanceWithdrawable)
+	if q.InvoiceType != "" {
+		addID("quote.field.invoice_type", "quote.invoice."+q.InvoiceType)
+	} else {
+		addID("quote.field.invoice_type", "calc.unstated")
+	}
+	if q.SLAAvailabilityPct.Valid {
+		add("quote.field.sla_availability_pct", tr.T("calc.result.percent", "Value", money.String(q.SLAAvailabilityPct.Decimal)))
+	} else {
+		addID("quote.field.sla_availability_pct", "calc.unstated")
+	}
+	add("quote.field.sla_compensation", q.SLACompensation)
+	add("quote.field.notes", q.Notes)
+	return out
+}

@@ -1,0 +1,44 @@
+package server
+
+import (
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
+)
+
+// countsAsUnconfirmed applies the guide's rule to a stored line: a line
+// without a written answer is treated as unconfirmed. A "charged" line keeps
+// its published price (the cost is known either way); an "included" or "not
+// applicable" claim counts only in writing, otherwise the engine prices it
+// as unconfirmed (reference price into the pessimistic TCO).
+func countsAsUnconfirmed(l store.QuoteLine) bool {
+	s := catalog.Status(l.Status)
+	return !l.InWriting && (s == catalog.StatusIncluded || s == catalog.StatusNotApplicable)
+}
+
+// engineQuote is the TCO engine's view of a stored quote.
+func engineQuote(q store.Quote, gpuName string) tco.Quote {
+	out := tco.Quote{
+		Currency: q.Currency, GPUModel: gpuName, GPUCount: q.GPUCount, VRAMGB: q.VRAMGB,
+		Sharing: catalog.Sharing(q.Sharing), Hourly: q.Hourly, Monthly: q.Monthly, Yearly: q.Yearly,
+		SpotHourly: q.SpotHourly, BillingGranularity: catalog.Granularity(q.BillingGranularity),
+		IncludedMbps: q.IncludedMbps, IncludedSystemDiskGB: q.IncludedSystemDiskGB, IncludedDataDiskGB: q.IncludedDataDiskGB,
+		CommitmentMonths: q.CommitmentMonths, EarlyTerminationPct: q.EarlyTerminationPct, Deposit: q.Deposit,
+		DepositRefundable: q.DepositRefundable, BalanceWithdrawable: q.BalanceWithdrawable,
+		PricesIncludeTax: q.PricesIncludeTax, AsOf: q.AsOf,
+	}
+	if !q.PricesIncludeTax || q.TaxRate.Sign() != 0 {
+		out.TaxRate = decimal.NewNullDecimal(q.TaxRate)
+	}
+	for _, l := range q.Lines {
+		el := tco.Line{Item: catalog.ItemKey(l.Item), Status: catalog.Status(l.Status), Unit: catalog.Unit(l.Unit),
+			UnitPrice: l.UnitPrice, FreeAllowance: l.FreeAllowance, Note: l.Note}
+		if countsAsUnconfirmed(l) {
+			el.Status, el.Unit, el.UnitPrice = catalog.StatusUnconfirmed, "", decimal.NullDecimal{}
+		}
+		out.Lines = append(out.Lines, el)
+	}
+	return out
+}
