@@ -17,6 +17,8 @@ func (e Errors) Invalid(field string) string { return boolString(e.Has(field)) }
 // Pager is the state of a paginated list.
 type Pager struct {
 	Page, PerPage, Total int
+	// Capped says Total is a lower bound: there are more rows than counted.
+	Capped bool
 	// Base is the list URL with the current filters, without "page".
 	Base string
 }

@@ -105,8 +105,12 @@ func (s *Server) quoteList(c echo.Context) error {
 			filter.Set(k, v)
 		}
 	}
+	pager := web.Pager{Page: page, PerPage: quotesPerPage, Total: total, Base: "/quotes?" + filter.Encode()}
+	if total > store.QuoteCountCap {
+		pager.Total, pager.Capped = store.QuoteCountCap, true
+	}
 	v := web.QuoteListView{Platforms: refOptions(lang, platforms), GPUs: gpuOptions(gpus), Filter: filter, IsEditor: editor,
-		Pager:     web.Pager{Page: page, PerPage: quotesPerPage, Total: total, Base: "/quotes?" + filter.Encode()},
+		Pager:     pager,
 		ExportURL: "/quotes/export.csv?" + filter.Encode(),
 		States: []web.Option{{Value: "", LabelID: "quote.state.published"}, {Value: "draft", LabelID: "quote.state.draft"},
 			{Value: "archived", LabelID: "quote.state.archived"}, {Value: "all", LabelID: "filter.all"}}}

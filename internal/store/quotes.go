@@ -501,8 +501,18 @@ type QuoteFilter struct {
 	Limit      int
 }
 
-// Quotes lists quotes (without lines) newest sample first, with the total
-// matching the filter.
+// QuoteCountCap bounds the count of a quote list: past it the list says
+// "more than" instead of counting every row (an exact count of 100,000 rows
+// costs more than the page itself).
+const QuoteCountCap = 10000
+
+// Quotes lists quotes (without lines) newest sample first, with the number
+// matching the filter (at most QuoteCountCap + 1, meaning "more").
+//
+// Why it is shaped like this: the page of ids is chosen from quotes alone,
+// walking the (state, as_of, id) index when one state is asked for, and
+// only those rows are joined to their names; name searches become id lists
+// from the small platform and GPU tables first.
 func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
@@ -511,12 +521,17 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 		f.States = []string{QuotePublished}
 	}
 	var (
-		where = []string{"q.state = ANY($1)"}
-		args  = []any{f.States}
+		where []string
+		args  []any
 	)
 	add := func(cond string, v any) {
 		args = append(args, v)
 		where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	if len(f.States) == 1 {
+		add("q.state = ?", f.States[0])
+	} else {
+		add("q.state = ANY(?)", f.States)
 	}
 	if f.PlatformID != 0 {
 		add("q.platform_id = ?", f.PlatformID)
@@ -531,11 +546,13 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 		add("q.sharing = ?", f.Sharing)
 	}
 	if f.MinVRAMGB.Valid {
-		add("coalesce(q.vram_gb, g.vram_gb) >= ?", f.MinVRAMGB.Decimal)
+		add("coalesce(q.vram_gb, (SELECT g.vram_gb FROM gpu_models g WHERE g.id = q.gpu_model_id)) >= ?", f.MinVRAMGB.Decimal)
 	}
 	if q := strings.TrimSpace(f.Query); q != "" {
-		add(`(q.label ILIKE '%' || ? || '%' OR q.region ILIKE '%' || ? || '%' OR p.name_zh ILIKE '%' || ? || '%'
-			OR p.name_en ILIKE '%' || ? || '%' OR g.name ILIKE '%' || ? || '%')`, escapeLike(q))
+		add(`(q.label ILIKE '%' || ? || '%' OR q.region ILIKE '%' || ? || '%'
+			OR q.platform_id IN (SELECT id FROM platforms WHERE name_zh ILIKE '%' || ? || '%' OR name_en ILIKE '%' || ? || '%')
+			OR q.gpu_model_id IN (SELECT id FROM gpu_models WHERE name ILIKE '%' || ? || '%' OR (vendor || ' ' || name) ILIKE '%' || ? || '%'))`,
+			escapeLike(q))
 	}
 	if !f.AsOfBefore.IsZero() {
 		add("q.as_of < ?", f.AsOfBefore)
@@ -545,12 +562,16 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 	}
 	cond := strings.Join(where, " AND ")
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*)`+quoteFrom+` WHERE `+cond, args...).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM quotes q WHERE `+cond+
+		` LIMIT `+strconv.Itoa(QuoteCountCap+1)+`) c`, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count quotes: %w", err)
 	}
 	args = append(args, f.Offset, f.Limit)
-	rows, err := s.pool.Query(ctx, `SELECT `+quoteColumns+quoteFrom+` WHERE `+cond+
-		` ORDER BY q.as_of DESC, q.id DESC OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args)), args...)
+	rows, err := s.pool.Query(ctx, `SELECT `+quoteColumns+`
+		FROM (SELECT * FROM quotes q WHERE `+cond+` ORDER BY q.as_of DESC, q.id DESC
+		      OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args))+`) q
+		JOIN platforms p ON p.id = q.platform_id JOIN gpu_models g ON g.id = q.gpu_model_id
+		ORDER BY q.as_of DESC, q.id DESC`, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("quotes: %w", err)
 	}
