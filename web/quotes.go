@@ -181,14 +181,14 @@ func QuoteFormErrors(sections []Section, lines []QuoteLineInput) []CalcError {
 
 // QuoteDetailLine is one of the twelve lines on the quote page.
 type QuoteDetailLine struct {
-	Item       string
-	LabelID    string
-	StatusID   string
-	Status     string
-	UnitID     string
-	UnitPrice  string
-	Allowance  string
-	InWriting  bool
+	Item      string
+	LabelID   string
+	StatusID  string
+	Status    string
+	UnitID    string
+	UnitPrice string
+	Allowance string
+	InWriting bool
 	// CountsAsUnconfirmed is set for an "included" or "n.a." answer that
 	// is not in writing: the guide treats it as unconfirmed.
 	CountsAsUnconfirmed bool
