@@ -50,6 +50,18 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/account/password", Policy: auth.AnyUser, Handler: s.changePassword},
 
 		// Market: platforms and GPU models (everyone signed in reads, editors write).
+		{Method: http.MethodGet, Path: "/platforms", Policy: auth.AnyUser, Handler: s.platformList},
+		{Method: http.MethodGet, Path: "/platforms/new", Policy: editor, Handler: s.platformNew},
+		{Method: http.MethodPost, Path: "/platforms", Policy: editor, Handler: s.platformCreate},
+		{Method: http.MethodGet, Path: "/platforms/:id", Policy: auth.AnyUser, Handler: s.platformShow},
+		{Method: http.MethodGet, Path: "/platforms/:id/edit", Policy: editor, Handler: s.platformEdit},
+		{Method: http.MethodPost, Path: "/platforms/:id", Policy: editor, Handler: s.platformUpdate},
+		{Method: http.MethodGet, Path: "/gpus", Policy: auth.AnyUser, Handler: s.gpuList},
+		{Method: http.MethodGet, Path: "/gpus/new", Policy: editor, Handler: s.gpuNew},
+		{Method: http.MethodPost, Path: "/gpus", Policy: editor, Handler: s.gpuCreate},
+		{Method: http.MethodGet, Path: "/gpus/:id", Policy: auth.AnyUser, Handler: s.gpuShow},
+		{Method: http.MethodGet, Path: "/gpus/:id/edit", Policy: editor, Handler: s.gpuEdit},
+		{Method: http.MethodPost, Path: "/gpus/:id", Policy: editor, Handler: s.gpuUpdate},
 
 		// Market: quotes (everyone signed in reads published ones, editors write).
 		{Method: http.MethodGet, Path: "/quotes", Policy: auth.AnyUser, Handler: s.quoteList},
@@ -64,6 +76,9 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/quotes/:id/delete", Policy: editor, Handler: s.quoteDeleteDraft},
 
 		// Market: reference prices and exchange rates (editors).
+		{Method: http.MethodGet, Path: "/prices", Policy: editor, Handler: s.pricesPage},
+		{Method: http.MethodPost, Path: "/prices/reference", Policy: editor, Handler: s.createReferencePrice},
+		{Method: http.MethodPost, Path: "/prices/fx", Policy: editor, Handler: s.createFXRate},
 
 		// Market: price history, the editors' dashboard, CSV import and export.
 

@@ -60,6 +60,26 @@ func TestRoutePolicies(t *testing.T) {
 			return url.Values{"current": {"not my password"}, "new": {"a new long password"}, "confirm": {"a new long password"}}
 		}, want: want{401, 422, 422, 422, 422}},
 		// Market: platforms and GPU models.
+		"GET /platforms":     {want: want{303, 200, 200, 200, 200}},
+		"GET /platforms/new": {want: want{303, 403, 403, 200, 200}},
+		"POST /platforms":    {form: specPlatformForm, want: want{401, 403, 403, 303, 303}},
+		"GET /platforms/:id": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) },
+			want: want{303, 200, 200, 200, 200}},
+		"GET /platforms/:id/edit": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/edit" },
+			want: want{303, 403, 403, 200, 200}},
+		"POST /platforms/:id": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) },
+			form: func(a *testutil.App) url.Values { v := specPlatformForm(a); v.Set("lock_version", "1"); return v },
+			want: want{401, 403, 403, 303, 303}},
+		"GET /gpus":     {want: want{303, 200, 200, 200, 200}},
+		"GET /gpus/new": {want: want{303, 403, 403, 200, 200}},
+		"POST /gpus":    {form: specGPUForm, want: want{401, 403, 403, 303, 303}},
+		"GET /gpus/:id": {setup: func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) },
+			want: want{303, 200, 200, 200, 200}},
+		"GET /gpus/:id/edit": {setup: func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) + "/edit" },
+			want: want{303, 403, 403, 200, 200}},
+		"POST /gpus/:id": {setup: func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) },
+			form: func(a *testutil.App) url.Values { v := specGPUForm(a); v.Set("lock_version", "1"); return v },
+			want: want{401, 403, 403, 303, 303}},
 
 		// Market: quotes.
 		"GET /quotes":     {want: want{303, 200, 200, 200, 200}},
@@ -81,6 +101,19 @@ func TestRoutePolicies(t *testing.T) {
 			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}} }, want: want{401, 403, 403, 303, 303}},
 
 		// Market: reference prices and exchange rates.
+		"GET /prices": {want: want{303, 403, 403, 200, 200}},
+		"POST /prices/reference": {form: func(*testutil.App) url.Values {
+			uniq() // a new past day per call, so every valid post is a new sample
+			asOf := fmt.Sprintf("2000-%02d-%02d", 1+n/28%12, 1+n%28)
+			return url.Values{"item": {"egress"}, "currency": {"CNY"}, "unit": {"per_gb"}, "unit_price": {"0.8"},
+				"as_of": {asOf}, "source": {"route test"}}
+		}, want: want{401, 403, 403, 303, 303}},
+		"POST /prices/fx": {form: func(*testutil.App) url.Values {
+			uniq()
+			asOf := fmt.Sprintf("2000-%02d-%02d", 1+n/28%12, 1+n%28)
+			return url.Values{"base": {"EUR"}, "quote": {"CNY"}, "rate": {"7.8"}, "as_of": {asOf}, "source": {"route test"}}
+		}, want: want{401, 403, 403, 303, 303}},
+
 		// Market: price history, dashboard, import and export.
 
 		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},

@@ -25,6 +25,15 @@ func (s *Server) today() time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
+// latestDay is the newest calendar day anywhere on Earth (UTC+14): a
+// dated sample may carry it, so an editor east of UTC is never refused
+// today's date in the hours before the UTC day turns. Lists, staleness and
+// evaluations still use the UTC day (today).
+func (s *Server) latestDay() time.Time {
+	y, m, d := s.now().UTC().Add(14 * time.Hour).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
 // fxLookup gives the evaluation the newest dated rate the server holds.
 func (s *Server) fxLookup(ctx context.Context) tcoapi.FXLookup {
 	return func(from, to string, day time.Time) (tcoapi.FXRate, bool, error) {

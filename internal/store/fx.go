@@ -69,3 +69,93 @@ func (s *Store) CreateFXRate(ctx context.Context, a Actor, r FXRate) (FXRate, er
 	})
 	return r, err
 }
+
+const fxRateColumns = `id, base_currency, quote_currency, rate, as_of, source`
+
+// scanFXRate reads fxRateColumns (plus extra destinations); the rate is
+// scanned through decimal.Decimal's sql.Scanner, exactly, never as a float.
+func scanFXRate(row pgx.Row, extra ...any) (FXRate, error) {
+	var r FXRate
+	dest := append([]any{&r.ID, &r.Base, &r.Quote, &r.Rate, &r.AsOf, &r.Source}, extra...)
+	err := row.Scan(dest...)
+	return r, err
+}
+
+// FXRateFilter narrows the exchange-rate history. Zero fields do not filter.
+type FXRateFilter struct {
+	Base   string
+	Quote  string
+	Offset int
+	Limit  int
+}
+
+// FXRates lists the exchange-rate history newest first (by as-of day, then
+// by entry), with the total count matching the filter.
+func (s *Store) FXRates(ctx context.Context, f FXRateFilter) ([]FXRate, int, error) {
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
+	}
+	f.Offset = max(f.Offset, 0)
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+fxRateColumns+`, count(*) OVER ()
+		FROM fx_rates
+		WHERE ($1 = '' OR base_currency = $1) AND ($2 = '' OR quote_currency = $2)
+		ORDER BY as_of DESC, id DESC
+		OFFSET $3 LIMIT $4`, f.Base, f.Quote, f.Offset, f.Limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("fx rates: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out   []FXRate
+		total int
+	)
+	for rows.Next() {
+		r, err := scanFXRate(rows, &total)
+		if err != nil {
+			return nil, 0, fmt.Errorf("fx rates: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("fx rates: %w", err)
+	}
+	if len(out) == 0 && f.Offset > 0 {
+		// Past the last page: report the true total anyway.
+		err = s.pool.QueryRow(ctx, `SELECT count(*) FROM fx_rates
+			WHERE ($1 = '' OR base_currency = $1) AND ($2 = '' OR quote_currency = $2)`, f.Base, f.Quote).Scan(&total)
+		if err != nil {
+			return nil, 0, fmt.Errorf("fx rates: %w", err)
+		}
+	}
+	return out, total, nil
+}
+
+// CurrentFXRates returns the rates in force on day: for each currency pair
+// the newest rate dated on or before day, ordered by pair. Like FXRateOn,
+// only stored directions count; no inverse is derived.
+func (s *Store) CurrentFXRates(ctx context.Context, day time.Time) ([]FXRate, error) {
+	// DISTINCT ON keeps the first row of each pair in ORDER BY order: the
+	// newest as_of on or before day.
+	rows, err := s.pool.Query(ctx, `
+		SELECT DISTINCT ON (base_currency, quote_currency) `+fxRateColumns+`
+		FROM fx_rates
+		WHERE as_of <= $1
+		ORDER BY base_currency, quote_currency, as_of DESC, id DESC`, day)
+	if err != nil {
+		return nil, fmt.Errorf("current fx rates: %w", err)
+	}
+	defer rows.Close()
+	var out []FXRate
+	for rows.Next() {
+		r, err := scanFXRate(rows)
+		if err != nil {
+			return nil, fmt.Errorf("current fx rates: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("current fx rates: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
+)
+
+// ReferencePrice is one dated sample of what a typical platform charges for
+// a hidden-cost item, in one currency and unit (DOMAIN.md: unconfirmed lines
+// are priced with the one in force into the pessimistic TCO).
+type ReferencePrice struct {
+	ID        int64           `json:"id"`
+	Item      string          `json:"item"`
+	Currency  string          `json:"currency"`
+	Unit      string          `json:"unit"`
+	UnitPrice decimal.Decimal `json:"unit_price"`
+	AsOf      time.Time       `json:"as_of"`
+	Source    string          `json:"source"`
+	CreatedAt time.Time       `json:"created_at"`
+}
+
+// ErrReferencePriceExists means the item already has a price in that
+// currency and unit for that day.
+var ErrReferencePriceExists = errors.New("store: a reference price for this item, currency, unit and day exists")
+
+// ErrReferencePriceUnit means the unit is not one the item may be priced in
+// (TCO.md, "Hidden-cost lines").
+var ErrReferencePriceUnit = errors.New("store: unit not allowed for this item")
+
+// Reference prices, like exchange rates, are append-only history: a
+// correction is a new dated row, and the newest row on or before a day is
+// the one in force. numeric columns are scanned through decimal.Decimal's
+// sql.Scanner (pgx hands it the exact text) and written through its
+// driver.Valuer, so no value ever passes through a float.
+const referencePriceColumns = `id, item, currency, unit, unit_price, as_of, source, created_at`
+
+func scanReferencePrice(row pgx.Row, extra ...any) (ReferencePrice, error) {
+	var r ReferencePrice
+	dest := append([]any{&r.ID, &r.Item, &r.Currency, &r.Unit, &r.UnitPrice, &r.AsOf, &r.Source, &r.CreatedAt}, extra...)
+	err := row.Scan(dest...)
+	return r, err
+}
+
+// CreateReferencePrice stores a dated reference price and audits it in the
+// same transaction. ErrReferencePriceExists when the item already has a
+// price in that currency and unit on that day; ErrReferencePriceUnit when
+// the unit is not allowed for the item.
+func (s *Store) CreateReferencePrice(ctx context.Context, a Actor, r ReferencePrice) (ReferencePrice, error) {
+	it, ok := catalog.LookupItem(catalog.ItemKey(r.Item))
+	if !ok || !it.Allows(catalog.Unit(r.Unit)) {
+		return ReferencePrice{}, fmt.Errorf("reference price %s/%s: %w", r.Item, r.Unit, ErrReferencePriceUnit)
+	}
+	var out ReferencePrice
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		var createdBy *int64
+		if a.UserID != 0 {
+			createdBy = &a.UserID
+		}
+		var err error
+		out, err = scanReferencePrice(tx.QueryRow(ctx, `
+			INSERT INTO reference_prices (item, currency, unit, unit_price, as_of, source, created_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
+			RETURNING `+referencePriceColumns,
+			r.Item, r.Currency, r.Unit, r.UnitPrice, r.AsOf, r.Source, createdBy))
+		if isUniqueViolation(err, "") {
+			return ErrReferencePriceExists
+		}
+		if err != nil {
+			return fmt.Errorf("create reference price: %w", err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionReferencePriceCreate, Entity: "reference_price",
+			EntityID: strconv.FormatInt(out.ID, 10), After: out})
+	})
+	if err != nil {
+		return ReferencePrice{}, err
+	}
+	return out, nil
+}
+
+// ReferencePriceFilter narrows the reference price history. Zero fields do
+// not filter.
+type ReferencePriceFilter struct {
+	Item     string
+	Currency string
+	Offset   int
+	Limit    int
+}
+
+// ReferencePrices lists the reference price history newest first (by as-of
+// day, then by entry), with the total count matching the filter.
+func (s *Store) ReferencePrices(ctx context.Context, f ReferencePriceFilter) ([]ReferencePrice, int, error) {
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
+	}
+	f.Offset = max(f.Offset, 0)
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+referencePriceColumns+`, count(*) OVER ()
+		FROM reference_prices
+		WHERE ($1 = '' OR item = $1) AND ($2 = '' OR currency = $2)
+		ORDER BY as_of DESC, id DESC
+		OFFSET $3 LIMIT $4`, f.Item, f.Currency, f.Offset, f.Limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reference prices: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out   []ReferencePrice
+		total int
+	)
+	for rows.Next() {
+		r, err := scanReferencePrice(rows, &total)
+		if err != nil {
+			return nil, 0, fmt.Errorf("reference prices: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("reference prices: %w", err)
+	}
+	if len(out) == 0 && f.Offset > 0 {
+		// Past the last page: report the true total anyway.
+		err = s.pool.QueryRow(ctx, `SELECT count(*) FROM reference_prices
+			WHERE ($1 = '' OR item = $1) AND ($2 = '' OR currency = $2)`, f.Item, f.Currency).Scan(&total)
+		if err != nil {
+			return nil, 0, fmt.Errorf("reference prices: %w", err)
+		}
+	}
+	return out, total, nil
+}
+
+// CurrentReferencePrices returns the reference prices in force on day: for
+// each item and unit in currency, the newest sample dated on or before day.
+// An empty currency returns those of every currency. Rows come in currency
+// order, then in the hidden-cost table's order of items and of each item's
+// units.
+func (s *Store) CurrentReferencePrices(ctx context.Context, currency string, day time.Time) ([]ReferencePrice, error) {
+	// DISTINCT ON keeps the first row of each (currency, item, unit) group in
+	// ORDER BY order, i.e. the newest as_of on or before day; id breaks ties
+	// although the unique key already makes as_of unique per group.
+	rows, err := s.pool.Query(ctx, `
+		SELECT DISTINCT ON (currency, item, unit) `+referencePriceColumns+`
+		FROM reference_prices
+		WHERE ($1 = '' OR currency = $1) AND as_of <= $2
+		ORDER BY currency, item, unit, as_of DESC, id DESC`, currency, day)
+	if err != nil {
+		return nil, fmt.Errorf("current reference prices: %w", err)
+	}
+	defer rows.Close()
+	var out []ReferencePrice
+	for rows.Next() {
+		r, err := scanReferencePrice(rows)
+		if err != nil {
+			return nil, fmt.Errorf("current reference prices: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("current reference prices: %w", err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Currency != b.Currency {
+			return a.Currency < b.Currency
+		}
+		if ia, ib := catalog.ItemIndex(catalog.ItemKey(a.Item)), catalog.ItemIndex(catalog.ItemKey(b.Item)); ia != ib {
+			return ia < ib
+		}
+		return refUnitOrder(a.Item, a.Unit) < refUnitOrder(b.Item, b.Unit)
+	})
+	return out, nil
+}
+
+// refUnitOrder is the position of unit among the item's allowed units
+// (the table's default unit first); unknown ones sort last.
+func refUnitOrder(item, unit string) int {
+	it, _ := catalog.LookupItem(catalog.ItemKey(item))
+	for i, u := range it.Units {
+		if string(u) == unit {
+			return i
+		}
+	}
+	return len(catalog.Units)
+}

@@ -1,0 +1,158 @@
+package web
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/money"
+)
+
+// PriceOption is one choice of a select on the prices page.
+type PriceOption struct {
+	Value   string
+	LabelID string
+}
+
+// RefPriceRow is one reference price as the prices page shows it.
+type RefPriceRow struct {
+	ID          int64
+	Item        string
+	ItemLabelID string
+	UnitLabelID string
+	Currency    string
+	UnitPrice   decimal.Decimal
+	AsOf        time.Time
+	Source      string
+	// Stale marks a sample older than the quarter editors re-check prices in.
+	Stale bool
+}
+
+// RefPriceGroup is the reference prices in force in one currency.
+type RefPriceGroup struct {
+	Currency string
+	Rows     []RefPriceRow
+}
+
+// FXRateRow is one exchange rate as the prices page shows it: 1 Base = Rate Quote.
+type FXRateRow struct {
+	ID     int64
+	Base   string
+	Quote  string
+	Rate   decimal.Decimal
+	AsOf   time.Time
+	Source string
+	Stale  bool
+}
+
+// RefPriceForm is the state of the add-reference-price form.
+type RefPriceForm struct {
+	Item      string
+	Currency  string
+	Unit      string
+	UnitPrice string
+	AsOf      string
+	Source    string
+	// Units are the units the chosen item may be priced in.
+	Units  []PriceOption
+	Errors Errors
+}
+
+// FXRateForm is the state of the add-exchange-rate form.
+type FXRateForm struct {
+	Base   string
+	Quote  string
+	Rate   string
+	AsOf   string
+	Source string
+	Errors Errors
+}
+
+// PricesPager is the pagination of one of several lists on a page: its page
+// number travels in its own query parameter, and its links return to the
+// list's anchor.
+type PricesPager struct {
+	Pager
+	// Param is the query parameter of the page number.
+	Param string
+	// Anchor is the id of the list, without "#".
+	Anchor string
+}
+
+// URL is the link to page n of the list.
+func (p PricesPager) URL(n int) string {
+	sep := "?"
+	if strings.Contains(p.Base, "?") {
+		sep = "&"
+	}
+	u := p.Base + sep + p.Param + "=" + strconv.Itoa(n)
+	if p.Anchor != "" {
+		u += "#" + p.Anchor
+	}
+	return u
+}
+
+// PricesParam is a query parameter a filter form carries along unchanged.
+type PricesParam struct {
+	Name  string
+	Value string
+}
+
+// PricesView is the view model of the reference prices and exchange rates page.
+type PricesView struct {
+	Page Page
+	// Today is the day (UTC, YYYY-MM-DD) the current lists are in force on.
+	Today string
+	// Items are the twelve hidden-cost items in table order.
+	Items []PriceOption
+	// Currencies are suggestions for the currency inputs.
+	Currencies []string
+
+	RefCurrent  []RefPriceGroup
+	RefHistory  []RefPriceRow
+	RefPager    PricesPager
+	RefItem     string // history filter
+	RefCurrency string // history filter
+	// RefKeep is the state of the other list, kept by the reference filter.
+	RefKeep []PricesParam
+	RefForm RefPriceForm
+
+	FXCurrent []FXRateRow
+	FXHistory []FXRateRow
+	FXPager   PricesPager
+	FXBase    string // history filter
+	FXQuote   string // history filter
+	// FXKeep is the state of the other list, kept by the exchange-rate filter.
+	FXKeep []PricesParam
+	FXForm FXRateForm
+}
+
+// priceText shows a unit price with its currency and every decimal place it
+// has (at least two): reference prices such as 0.000123 per GB are never
+// rounded for display.
+func priceText(ctx context.Context, d decimal.Decimal, currency string) string {
+	places := int32(max(2, money.Places(d)))
+	return money.FormatPlaces(d, currency, Lang(ctx), places)
+}
+
+// rateText shows an exchange rate with every decimal place it has.
+func rateText(d decimal.Decimal) string { return money.Group(money.String(d)) }
+
+// priceDay formats a date as YYYY-MM-DD.
+func priceDay(t time.Time) string { return t.Format(time.DateOnly) }
+
+// priceUnitLabels lists the labels of units, separated for the reader's language.
+func priceUnitLabels(ctx context.Context, units []PriceOption) string {
+	sep := ", "
+	if Lang(ctx) == "zh-CN" {
+		sep = "、"
+	}
+	parts := make([]string, len(units))
+	for i, u := range units {
+		parts[i] = T(ctx, u.LabelID)
+	}
+	return strings.Join(parts, sep)
+}
