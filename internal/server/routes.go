@@ -12,14 +12,16 @@ import (
 // Route is one entry of the route table: method, path, who may call it and
 // the handler. Bare routes (health, metrics, assets) skip sessions and CSRF;
 // Limited routes are public work anyone may ask for, rate-limited per
-// client address.
+// client address. BodyLimit, when set, replaces the global request body
+// limit for this route (file uploads).
 type Route struct {
-	Method  string
-	Path    string
-	Policy  auth.Policy
-	Handler echo.HandlerFunc
-	Bare    bool
-	Limited bool
+	Method    string
+	Path      string
+	Policy    auth.Policy
+	Handler   echo.HandlerFunc
+	Bare      bool
+	Limited   bool
+	BodyLimit int64
 }
 
 // Routes is the whole HTTP surface of gpuquote in one table. Every route
@@ -81,6 +83,11 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/prices/fx", Policy: editor, Handler: s.createFXRate},
 
 		// Market: price history, the editors' dashboard, CSV import and export.
+		{Method: http.MethodGet, Path: "/history", Policy: auth.AnyUser, Handler: s.priceHistory},
+		{Method: http.MethodGet, Path: "/dashboard", Policy: editor, Handler: s.dashboard},
+		{Method: http.MethodGet, Path: "/quotes/export.csv", Policy: auth.AnyUser, Handler: s.exportQuotesCSV},
+		{Method: http.MethodGet, Path: "/quotes/import", Policy: editor, Handler: s.importForm},
+		{Method: http.MethodPost, Path: "/quotes/import", Policy: editor, Handler: s.importQuotesCSV, BodyLimit: importBodyLimit},
 
 		// Administration.
 		{Method: http.MethodGet, Path: "/admin/users", Policy: admin, Handler: s.adminUsers},

@@ -115,6 +115,15 @@ func TestRoutePolicies(t *testing.T) {
 		}, want: want{401, 403, 403, 303, 303}},
 
 		// Market: price history, dashboard, import and export.
+		"GET /history": {setup: func(a *testutil.App) string {
+			publishedQuote(a)
+			pid, gid := marketRefs(a)
+			return "/history?platform=" + itoa(pid) + "&gpu=" + itoa(gid)
+		}, want: want{303, 200, 200, 200, 200}},
+		"GET /dashboard":         {want: want{303, 403, 403, 200, 200}},
+		"GET /quotes/export.csv": {want: want{303, 200, 200, 200, 200}},
+		"GET /quotes/import":     {want: want{303, 403, 403, 200, 200}},
+		"POST /quotes/import":    {want: want{401, 403, 403, 422, 422}}, // no file: the form comes back
 
 		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},
 		"POST /admin/users": {form: func(*testutil.App) url.Values {

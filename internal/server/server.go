@@ -77,14 +77,27 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	e.Use(s.metrics.middleware)
 	e.Use(s.requestLogger())
 	e.Use(s.recoverPanic)
-	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: strconv.FormatInt(d.Config.BodyLimit, 10) + "B"}))
+	// A route with its own BodyLimit (an upload) skips the global limit
+	// and gets its own, never below the global one.
+	routes := s.Routes()
+	ownLimit := map[string]bool{}
+	for _, r := range routes {
+		if r.BodyLimit > 0 {
+			ownLimit[r.Method+" "+r.Path] = true
+		}
+	}
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: strconv.FormatInt(d.Config.BodyLimit, 10) + "B",
+		Skipper: func(c echo.Context) bool { return ownLimit[c.Request().Method+" "+c.Path()] }}))
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{Level: 5, MinLength: 1024}))
 	e.Use(s.requestTimeout)
 	e.Use(i18n.Middleware(d.Catalog))
 
 	limiter := publicLimiter(d.Config.PublicRateLimit)
-	for _, r := range s.Routes() {
+	for _, r := range routes {
 		mw := []echo.MiddlewareFunc{}
+		if r.BodyLimit > 0 {
+			mw = append(mw, middleware.BodyLimit(strconv.FormatInt(max(r.BodyLimit, d.Config.BodyLimit), 10)+"B"))
+		}
 		if r.Limited && limiter != nil {
 			mw = append(mw, limiter)
 		}

@@ -26,4 +26,32 @@
       b.setAttribute("data-copied", "true");
     }
   });
+  // Upload forms marked data-progress show how much of the file is sent
+  // (htmx upload progress events), then that the server is working on it.
+  document.addEventListener("htmx:xhr:progress", function (e) {
+    var form = e.target.closest && e.target.closest("form[data-progress]");
+    var box = form && document.getElementById(form.getAttribute("data-progress"));
+    // The response's download reports progress too: once the upload is
+    // complete, the box stays on "processing".
+    if (!box || box.hasAttribute("data-sent") || !e.detail.lengthComputable || !e.detail.total) return;
+    var bar = box.querySelector("progress");
+    var text = box.querySelector("[role=status]");
+    box.hidden = false;
+    var pct = Math.round((100 * e.detail.loaded) / e.detail.total);
+    bar.value = pct;
+    if (pct >= 100) box.setAttribute("data-sent", "");
+    if (text) {
+      text.textContent = pct < 100 ? box.getAttribute("data-uploading") + " " + pct + " %" : box.getAttribute("data-processing");
+    }
+  });
+  // Forms marked data-swap-errors show the server's page for an error
+  // status too (a 422 listing the problems), as they would without htmx.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    // (detail.elt is the swap target here; the form is the request's elt.)
+    var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-swap-errors") && e.detail.xhr.status >= 400) {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
 })();

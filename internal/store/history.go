@@ -1,0 +1,301 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+)
+
+// PricePoint is one dated price sample of a platform × GPU model: a
+// published or archived quote version (every version is a sample).
+type PricePoint struct {
+	ID       int64
+	SeriesID int64
+	Version  int
+	State    string
+	AsOf     time.Time
+	Currency string
+	Hourly   decimal.NullDecimal
+	Monthly  decimal.NullDecimal
+	Label    string
+	GPUCount int
+	Source   string
+	// PrevID is the previous sample of the same platform × GPU model ×
+	// currency × GPU count (0 for the first), with its prices.
+	PrevID      int64
+	PrevHourly  decimal.NullDecimal
+	PrevMonthly decimal.NullDecimal
+	// HourlyJump and MonthlyJump report a move of more than JumpPercent
+	// from the previous sample.
+	HourlyJump  bool
+	MonthlyJump bool
+}
+
+// JumpPercent is the price move, in percent of the previous sample, above
+// which a sample is flagged as a jump (the guide saw "+114 % in six weeks";
+// 30 % is the editors' threshold for re-checking a price).
+var JumpPercent = decimal.NewFromInt(30)
+
+// samplesCTE numbers every published or archived quote within its
+// platform × GPU model × currency × GPU count and puts the previous
+// sample's prices beside it (LAG over as_of, id: the same order as the
+// history). Comparing across currencies or instance sizes would flag
+// conversions and configurations, not price moves.
+const samplesCTE = `
+WITH samples AS (
+	SELECT q.id, q.series_id, q.version, q.state, q.platform_id, q.gpu_model_id, q.as_of, q.currency,
+	       q.hourly, q.monthly, q.label, q.gpu_count, q.source,
+	       lag(q.id) OVER w AS prev_id,
+	       lag(q.as_of) OVER w AS prev_as_of,
+	       lag(q.hourly) OVER w AS prev_hourly,
+	       lag(q.monthly) OVER w AS prev_monthly
+	FROM quotes q
+	WHERE q.state <> 'draft' %s
+	WINDOW w AS (PARTITION BY q.platform_id, q.gpu_model_id, q.currency, q.gpu_count ORDER BY q.as_of, q.id)
+)`
+
+// jumpExpr is true when price moved more than pct percent from prev:
+// |price − prev| × 100 > pct × prev, in exact numeric arithmetic (no
+// division, so a move away from a price of 0 counts and 0 → 0 does not).
+// A missing price on either side is no move.
+func jumpExpr(price, prev, pct string) string {
+	return `coalesce(abs(` + price + ` - ` + prev + `) * 100 > ` + pct + ` * ` + prev + `, false)`
+}
+
+// PriceHistory returns every published or archived quote of the platform ×
+// GPU model, oldest sample first (as_of, then id), with the jump flags.
+func (s *Store) PriceHistory(ctx context.Context, platformID, gpuModelID int64) ([]PricePoint, error) {
+	rows, err := s.pool.Query(ctx, fmt.Sprintf(samplesCTE, `AND q.platform_id = $1 AND q.gpu_model_id = $2`)+`
+		SELECT id, series_id, version, state, as_of, currency, hourly, monthly, label, gpu_count, source,
+		       coalesce(prev_id, 0), prev_hourly, prev_monthly,
+		       `+jumpExpr("hourly", "prev_hourly", "$3")+`, `+jumpExpr("monthly", "prev_monthly", "$3")+`
+		FROM samples ORDER BY as_of, id`, platformID, gpuModelID, JumpPercent)
+	if err != nil {
+		return nil, fmt.Errorf("price history: %w", err)
+	}
+	defer rows.Close()
+	var out []PricePoint
+	for rows.Next() {
+		var p PricePoint
+		if err := rows.Scan(&p.ID, &p.SeriesID, &p.Version, &p.State, &p.AsOf, &p.Currency, &p.Hourly, &p.Monthly,
+			&p.Label, &p.GPUCount, &p.Source, &p.PrevID, &p.PrevHourly, &p.PrevMonthly, &p.HourlyJump, &p.MonthlyJump); err != nil {
+			return nil, fmt.Errorf("price history: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PriceJump is a current published quote whose hourly or monthly price
+// moved more than the threshold from the previous sample.
+type PriceJump struct {
+	QuoteID        int64
+	PlatformID     int64
+	GPUModelID     int64
+	PlatformNameZH string
+	PlatformNameEN string
+	GPUVendor      string
+	GPUName        string
+	Label          string
+	Currency       string
+	GPUCount       int
+	AsOf           time.Time
+	Hourly         decimal.NullDecimal
+	Monthly        decimal.NullDecimal
+	PrevID         int64
+	PrevAsOf       time.Time
+	PrevHourly     decimal.NullDecimal
+	PrevMonthly    decimal.NullDecimal
+	HourlyJump     bool
+	MonthlyJump    bool
+}
+
+// PriceJumps lists current published quotes dated on or after since whose
+// hourly or monthly price moved more than pct percent from the previous
+// sample of the same platform × GPU model × currency × GPU count, newest
+// first, at most limit of them, with the total.
+func (s *Store) PriceJumps(ctx context.Context, since time.Time, pct decimal.Decimal, limit int) ([]PriceJump, int, error) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	hj, mj := jumpExpr("j.hourly", "j.prev_hourly", "$2"), jumpExpr("j.monthly", "j.prev_monthly", "$2")
+	rows, err := s.pool.Query(ctx, fmt.Sprintf(samplesCTE, ``)+`
+		SELECT j.id, j.platform_id, j.gpu_model_id, p.name_zh, p.name_en, g.vendor, g.name, j.label, j.currency,
+		       j.gpu_count, j.as_of, j.hourly, j.monthly, j.prev_id, j.prev_as_of, j.prev_hourly, j.prev_monthly,
+		       `+hj+`, `+mj+`, count(*) OVER ()
+		FROM samples j JOIN platforms p ON p.id = j.platform_id JOIN gpu_models g ON g.id = j.gpu_model_id
+		WHERE j.state = 'published' AND j.prev_id IS NOT NULL AND j.as_of >= $1 AND (`+hj+` OR `+mj+`)
+		ORDER BY j.as_of DESC, j.id DESC LIMIT $3`, since, pct, limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("price jumps: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out   []PriceJump
+		total int
+	)
+	for rows.Next() {
+		var j PriceJump
+		if err := rows.Scan(&j.QuoteID, &j.PlatformID, &j.GPUModelID, &j.PlatformNameZH, &j.PlatformNameEN, &j.GPUVendor,
+			&j.GPUName, &j.Label, &j.Currency, &j.GPUCount, &j.AsOf, &j.Hourly, &j.Monthly, &j.PrevID, &j.PrevAsOf,
+			&j.PrevHourly, &j.PrevMonthly, &j.HourlyJump, &j.MonthlyJump, &total); err != nil {
+			return nil, 0, fmt.Errorf("price jumps: %w", err)
+		}
+		out = append(out, j)
+	}
+	return out, total, rows.Err()
+}
+
+// StaleQuotes lists current published quotes dated before the given day
+// (as_of < before), oldest first, with the total.
+func (s *Store) StaleQuotes(ctx context.Context, before time.Time, offset, limit int) ([]Quote, int, error) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	var total int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM quotes WHERE state = 'published' AND as_of < $1`, before).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count stale quotes: %w", err)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+quoteColumns+quoteFrom+`
+		WHERE q.state = 'published' AND q.as_of < $1 ORDER BY q.as_of, q.id OFFSET $2 LIMIT $3`, before, offset, limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("stale quotes: %w", err)
+	}
+	defer rows.Close()
+	var out []Quote
+	for rows.Next() {
+		q, err := scanQuote(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("stale quotes: %w", err)
+		}
+		out = append(out, q)
+	}
+	return out, total, rows.Err()
+}
+
+// QuoteCounts is how many quotes are in each state.
+type QuoteCounts struct {
+	Published int
+	Drafts    int
+	Archived  int
+}
+
+// CountQuotes counts quotes by state.
+func (s *Store) CountQuotes(ctx context.Context) (QuoteCounts, error) {
+	var c QuoteCounts
+	err := s.pool.QueryRow(ctx, `
+		SELECT count(*) FILTER (WHERE state = 'published'), count(*) FILTER (WHERE state = 'draft'),
+		       count(*) FILTER (WHERE state = 'archived')
+		FROM quotes`).Scan(&c.Published, &c.Drafts, &c.Archived)
+	if err != nil {
+		return QuoteCounts{}, fmt.Errorf("count quotes: %w", err)
+	}
+	return c, nil
+}
+
+// ExportFilter selects the quotes of a CSV export with the quote list's
+// filters; zero fields do not filter.
+type ExportFilter struct {
+	States     []string // default: published only
+	PlatformID int64
+	GPUModelID int64
+	Currency   string
+	Query      string    // label, region, platform or GPU name
+	AsOfBefore time.Time // as_of < this (stale lists)
+}
+
+// where builds the filter's condition over quotes q, platforms p and
+// gpu_models g, with its arguments numbered from $1; the conditions are
+// those of Quotes.
+func (f ExportFilter) where() (string, []any) {
+	var (
+		conds = []string{"q.state = ANY($1)"}
+		args  = []any{f.States}
+	)
+	add := func(cond string, v any) {
+		args = append(args, v)
+		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	if f.PlatformID != 0 {
+		add("q.platform_id = ?", f.PlatformID)
+	}
+	if f.GPUModelID != 0 {
+		add("q.gpu_model_id = ?", f.GPUModelID)
+	}
+	if f.Currency != "" {
+		add("q.currency = ?", f.Currency)
+	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		add(`(q.label ILIKE '%' || ? || '%' OR q.region ILIKE '%' || ? || '%' OR p.name_zh ILIKE '%' || ? || '%'
+			OR p.name_en ILIKE '%' || ? || '%' OR g.name ILIKE '%' || ? || '%')`, escapeLike(q))
+	}
+	if !f.AsOfBefore.IsZero() {
+		add("q.as_of < ?", f.AsOfBefore)
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// ExportQuotes calls fn for every quote (with its lines) matching f, in id
+// order, from one consistent snapshot (a repeatable-read transaction),
+// reading in batches so memory is bounded by a batch, not the export.
+func (s *Store) ExportQuotes(ctx context.Context, f ExportFilter, fn func(Quote) error) error {
+	if len(f.States) == 0 {
+		f.States = []string{QuotePublished}
+	}
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	const batch = 500
+	cond, args := f.where()
+	n := len(args)
+	args = append(args, int64(0), batch)
+	sql := `SELECT ` + quoteColumns + quoteFrom + ` WHERE ` + cond +
+		` AND q.id > $` + strconv.Itoa(n+1) + ` ORDER BY q.id LIMIT $` + strconv.Itoa(n+2)
+	for {
+		rows, err := tx.Query(ctx, sql, args...)
+		if err != nil {
+			return fmt.Errorf("export quotes: %w", err)
+		}
+		var page []Quote
+		for rows.Next() {
+			q, err := scanQuote(rows)
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("export quotes: %w", err)
+			}
+			page = append(page, q)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("export quotes: %w", err)
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		ids := make([]int64, len(page))
+		for i, q := range page {
+			ids[i] = q.ID
+		}
+		lines, err := quoteLines(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
+		for _, q := range page {
+			q.Lines = lines[q.ID]
+			if err := fn(q); err != nil {
+				return err
+			}
+		}
+		if len(page) < batch {
+			return nil
+		}
+		args[n] = page[len(page)-1].ID
+	}
+}
