@@ -123,7 +123,7 @@ func TestMigrateSeedAndUserCommands(t *testing.T) {
 		t.Fatalf("migrate: %d %s %s", code, out, stderr)
 	}
 	out, stderr, code := runMain(t, "seed", env)
-	if code != 0 || !strings.Contains(out, "LOCAL DEMO ACCOUNTS") || strings.Count(out, "@gpuquote.local") != 4 || !strings.Contains(out, "sample exchange rates") {
+	if code != 0 || !strings.Contains(out, "LOCAL DEMO ACCOUNTS") || strings.Count(out, "@gpuquote.local") != 4 || !strings.Contains(out, "sample exchange rates") || !strings.Contains(out, "sample market data (3 platforms, 7 GPU models, 4 HOSTKEY quotes") {
 		t.Fatalf("seed: %d %s %s", code, out, stderr)
 	}
 	if out, _, code := runMain(t, "seed", env); code != 0 || !strings.Contains(out, "already has data") {

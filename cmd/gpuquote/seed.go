@@ -83,6 +83,9 @@ func seed(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 			return err
 		}
 	}
+	if err := loadSampleMarket(ctx, st, stdout); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "loaded %d sample exchange rates (dated %s, marked as sample data: replace them with your own)\n",
 		len(sampleFXRates), sampleFXDate.Format(time.DateOnly))
 	fmt.Fprintln(stdout, "(the passwords are shown only now; reset one with: gpuquote user password --email …)")

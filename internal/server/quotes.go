@@ -176,7 +176,7 @@ func (s *Server) quoteCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, errs := parseQuote(values.Get, refs, s.today())
+	q, errs := parseQuote(values.Get, refs, s.latestDay())
 	if len(errs) > 0 {
 		return s.renderQuoteForm(c, http.StatusUnprocessableEntity, web.QuoteFormView{IsNew: true, Action: "/quotes"}, values, errs)
 	}
@@ -236,7 +236,7 @@ func (s *Server) quoteUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, errs := parseQuote(values.Get, refs, s.today())
+	q, errs := parseQuote(values.Get, refs, s.latestDay())
 	if len(errs) > 0 {
 		return s.renderQuoteForm(c, http.StatusUnprocessableEntity, v, values, errs)
 	}
