@@ -110,21 +110,7 @@ func exportNames(platforms, gpus []store.RefName) (platformName, gpuName map[int
 // versions.
 func (s *Server) exportQuotesCSV(c echo.Context) error {
 	ctx := c.Request().Context()
-	q := c.QueryParams()
-	f := store.ExportFilter{Query: q.Get("q"), Currency: strings.ToUpper(strings.TrimSpace(q.Get("currency")))}
-	f.PlatformID, _ = strconv.ParseInt(q.Get("platform"), 10, 64)
-	f.GPUModelID, _ = strconv.ParseInt(q.Get("gpu"), 10, 64)
-	if q.Get("stale") == "1" {
-		f.AsOfBefore = s.today().AddDate(0, 0, -staleAfterDays)
-	}
-	if isEditor(c) {
-		switch st := q.Get("state"); st {
-		case store.QuoteDraft, store.QuoteArchived, store.QuotePublished:
-			f.States = []string{st}
-		case "all":
-			f.States = []string{store.QuoteDraft, store.QuotePublished, store.QuoteArchived}
-		}
-	}
+	f, _ := s.quoteFilter(c)
 	platforms, gpus, err := s.store.QuoteRefNames(ctx)
 	if err != nil {
 		return err
@@ -230,10 +216,11 @@ func (s *Server) importQuotesCSV(c echo.Context) error {
 	if len(problems.file) > 0 || len(problems.rows) > 0 {
 		return s.renderImportProblems(c, problems)
 	}
-	if _, err := s.store.ImportQuotes(ctx, s.actor(c), quotes); err != nil {
+	ids, err := s.store.ImportQuotes(ctx, s.actor(c), quotes)
+	if err != nil {
 		return err
 	}
-	return s.redirectWithFlash(c, "/quotes", "ok", "import.done")
+	return s.redirectWithFlash(c, "/quotes", "ok", "import.done", "Count", strconv.Itoa(len(ids)))
 }
 
 func (s *Server) renderImportProblems(c echo.Context, p importProblems) error {

@@ -69,17 +69,18 @@ func (s *Server) formatMoney(c echo.Context, d decimal.NullDecimal, currency str
 // ageDays is the number of whole days from asOf to today.
 func (s *Server) ageDays(asOf time.Time) int { return int(s.today().Sub(asOf).Hours() / 24) }
 
-func (s *Server) quoteList(c echo.Context) error {
-	ctx := c.Request().Context()
+// quoteFilter reads the quote list's filters from the query (the list and
+// the CSV export share them); only editors may ask for drafts or archived
+// versions. filter holds the given values, for links.
+func (s *Server) quoteFilter(c echo.Context) (f store.QuoteFilter, filter url.Values) {
 	q := c.QueryParams()
-	f := store.QuoteFilter{Query: q.Get("q"), Currency: strings.ToUpper(strings.TrimSpace(q.Get("currency"))), Limit: quotesPerPage}
+	f = store.QuoteFilter{Query: q.Get("q"), Currency: strings.ToUpper(strings.TrimSpace(q.Get("currency")))}
 	f.PlatformID, _ = strconv.ParseInt(q.Get("platform"), 10, 64)
 	f.GPUModelID, _ = strconv.ParseInt(q.Get("gpu"), 10, 64)
 	if q.Get("stale") == "1" {
 		f.AsOfBefore = s.today().AddDate(0, 0, -staleAfterDays)
 	}
-	editor := isEditor(c)
-	if editor {
+	if isEditor(c) {
 		switch st := q.Get("state"); st {
 		case store.QuoteDraft, store.QuoteArchived, store.QuotePublished:
 			f.States = []string{st}
@@ -87,6 +88,21 @@ func (s *Server) quoteList(c echo.Context) error {
 			f.States = []string{store.QuoteDraft, store.QuotePublished, store.QuoteArchived}
 		}
 	}
+	filter = url.Values{}
+	for _, k := range []string{"q", "platform", "gpu", "currency", "stale", "state"} {
+		if v := strings.TrimSpace(q.Get(k)); v != "" {
+			filter.Set(k, v)
+		}
+	}
+	return f, filter
+}
+
+func (s *Server) quoteList(c echo.Context) error {
+	ctx := c.Request().Context()
+	q := c.QueryParams()
+	f, filter := s.quoteFilter(c)
+	f.Limit = quotesPerPage
+	editor := isEditor(c)
 	page, _ := strconv.Atoi(q.Get("page"))
 	page = max(page, 1)
 	f.Offset = (page - 1) * quotesPerPage
@@ -99,12 +115,6 @@ func (s *Server) quoteList(c echo.Context) error {
 		return err
 	}
 	lang := t(c).Lang
-	filter := url.Values{}
-	for _, k := range []string{"q", "platform", "gpu", "currency", "stale", "state"} {
-		if v := strings.TrimSpace(q.Get(k)); v != "" {
-			filter.Set(k, v)
-		}
-	}
 	pager := web.Pager{Page: page, PerPage: quotesPerPage, Total: total, Base: "/quotes?" + filter.Encode()}
 	if total > store.QuoteCountCap {
 		pager.Total, pager.Capped = store.QuoteCountCap, true

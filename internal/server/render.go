@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/base64"
 	"net/http"
 	"net/url"
 	"strings"
@@ -24,9 +25,8 @@ func (s *Server) page(c echo.Context, titleID string) web.Page {
 		p.User = &web.User{ID: cur.UserID, Name: cur.DisplayName, Email: cur.Email, Role: string(cur.Role)}
 	}
 	if ck, err := c.Cookie(flashCookie); err == nil {
-		kind, id, ok := strings.Cut(ck.Value, ":")
-		if ok && (kind == "ok" || kind == "error") && s.catalog.Has(t(c).Lang, id) {
-			p.Flash = &web.Flash{Kind: kind, Text: t(c).T(id)}
+		if kind, id, args, ok := parseFlash(ck.Value); ok && s.catalog.Has(t(c).Lang, id) {
+			p.Flash = &web.Flash{Kind: kind, Text: t(c).TMap(id, args)}
 		}
 		c.SetCookie(&http.Cookie{Name: flashCookie, Path: "/", MaxAge: -1, HttpOnly: true, Secure: s.cfg.TLS, SameSite: http.SameSiteLaxMode})
 	}
@@ -50,11 +50,45 @@ func (s *Server) render(c echo.Context, status int, p web.Page, body templ.Compo
 const flashCookie = "gq_flash"
 
 // redirectWithFlash answers a successful form post: 303 to target with a
-// one-time message (a catalog ID) shown by the next page.
-func (s *Server) redirectWithFlash(c echo.Context, target, kind, messageID string) error {
-	c.SetCookie(&http.Cookie{Name: flashCookie, Value: kind + ":" + messageID, Path: "/", MaxAge: 60,
+// one-time message (a catalog ID and its template data as name/value
+// pairs) shown by the next page.
+func (s *Server) redirectWithFlash(c echo.Context, target, kind, messageID string, args ...string) error {
+	v := kind + ":" + messageID
+	if len(args) > 1 {
+		q := url.Values{}
+		for i := 0; i+1 < len(args); i += 2 {
+			q.Set(args[i], args[i+1])
+		}
+		v += ":" + base64.RawURLEncoding.EncodeToString([]byte(q.Encode()))
+	}
+	c.SetCookie(&http.Cookie{Name: flashCookie, Value: v, Path: "/", MaxAge: 60,
 		HttpOnly: true, Secure: s.cfg.TLS, SameSite: http.SameSiteLaxMode})
 	return c.Redirect(http.StatusSeeOther, target)
+}
+
+// parseFlash reads a flash cookie: "kind:id" or "kind:id:base64(args)".
+// The message ID is checked against the catalog by the caller, so a forged
+// cookie can only show one of our own messages.
+func parseFlash(v string) (kind, id string, args map[string]any, ok bool) {
+	parts := strings.SplitN(v, ":", 3)
+	if len(parts) < 2 || (parts[0] != "ok" && parts[0] != "error") {
+		return "", "", nil, false
+	}
+	if len(parts) == 3 {
+		raw, err := base64.RawURLEncoding.DecodeString(parts[2])
+		if err != nil {
+			return "", "", nil, false
+		}
+		q, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return "", "", nil, false
+		}
+		args = make(map[string]any, len(q))
+		for k := range q {
+			args[k] = q.Get(k)
+		}
+	}
+	return parts[0], parts[1], args, true
 }
 
 // localPath returns next when it is a path on this site, else fallback; it

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -198,55 +197,11 @@ func (s *Store) CountQuotes(ctx context.Context) (QuoteCounts, error) {
 	return c, nil
 }
 
-// ExportFilter selects the quotes of a CSV export with the quote list's
-// filters; zero fields do not filter.
-type ExportFilter struct {
-	States     []string // default: published only
-	PlatformID int64
-	GPUModelID int64
-	Currency   string
-	Query      string    // label, region, platform or GPU name
-	AsOfBefore time.Time // as_of < this (stale lists)
-}
-
-// where builds the filter's condition over quotes q, platforms p and
-// gpu_models g, with its arguments numbered from $1; the conditions are
-// those of Quotes.
-func (f ExportFilter) where() (string, []any) {
-	var (
-		conds = []string{"q.state = ANY($1)"}
-		args  = []any{f.States}
-	)
-	add := func(cond string, v any) {
-		args = append(args, v)
-		conds = append(conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
-	if f.PlatformID != 0 {
-		add("q.platform_id = ?", f.PlatformID)
-	}
-	if f.GPUModelID != 0 {
-		add("q.gpu_model_id = ?", f.GPUModelID)
-	}
-	if f.Currency != "" {
-		add("q.currency = ?", f.Currency)
-	}
-	if q := strings.TrimSpace(f.Query); q != "" {
-		add(`(q.label ILIKE '%' || ? || '%' OR q.region ILIKE '%' || ? || '%' OR p.name_zh ILIKE '%' || ? || '%'
-			OR p.name_en ILIKE '%' || ? || '%' OR g.name ILIKE '%' || ? || '%')`, escapeLike(q))
-	}
-	if !f.AsOfBefore.IsZero() {
-		add("q.as_of < ?", f.AsOfBefore)
-	}
-	return strings.Join(conds, " AND "), args
-}
-
-// ExportQuotes calls fn for every quote (with its lines) matching f, in id
-// order, from one consistent snapshot (a repeatable-read transaction),
-// reading in batches so memory is bounded by a batch, not the export.
-func (s *Store) ExportQuotes(ctx context.Context, f ExportFilter, fn func(Quote) error) error {
-	if len(f.States) == 0 {
-		f.States = []string{QuotePublished}
-	}
+// ExportQuotes calls fn for every quote (with its lines) matching the quote
+// list's filter f (its Offset and Limit aside), in id order, from one
+// consistent snapshot (a repeatable-read transaction), reading in batches
+// so memory is bounded by a batch, not the export.
+func (s *Store) ExportQuotes(ctx context.Context, f QuoteFilter, fn func(Quote) error) error {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

@@ -501,22 +501,10 @@ type QuoteFilter struct {
 	Limit      int
 }
 
-// QuoteCountCap bounds the count of a quote list: past it the list says
-// "more than" instead of counting every row (an exact count of 100,000 rows
-// costs more than the page itself).
-const QuoteCountCap = 10000
-
-// Quotes lists quotes (without lines) newest sample first, with the number
-// matching the filter (at most QuoteCountCap + 1, meaning "more").
-//
-// Why it is shaped like this: the page of ids is chosen from quotes alone,
-// walking the (state, as_of, id) index when one state is asked for, and
-// only those rows are joined to their names; name searches become id lists
-// from the small platform and GPU tables first.
-func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error) {
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
+// where is the filter's condition over quotes q (names are searched through
+// id lists of the small platform and GPU tables, so no join is needed),
+// with its arguments numbered from $1.
+func (f QuoteFilter) where() (string, []any) {
 	if len(f.States) == 0 {
 		f.States = []string{QuotePublished}
 	}
@@ -560,7 +548,26 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 	if !f.AsOfFrom.IsZero() {
 		add("q.as_of >= ?", f.AsOfFrom)
 	}
-	cond := strings.Join(where, " AND ")
+	return strings.Join(where, " AND "), args
+}
+
+// QuoteCountCap bounds the count of a quote list: past it the list says
+// "more than" instead of counting every row (an exact count of 100,000 rows
+// costs more than the page itself).
+const QuoteCountCap = 10000
+
+// Quotes lists quotes (without lines) newest sample first, with the number
+// matching the filter (at most QuoteCountCap + 1, meaning "more").
+//
+// Why it is shaped like this: the page of ids is chosen from quotes alone,
+// walking the (state, as_of, id) index when one state is asked for, and
+// only those rows are joined to their names; name searches become id lists
+// from the small platform and GPU tables first.
+func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error) {
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
+	}
+	cond, args := f.where()
 	var total int
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM quotes q WHERE `+cond+
 		` LIMIT `+strconv.Itoa(QuoteCountCap+1)+`) c`, args...).Scan(&total); err != nil {
