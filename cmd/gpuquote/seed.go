@@ -78,6 +78,8 @@ func seed(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(stdout, "(the passwords are shown only now; reset one with: gpuquote user password --email …)")
+	fmt.Fprintln(stdout, "")
 	for _, r := range sampleFXRates {
 		if _, err := st.CreateFXRate(ctx, store.SystemActor, r); err != nil {
 			return err
@@ -88,7 +90,5 @@ func seed(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "loaded %d sample exchange rates (dated %s, marked as sample data: replace them with your own)\n",
 		len(sampleFXRates), sampleFXDate.Format(time.DateOnly))
-	fmt.Fprintln(stdout, "(the passwords are shown only now; reset one with: gpuquote user password --email …)")
-	fmt.Fprintln(stdout, "")
 	return nil
 }

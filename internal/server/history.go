@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -120,13 +119,15 @@ func (s *Server) priceHistory(c echo.Context) error {
 }
 
 // historyCharts draws the hourly and the monthly chart of one currency's
-// samples, one line per GPU count, on the same date axis.
+// samples, one line per offer (the versions of one quote series), on the
+// same date axis.
 func (s *Server) historyCharts(c echo.Context, platform, gpu, currency string, points []store.PricePoint) web.HistoryCharts {
 	out := web.HistoryCharts{Currency: currency}
 	from, to := points[0].AsOf, points[len(points)-1].AsOf
 	draw := func(kind string, price func(store.PricePoint) decimal.NullDecimal) string {
-		var counts []int
-		bySize := map[int][]svgchart.Point{}
+		var offers []int64
+		byOffer := map[int64][]svgchart.Point{}
+		names := map[int64]string{}
 		// points come oldest first, so the last valid one is the latest.
 		var (
 			n            int
@@ -138,11 +139,13 @@ func (s *Server) historyCharts(c echo.Context, platform, gpu, currency string, p
 			if !d.Valid {
 				continue
 			}
-			if _, ok := bySize[p.GPUCount]; !ok {
-				counts = append(counts, p.GPUCount)
+			if _, ok := byOffer[p.SeriesID]; !ok {
+				offers = append(offers, p.SeriesID)
 			}
+			// The newest version's label names the offer.
+			names[p.SeriesID] = t(c).T("history.series.offer", "Label", p.Label, "Count", strconv.Itoa(p.GPUCount), "Series", strconv.FormatInt(p.SeriesID, 10))
 			text := s.formatMoney(c, d, currency)
-			bySize[p.GPUCount] = append(bySize[p.GPUCount], svgchart.Point{At: p.AsOf, Value: d.Decimal,
+			byOffer[p.SeriesID] = append(byOffer[p.SeriesID], svgchart.Point{At: p.AsOf, Value: d.Decimal,
 				Title: t(c).T("history.chart.point", "Date", web.FormatDate(p.AsOf), "Version", strconv.Itoa(p.Version), "Price", text)})
 			if n == 0 || d.Decimal.LessThan(lo) {
 				lo = d.Decimal
@@ -159,15 +162,14 @@ func (s *Server) historyCharts(c echo.Context, platform, gpu, currency string, p
 		if n == 0 {
 			return ""
 		}
-		sort.Ints(counts)
 		ch := svgchart.Chart{ID: "chart-" + kind + "-" + currency, From: from, To: to,
 			YLabel: t(c).T("history.chart."+kind, "Currency", currency)}
 		ch.Title = t(c).T("history.chart.title", "Price", ch.YLabel, "Platform", platform, "GPU", gpu)
 		nd := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), currency) }
 		ch.Desc = t(c).T("history.chart.desc", "Count", strconv.Itoa(n), "From", web.FormatDate(fromAt), "To", web.FormatDate(toAt),
 			"Min", nd(lo), "Max", nd(hi), "Last", nd(last))
-		for _, k := range counts {
-			ch.Series = append(ch.Series, svgchart.Series{Name: t(c).T("history.series.gpus", "Count", strconv.Itoa(k)), Points: bySize[k]})
+		for _, k := range offers {
+			ch.Series = append(ch.Series, svgchart.Series{Name: names[k], Points: byOffer[k]})
 		}
 		return svgchart.Render(ch)
 	}

@@ -24,8 +24,8 @@ type PricePoint struct {
 	Label    string
 	GPUCount int
 	Source   string
-	// PrevID is the previous sample of the same platform × GPU model ×
-	// currency × GPU count (0 for the first), with its prices.
+	// PrevID is the previous sample of the same offer (the previous version
+	// in its series, same currency and GPU count; 0 for the first).
 	PrevID      int64
 	PrevHourly  decimal.NullDecimal
 	PrevMonthly decimal.NullDecimal
@@ -40,11 +40,13 @@ type PricePoint struct {
 // 30 % is the editors' threshold for re-checking a price).
 var JumpPercent = decimal.NewFromInt(30)
 
-// samplesCTE numbers every published or archived quote within its
-// platform × GPU model × currency × GPU count and puts the previous
-// sample's prices beside it (LAG over as_of, id: the same order as the
-// history). Comparing across currencies or instance sizes would flag
-// conversions and configurations, not price moves.
+// samplesCTE puts beside every published or archived quote the prices of
+// the previous sample of the same offer: its previous version (LAG over
+// as_of, id within the series), in the same currency and GPU count. Two
+// offers of one platform × GPU model (an hourly tier and a monthly package
+// of another spec) are different products, and comparing across
+// currencies or instance sizes would flag conversions and configurations,
+// not price moves.
 const samplesCTE = `
 WITH samples AS (
 	SELECT q.id, q.series_id, q.version, q.state, q.platform_id, q.gpu_model_id, q.as_of, q.currency,
@@ -55,7 +57,7 @@ WITH samples AS (
 	       lag(q.monthly) OVER w AS prev_monthly
 	FROM quotes q
 	WHERE q.state <> 'draft' %s
-	WINDOW w AS (PARTITION BY q.platform_id, q.gpu_model_id, q.currency, q.gpu_count ORDER BY q.as_of, q.id)
+	WINDOW w AS (PARTITION BY q.series_id, q.currency, q.gpu_count ORDER BY q.as_of, q.id)
 )`
 
 // jumpExpr is true when price moved more than pct percent from prev:
@@ -116,7 +118,7 @@ type PriceJump struct {
 
 // PriceJumps lists current published quotes dated on or after since whose
 // hourly or monthly price moved more than pct percent from the previous
-// sample of the same platform × GPU model × currency × GPU count, newest
+// sample of the same offer (see samplesCTE), newest
 // first, at most limit of them, with the total.
 func (s *Store) PriceJumps(ctx context.Context, since time.Time, pct decimal.Decimal, limit int) ([]PriceJump, int, error) {
 	if limit <= 0 || limit > 200 {

@@ -99,9 +99,9 @@ func TestPriceHistoryOrderVersionsAndJumps(t *testing.T) {
 	usd := histQuote(pid, gid, "2026-03-01", "9.99", "")
 	usd.Currency = "USD"
 	usdQ := histPublish(t, st, usd)
-	// An 8-GPU instance is compared only with 8-GPU instances.
-	big := histQuote(pid, gid, "2026-04-01", "16.00", "")
-	big.GPUCount = 8
+	// Another offer of the same card, same currency and size at +150 %
+	// (a package of another spec): a different product, not a price move.
+	big := histQuote(pid, gid, "2026-04-01", "5.00", "")
 	histPublish(t, st, big)
 	// Neither a draft nor another GPU model is part of this history.
 	if _, err := st.CreateQuoteDraft(ctx, actor, histQuote(pid, gid, "2026-06-01", "1", "")); err != nil {
@@ -147,7 +147,7 @@ func TestPriceHistoryOrderVersionsAndJumps(t *testing.T) {
 		t.Errorf("v3's previous sample: %+v", hist[4])
 	}
 	if hist[2].PrevID != 0 || hist[3].PrevID != 0 || hist[0].SeriesID != v1.SeriesID || hist[4].Source != "https://example.test/prices" {
-		t.Errorf("currency and GPU count partitions: %+v", hist)
+		t.Errorf("each offer is compared only with its own earlier versions: %+v", hist)
 	}
 
 	// The dashboard sees the current jump only.
