@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"sort"
@@ -465,5 +466,35 @@ func TestAuditPageFilters(t *testing.T) {
 	}
 	if r := admin.Get("/admin/audit?actor=nobody-at-all"); !strings.Contains(r.Body, `data-testid="audit-empty"`) {
 		t.Fatal("empty state missing")
+	}
+}
+
+// TestClientAddressFromTrustedProxiesOnly: X-Forwarded-For is believed only
+// from a configured proxy, so a client cannot dodge the per-address login
+// limit or forge the audit log's address.
+func TestClientAddressFromTrustedProxiesOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		trusted string
+		want    string
+	}{
+		{"no proxies configured", "", "127.0.0.1"},
+		{"loopback is the proxy", "127.0.0.1/32", "203.0.113.7"},
+		{"another proxy", "10.0.0.0/8", "127.0.0.1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := testutil.NewApp(t, func(d *server.Deps) {
+				if tc.trusted != "" {
+					d.Config.TrustedProxies = []netip.Prefix{netip.MustParsePrefix(tc.trusted)}
+				}
+			})
+			c := app.Client()
+			c.Header.Set("X-Forwarded-For", "203.0.113.7")
+			c.PostForm("/login", url.Values{"email": {"x@example.test"}, "password": {"wrong password"}})
+			recs, err := app.Store.AuditLog(context.Background(), store.AuditFilter{Action: store.ActionLoginFailed})
+			if err != nil || len(recs) != 1 || recs[0].ClientIP != tc.want {
+				t.Fatalf("audited address %+v (%v), want %s", recs, err, tc.want)
+			}
+		})
 	}
 }
