@@ -13,6 +13,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/compare"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
 	"gpuquote/internal/store"
@@ -378,7 +379,7 @@ func (s *Server) quoteShow(c echo.Context) error {
 			l = store.QuoteLine{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
 		}
 		dl := web.QuoteDetailLine{Item: l.Item, LabelID: it.LabelID, Status: l.Status, StatusID: catalog.Status(l.Status).LabelID(),
-			InWriting: l.InWriting, CountsAsUnconfirmed: countsAsUnconfirmed(l), Note: l.Note,
+			InWriting: l.InWriting, CountsAsUnconfirmed: compare.CountsAsUnconfirmed(l), Note: l.Note,
 			UnitPrice: s.formatMoney(c, l.UnitPrice, q.Currency)}
 		if l.Status == string(catalog.StatusCharged) {
 			dl.UnitID = catalog.Unit(l.Unit).LabelID()
@@ -397,7 +398,7 @@ func (s *Server) quoteShow(c echo.Context) error {
 // quoteBreakEven fills the engine's figures: break-even hours and months,
 // and the cost of one instance for one month at the example hours.
 func (s *Server) quoteBreakEven(c echo.Context, q store.Quote, v *web.QuoteDetailView) {
-	eq := engineQuote(q, q.GPUName)
+	eq := compare.EngineQuote(q, store.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName})
 	opts := tco.Options{ReportCurrency: q.Currency, Today: s.today()}
 	// A spot-only offer is shown for jobs that resume; otherwise spot is
 	// listed beside the allowed modes, never chosen.

@@ -481,6 +481,12 @@ func vramFloor(p *Profile, opts *Options) decimal.NullDecimal {
 	if opts.VRAMFloorGB.Valid {
 		return opts.VRAMFloorGB
 	}
+	return ProfileVRAMFloor(*p)
+}
+
+// ProfileVRAMFloor is the VRAM floor of the profile's task (absent when it
+// names no task, or the task cannot be estimated).
+func ProfileVRAMFloor(p Profile) decimal.NullDecimal {
 	if p.Task == "" {
 		return decimal.NullDecimal{}
 	}
@@ -489,6 +495,20 @@ func vramFloor(p *Profile, opts *Options) decimal.NullDecimal {
 		return decimal.NullDecimal{}
 	}
 	return decimal.NewNullDecimal(f)
+}
+
+// BelowVRAMFloor reports whether the memory the task can use on the quote
+// is below floor: per GPU for rendering, the instance's total otherwise
+// (see VRAMFloor). An unknown VRAM or floor is not below.
+func BelowVRAMFloor(q Quote, task catalog.Task, floor decimal.NullDecimal) bool {
+	if !floor.Valid || !q.VRAMGB.Valid {
+		return false
+	}
+	have := q.VRAMGB.Decimal
+	if !VRAMFloorPerGPU(task) {
+		have = have.Mul(intDec(q.GPUCount))
+	}
+	return have.LessThan(floor.Decimal)
 }
 
 // flags raises the risk flags of TCO.md, in catalog.Flags order.
@@ -533,14 +553,8 @@ func flags(e *evaluation, floor decimal.NullDecimal) []catalog.Flag {
 	}
 	// vram_below_task_floor: the memory the task can use is below its floor;
 	// per GPU for rendering, the instance's total otherwise (see VRAMFloor).
-	if floor.Valid && q.VRAMGB.Valid {
-		have := q.VRAMGB.Decimal
-		if !VRAMFloorPerGPU(p.Task) {
-			have = have.Mul(intDec(q.GPUCount))
-		}
-		if have.LessThan(floor.Decimal) {
-			out = append(out, catalog.FlagVRAMBelowTaskFloor)
-		}
+	if BelowVRAMFloor(*q, p.Task, floor) {
+		out = append(out, catalog.FlagVRAMBelowTaskFloor)
 	}
 	// performance_below_85pct: a trial measured less than 85 % of reference.
 	if p.PerformanceRatio.Valid && p.PerformanceRatio.Decimal.LessThan(PerformanceRuleRatio) {

@@ -176,6 +176,14 @@ func Validate(q Quote, p Profile, opts Options) []FieldError {
 	return v.errs
 }
 
+// ValidateProfile checks a usage profile alone (a comparison prices many
+// quotes for one profile), with the same paths and rules as Validate.
+func ValidateProfile(p Profile) []FieldError {
+	v := &validator{}
+	v.profile(p)
+	return v.errs
+}
+
 func (v *validator) quote(q Quote) {
 	v.currency("quote.currency", q.Currency, true)
 	v.text("quote.gpu_model", q.GPUModel, MaxTextLen)

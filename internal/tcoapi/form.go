@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/tco"
 )
 
 // The calculator page's form fields are named by the JSON paths of the
@@ -176,4 +177,30 @@ func rowIndex(s string) (int, string, bool) {
 	}
 	k, err := strconv.Atoi(n)
 	return k, tail, err == nil && k >= 0
+}
+
+// ProfileFromForm reads a usage profile from form fields named like the
+// API's ("profile.hours_per_month", …), through the same decoding and
+// validation; errors carry the API paths, which are the field names.
+func ProfileFromForm(form url.Values) (tco.Profile, []FieldError) {
+	profile := map[string]any{}
+	setFields(profile, form, "profile.", profileFields)
+	b, err := json.Marshal(map[string]any{"profile": profile})
+	if err != nil {
+		panic(err) // only strings, booleans and validated whole numbers go in
+	}
+	root, errs := parseJSON(b)
+	if root == nil {
+		return tco.Profile{}, errs
+	}
+	w := &walker{errs: errs}
+	var p tco.Profile
+	w.object("", root, func(path, key string, v *node) bool {
+		if key != "profile" {
+			return false
+		}
+		w.profile(path, v, &p)
+		return true
+	})
+	return p, mergeErrors(w.errs, tco.ValidateProfile(p))
 }

@@ -90,3 +90,21 @@ func TestFormBodyReportsBadFieldsAtTheirNames(t *testing.T) {
 		}
 	}
 }
+
+func TestProfileFromForm(t *testing.T) {
+	p, errs := ProfileFromForm(url.Values{"profile.hours_per_month": {"300"}, "profile.months": {"12"},
+		"profile.instances": {"2"}, "profile.resumable": {"true"}, "profile.task": {"lora"}, "profile.params_billions": {"7"}})
+	if len(errs) != 0 || p.HoursPerMonth.String() != "300" || p.Months != 12 || p.Instances != 2 || !p.Resumable || p.Task != "lora" {
+		t.Fatalf("profile %+v %v", p, errs)
+	}
+	_, errs = ProfileFromForm(url.Values{"profile.hours_per_month": {"731"}, "profile.months": {"x"}, "profile.task": {"lora"}})
+	got := map[string]bool{}
+	for _, e := range errs {
+		got[e.Field] = true
+	}
+	for _, f := range []string{"profile.hours_per_month", "profile.months", "profile.instances", "profile.params_billions"} {
+		if !got[f] {
+			t.Errorf("no error at %s: %v", f, errs)
+		}
+	}
+}

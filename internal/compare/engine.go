@@ -1,6 +1,12 @@
-package server
+// Package compare prices stored quotes for one usage profile: it turns a
+// stored quote into the engine's input, decides which candidates the
+// profile rules out (and says why), evaluates the rest in one report
+// currency at dated rates, and marks the cheapest. It does no IO.
+package compare
 
 import (
+	"strings"
+
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
@@ -8,20 +14,25 @@ import (
 	"gpuquote/internal/tco"
 )
 
-// countsAsUnconfirmed applies the guide's rule to a stored line: a line
+// CountsAsUnconfirmed applies the guide's rule to a stored line: a line
 // without a written answer is treated as unconfirmed. A "charged" line keeps
 // its published price (the cost is known either way); an "included" or "not
 // applicable" claim counts only in writing, otherwise the engine prices it
 // as unconfirmed (reference price into the pessimistic TCO).
-func countsAsUnconfirmed(l store.QuoteLine) bool {
+func CountsAsUnconfirmed(l store.QuoteLine) bool {
 	s := catalog.Status(l.Status)
 	return !l.InWriting && (s == catalog.StatusIncluded || s == catalog.StatusNotApplicable)
 }
 
-// engineQuote is the TCO engine's view of a stored quote.
-func engineQuote(q store.Quote, gpuName string) tco.Quote {
+// EngineQuote is the TCO engine's view of a stored quote. The VRAM per GPU
+// is the quote's, else the GPU model's (so the VRAM floor always applies).
+func EngineQuote(q store.Quote, gpu store.GPUModel) tco.Quote {
+	vram := q.VRAMGB
+	if !vram.Valid && gpu.VRAMGB.Sign() > 0 {
+		vram = decimal.NewNullDecimal(gpu.VRAMGB)
+	}
 	out := tco.Quote{
-		Currency: q.Currency, GPUModel: gpuName, GPUCount: q.GPUCount, VRAMGB: q.VRAMGB,
+		Currency: q.Currency, GPUModel: strings.TrimSpace(gpu.Vendor + " " + gpu.Name), GPUCount: q.GPUCount, VRAMGB: vram,
 		Sharing: catalog.Sharing(q.Sharing), Hourly: q.Hourly, Monthly: q.Monthly, Yearly: q.Yearly,
 		SpotHourly: q.SpotHourly, BillingGranularity: catalog.Granularity(q.BillingGranularity),
 		IncludedMbps: q.IncludedMbps, IncludedSystemDiskGB: q.IncludedSystemDiskGB, IncludedDataDiskGB: q.IncludedDataDiskGB,
@@ -35,7 +46,7 @@ func engineQuote(q store.Quote, gpuName string) tco.Quote {
 	for _, l := range q.Lines {
 		el := tco.Line{Item: catalog.ItemKey(l.Item), Status: catalog.Status(l.Status), Unit: catalog.Unit(l.Unit),
 			UnitPrice: l.UnitPrice, FreeAllowance: l.FreeAllowance, Note: l.Note}
-		if countsAsUnconfirmed(l) {
+		if CountsAsUnconfirmed(l) {
 			el.Status, el.Unit, el.UnitPrice = catalog.StatusUnconfirmed, "", decimal.NullDecimal{}
 		}
 		out.Lines = append(out.Lines, el)
