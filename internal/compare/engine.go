@@ -14,16 +14,6 @@ import (
 	"gpuquote/internal/tco"
 )
 
-// CountsAsUnconfirmed applies the guide's rule to a stored line: a line
-// without a written answer is treated as unconfirmed. A "charged" line keeps
-// its published price (the cost is known either way); an "included" or "not
-// applicable" claim counts only in writing, otherwise the engine prices it
-// as unconfirmed (reference price into the pessimistic TCO).
-func CountsAsUnconfirmed(l store.QuoteLine) bool {
-	s := catalog.Status(l.Status)
-	return !l.InWriting && (s == catalog.StatusIncluded || s == catalog.StatusNotApplicable)
-}
-
 // EngineQuote is the TCO engine's view of a stored quote. The VRAM per GPU
 // is the quote's, else the GPU model's (so the VRAM floor always applies).
 func EngineQuote(q store.Quote, gpu store.GPUModel) tco.Quote {
@@ -46,7 +36,7 @@ func EngineQuote(q store.Quote, gpu store.GPUModel) tco.Quote {
 	for _, l := range q.Lines {
 		el := tco.Line{Item: catalog.ItemKey(l.Item), Status: catalog.Status(l.Status), Unit: catalog.Unit(l.Unit),
 			UnitPrice: l.UnitPrice, FreeAllowance: l.FreeAllowance, Note: l.Note}
-		if CountsAsUnconfirmed(l) {
+		if l.CountsAsUnconfirmed() {
 			el.Status, el.Unit, el.UnitPrice = catalog.StatusUnconfirmed, "", decimal.NullDecimal{}
 		}
 		out.Lines = append(out.Lines, el)

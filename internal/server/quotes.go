@@ -379,7 +379,7 @@ func (s *Server) quoteShow(c echo.Context) error {
 			l = store.QuoteLine{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
 		}
 		dl := web.QuoteDetailLine{Item: l.Item, LabelID: it.LabelID, Status: l.Status, StatusID: catalog.Status(l.Status).LabelID(),
-			InWriting: l.InWriting, CountsAsUnconfirmed: compare.CountsAsUnconfirmed(l), Note: l.Note,
+			InWriting: l.InWriting, CountsAsUnconfirmed: l.CountsAsUnconfirmed(), Note: l.Note,
 			UnitPrice: s.formatMoney(c, l.UnitPrice, q.Currency)}
 		if l.Status == string(catalog.StatusCharged) {
 			dl.UnitID = catalog.Unit(l.Unit).LabelID()

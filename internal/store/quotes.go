@@ -46,6 +46,15 @@ type QuoteLine struct {
 	InWriting     bool                `json:"in_writing"`
 }
 
+// CountsAsUnconfirmed applies the guide's rule to a line: a line without a
+// written answer is treated as unconfirmed. A "charged" line keeps its
+// published price (the cost is known either way); an "included" or "not
+// applicable" claim counts only in writing, otherwise the line is priced
+// and asked about as unconfirmed.
+func (l QuoteLine) CountsAsUnconfirmed() bool {
+	return !l.InWriting && (l.Status == "included" || l.Status == "not_applicable")
+}
+
 // Quote is one dated version of a platform's offer. Decimals are exact
 // (numeric ↔ decimal.Decimal, never float).
 type Quote struct {
