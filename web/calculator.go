@@ -127,9 +127,6 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]Section, []CalcL
 	}
 	sharing := options(catalog.Sharings, func(s catalog.Sharing) string { return string(s) }, "")
 	gran := options(catalog.Granularities, func(g catalog.Granularity) string { return string(g) }, "calc.unstated")
-	between := options(catalog.BetweenRunsPolicies, func(b catalog.BetweenRuns) string { return string(b) }, "")
-	tasks := options(catalog.Tasks, func(t catalog.Task) string { return string(t) }, "calc.task.none")
-	precisions := options(catalog.Precisions, func(p catalog.Precision) string { return string(p) }, "calc.precision.default")
 	taxIncl := []Option{{Value: "true", LabelID: "calc.tax.included"}, {Value: "false", LabelID: "calc.tax.excluded"}}
 
 	sections := []Section{
@@ -160,47 +157,16 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]Section, []CalcL
 			f("quote.deposit_refundable", "select", "calc.quote.deposit_refundable", "", yesNo),
 			f("quote.balance_withdrawable", "select", "calc.quote.balance_withdrawable", "", yesNo),
 		}},
-		{TitleID: "calc.section.usage", Open: true, Fields: []Field{
-			f("profile.hours_per_month", "decimal", "calc.profile.hours_per_month", "calc.hint.hours", nil),
-			f("profile.months", "int", "calc.profile.months", "", nil),
-			f("profile.instances", "int", "calc.profile.instances", "", nil),
-			f("profile.starts_per_month", "int", "calc.profile.starts_per_month", "", nil),
-			f("profile.between_runs", "select", "calc.profile.between_runs", "calc.hint.between_runs", between),
-			f("profile.resumable", "checkbox", "calc.profile.resumable", "calc.hint.resumable", nil),
-			f("profile.spot_overhead", "decimal", "calc.profile.spot_overhead", "calc.hint.spot_overhead", nil),
-		}},
-		{TitleID: "calc.section.data", Fields: []Field{
-			f("profile.mbps", "decimal", "calc.profile.mbps", "", nil),
-			f("profile.egress_gb_per_month", "decimal", "calc.profile.egress_gb_per_month", "", nil),
-			f("profile.migration_gb", "decimal", "calc.profile.migration_gb", "", nil),
-			f("profile.public_ips", "int", "calc.profile.public_ips", "", nil),
-			f("profile.system_disk_gb", "decimal", "calc.profile.system_disk_gb", "", nil),
-			f("profile.data_disk_gb", "decimal", "calc.profile.data_disk_gb", "", nil),
-			f("profile.object_storage_gb", "decimal", "calc.profile.object_storage_gb", "", nil),
-			f("profile.snapshot_gb", "decimal", "calc.profile.snapshot_gb", "", nil),
-			f("profile.image_gb", "decimal", "calc.profile.image_gb", "", nil),
-		}},
-		{TitleID: "calc.section.task", Fields: []Field{
-			f("profile.task", "select", "calc.profile.task", "", tasks),
-			f("profile.params_billions", "decimal", "calc.profile.params_billions", "", nil),
-			f("profile.precision", "select", "calc.profile.precision", "", precisions),
-			f("profile.tokens_per_second_per_gpu", "decimal", "calc.profile.tokens_per_second_per_gpu", "", nil),
-			f("profile.performance_ratio", "decimal", "calc.profile.performance_ratio", "calc.hint.performance_ratio", nil),
-		}},
 		{TitleID: "calc.section.report", Fields: []Field{
 			f("report_currency", "text", "calc.report_currency", "calc.hint.report_currency", nil),
 			f("fx_rate", "decimal", "calc.fx_rate", "calc.hint.fx_rate", nil),
 			f("fx_date", "date", "calc.fx_date", "", nil),
 		}},
 	}
+	// The usage profile goes between the quote's sections and the report's.
+	sections = append(sections[:3], append(ProfileSections(form, errs), sections[3:]...)...)
 	// A closed section with an error opens, so the reader sees it.
-	for i := range sections {
-		for _, fl := range sections[i].Fields {
-			if fl.Error != "" {
-				sections[i].Open = true
-			}
-		}
-	}
+	openOnError(sections)
 
 	statuses := options(catalog.Statuses, func(s catalog.Status) string { return string(s) }, "")
 	var lines []CalcLine
@@ -251,4 +217,59 @@ func CalcErrorList(sections []Section, lines []CalcLine, errs map[string]string)
 		}
 	}
 	return out
+}
+
+// ProfileSections lays out the usage profile's fields (named "profile.*",
+// as the evaluation API spells them), shared by the calculator and the
+// comparison page; errs holds translated problems per field.
+func ProfileSections(form url.Values, errs map[string]string) []Section {
+	f := func(name, kind, labelID, hintID string, opts []Option) Field {
+		return Field{Name: name, Kind: kind, LabelID: labelID, HintID: hintID, Options: opts,
+			Value: form.Get(name), Error: errs[name]}
+	}
+	between := options(catalog.BetweenRunsPolicies, func(b catalog.BetweenRuns) string { return string(b) }, "")
+	tasks := options(catalog.Tasks, func(t catalog.Task) string { return string(t) }, "calc.task.none")
+	precisions := options(catalog.Precisions, func(p catalog.Precision) string { return string(p) }, "calc.precision.default")
+	sections := []Section{
+		{TitleID: "calc.section.usage", Open: true, Fields: []Field{
+			f("profile.hours_per_month", "decimal", "calc.profile.hours_per_month", "calc.hint.hours", nil),
+			f("profile.months", "int", "calc.profile.months", "", nil),
+			f("profile.instances", "int", "calc.profile.instances", "", nil),
+			f("profile.starts_per_month", "int", "calc.profile.starts_per_month", "", nil),
+			f("profile.between_runs", "select", "calc.profile.between_runs", "calc.hint.between_runs", between),
+			f("profile.resumable", "checkbox", "calc.profile.resumable", "calc.hint.resumable", nil),
+			f("profile.spot_overhead", "decimal", "calc.profile.spot_overhead", "calc.hint.spot_overhead", nil),
+		}},
+		{TitleID: "calc.section.data", Fields: []Field{
+			f("profile.mbps", "decimal", "calc.profile.mbps", "", nil),
+			f("profile.egress_gb_per_month", "decimal", "calc.profile.egress_gb_per_month", "", nil),
+			f("profile.migration_gb", "decimal", "calc.profile.migration_gb", "", nil),
+			f("profile.public_ips", "int", "calc.profile.public_ips", "", nil),
+			f("profile.system_disk_gb", "decimal", "calc.profile.system_disk_gb", "", nil),
+			f("profile.data_disk_gb", "decimal", "calc.profile.data_disk_gb", "", nil),
+			f("profile.object_storage_gb", "decimal", "calc.profile.object_storage_gb", "", nil),
+			f("profile.snapshot_gb", "decimal", "calc.profile.snapshot_gb", "", nil),
+			f("profile.image_gb", "decimal", "calc.profile.image_gb", "", nil),
+		}},
+		{TitleID: "calc.section.task", Fields: []Field{
+			f("profile.task", "select", "calc.profile.task", "", tasks),
+			f("profile.params_billions", "decimal", "calc.profile.params_billions", "", nil),
+			f("profile.precision", "select", "calc.profile.precision", "", precisions),
+			f("profile.tokens_per_second_per_gpu", "decimal", "calc.profile.tokens_per_second_per_gpu", "", nil),
+			f("profile.performance_ratio", "decimal", "calc.profile.performance_ratio", "calc.hint.performance_ratio", nil),
+		}},
+	}
+	openOnError(sections)
+	return sections
+}
+
+// openOnError opens every section holding a field with an error.
+func openOnError(sections []Section) {
+	for i := range sections {
+		for _, fl := range sections[i].Fields {
+			if fl.Error != "" {
+				sections[i].Open = true
+			}
+		}
+	}
 }

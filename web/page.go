@@ -56,6 +56,7 @@ func Nav(u *User) []NavItem {
 		return items
 	}
 	items = append(items,
+		NavItem{Href: "/compare", LabelID: "nav.compare", TestID: "nav-compare"},
 		NavItem{Href: "/quotes", LabelID: "nav.quotes", TestID: "nav-quotes"},
 		NavItem{Href: "/platforms", LabelID: "nav.platforms", TestID: "nav-platforms"},
 		NavItem{Href: "/gpus", LabelID: "nav.gpus", TestID: "nav-gpus"})

@@ -218,3 +218,33 @@ func Sort(rows []Row, key string, desc bool) {
 		return vi.LessThan(vj)
 	})
 }
+
+// UnitPrices are a priced row's compute prices for one instance in the
+// report currency, tax included (at the row's exchange rate): what the cost
+// curves draw. Spot includes the profile's rework overhead. These are for
+// drawing, not for the ledger: the table's amounts come from the engine.
+func UnitPrices(r Row, p tco.Profile) (hourly, monthly, spot decimal.NullDecimal) {
+	if !r.Priced {
+		return
+	}
+	q := r.Quote
+	k := r.Result.FXRate
+	if !q.PricesIncludeTax {
+		k = k.Mul(decimal.NewFromInt(1).Add(q.TaxRate))
+	}
+	conv := func(d decimal.NullDecimal) decimal.NullDecimal {
+		if !d.Valid {
+			return d
+		}
+		return decimal.NewNullDecimal(d.Decimal.Mul(k))
+	}
+	hourly, monthly = conv(q.Hourly), conv(q.Monthly)
+	if q.SpotHourly.Valid && p.Resumable {
+		overhead := tco.DefaultSpotOverhead
+		if p.SpotOverhead.Valid {
+			overhead = p.SpotOverhead.Decimal
+		}
+		spot = decimal.NewNullDecimal(q.SpotHourly.Decimal.Mul(k).Mul(decimal.NewFromInt(1).Add(overhead)))
+	}
+	return hourly, monthly, spot
+}

@@ -89,6 +89,11 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodGet, Path: "/quotes/import", Policy: editor, Handler: s.importForm},
 		{Method: http.MethodPost, Path: "/quotes/import", Policy: editor, Handler: s.importQuotesCSV, BodyLimit: importBodyLimit},
 
+		// Compare quotes for a usage profile.
+		{Method: http.MethodGet, Path: "/compare", Policy: auth.AnyUser, Handler: s.comparePage},
+		{Method: http.MethodPost, Path: "/compare/profiles", Policy: auth.AnyUser, Handler: s.saveProfile},
+		{Method: http.MethodPost, Path: "/compare/profiles/:id/delete", Policy: auth.AnyUser, Handler: s.deleteProfile},
+
 		// Administration.
 		{Method: http.MethodGet, Path: "/admin/users", Policy: admin, Handler: s.adminUsers},
 		{Method: http.MethodPost, Path: "/admin/users", Policy: admin, Handler: s.adminCreateUser},

@@ -125,6 +125,15 @@ func TestRoutePolicies(t *testing.T) {
 		"GET /quotes/import":     {want: want{303, 403, 403, 200, 200}},
 		"POST /quotes/import":    {want: want{401, 403, 403, 422, 422}}, // no file: the form comes back
 
+		// Compare.
+		"GET /compare": {want: want{303, 200, 200, 200, 200}},
+		"POST /compare/profiles": {form: func(*testutil.App) url.Values {
+			return url.Values{"name": {"Steady"}, "profile.hours_per_month": {"600"}, "profile.months": {"12"}, "profile.instances": {"1"}}
+		}, want: want{401, 303, 303, 303, 303}},
+		"POST /compare/profiles/:id/delete": {setup: func(a *testutil.App) string {
+			return "/compare/profiles/" + itoa(someonesProfile(a)) + "/delete"
+		}, want: want{401, 403, 403, 403, 303}},
+
 		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},
 		"POST /admin/users": {form: func(*testutil.App) url.Values {
 			return url.Values{"email": {"new" + uniq() + "@example.test"}, "display_name": {"New"}, "role": {"analyst"}}

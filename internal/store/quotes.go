@@ -506,8 +506,11 @@ type QuoteFilter struct {
 	Query      string              // label, region, platform or GPU name
 	AsOfBefore time.Time           // as_of < this (stale lists)
 	AsOfFrom   time.Time           // as_of ≥ this (freshness)
-	Offset     int
-	Limit      int
+	// Qualifications keeps quotes of platforms holding every one of these
+	// (names from PlatformQualifications) as a confirmed yes.
+	Qualifications []string
+	Offset         int
+	Limit          int
 }
 
 // where is the filter's condition over quotes q (names are searched through
@@ -556,6 +559,14 @@ func (f QuoteFilter) where() (string, []any) {
 	}
 	if !f.AsOfFrom.IsZero() {
 		add("q.as_of >= ?", f.AsOfFrom)
+	}
+	// Column names come from the fixed list, never from input.
+	for _, qual := range f.Qualifications {
+		for _, known := range PlatformQualifications {
+			if qual == known {
+				where = append(where, "q.platform_id IN (SELECT id FROM platforms WHERE "+known+" IS TRUE)")
+			}
+		}
 	}
 	return strings.Join(where, " AND "), args
 }

@@ -158,3 +158,36 @@ func TestFXRateOn(t *testing.T) {
 		t.Fatalf("inverse pair is not derived: %v", err)
 	}
 }
+
+func TestUsageProfilesSaveReplaceDelete(t *testing.T) {
+	ctx := context.Background()
+	st := testutil.Store(t)
+	u, err := st.CreateUser(ctx, actor, store.NewUser{Email: "ana@example.test", DisplayName: "Ana", Role: "analyst", PasswordHash: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := store.Actor{UserID: u.ID, Email: u.Email}
+	p1, err := st.SaveUsageProfile(ctx, a, "Steady 600 h", map[string]string{"profile.hours_per_month": "600.5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same name (any case) replaces it; the decimal text stays exact.
+	p2, err := st.SaveUsageProfile(ctx, a, "steady 600 H", map[string]string{"profile.hours_per_month": "600.25"})
+	if err != nil || p2.ID != p1.ID || p2.Params["profile.hours_per_month"] != "600.25" {
+		t.Fatalf("replace: %+v %v", p2, err)
+	}
+	list, err := st.UsageProfiles(ctx)
+	if err != nil || len(list) != 1 || list[0].OwnerEmail != "ana@example.test" {
+		t.Fatalf("list %+v %v", list, err)
+	}
+	if err := st.DeleteUsageProfile(ctx, a, p1.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.UsageProfileByID(ctx, p1.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("after delete: %v", err)
+	}
+	recs, _ := st.AuditLog(ctx, store.AuditFilter{Entity: "usage_profile"})
+	if len(recs) != 3 {
+		t.Fatalf("audit rows %d, want save, save, delete", len(recs))
+	}
+}

@@ -34,6 +34,8 @@ const (
 	ActionQuoteDeleteDraft     = "quote.delete_draft"
 	ActionQuoteImport          = "quote.import"
 	ActionReferencePriceCreate = "reference_price.create"
+	ActionProfileSave          = "usage_profile.save"
+	ActionProfileDelete        = "usage_profile.delete"
 )
 
 // AuditActions lists every action the audit log can hold, for filters.
@@ -42,7 +44,7 @@ var AuditActions = []string{
 	ActionLogin, ActionLoginFailed, ActionLogout, ActionFXRateCreate,
 	ActionPlatformCreate, ActionPlatformUpdate, ActionGPUModelCreate, ActionGPUModelUpdate,
 	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,
-	ActionQuoteDeleteDraft, ActionQuoteImport, ActionReferencePriceCreate,
+	ActionQuoteDeleteDraft, ActionQuoteImport, ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,
 }
 
 // ErrEmailTaken means another user already has this email (case-insensitively).

@@ -1,0 +1,527 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/compare"
+	"gpuquote/internal/money"
+	"gpuquote/internal/store"
+	"gpuquote/internal/svgchart"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/tcoapi"
+	"gpuquote/internal/vendorq"
+	"gpuquote/web"
+)
+
+// maxCandidates is how many candidates the list shows; filters narrow it.
+const maxCandidates = 100
+
+// comparePresets are the guides' three paths as starting profiles.
+var comparePresets = []struct {
+	key, labelID, hintID string
+	values               map[string]string
+}{
+	{"try", "compare.preset.try", "compare.preset.try.hint", map[string]string{
+		"profile.hours_per_month": "50", "profile.months": "1", "profile.instances": "1",
+		"profile.starts_per_month": "10", "profile.between_runs": "release"}},
+	{"steady", "compare.preset.steady", "compare.preset.steady.hint", map[string]string{
+		"profile.hours_per_month": "600", "profile.months": "12", "profile.instances": "1",
+		"profile.starts_per_month": "1", "profile.between_runs": "keep_stopped"}},
+	{"training", "compare.preset.training", "compare.preset.training.hint", map[string]string{
+		"profile.hours_per_month": "730", "profile.months": "3", "profile.instances": "2",
+		"profile.starts_per_month": "1", "profile.between_runs": "release", "profile.resumable": "true",
+		"profile.task": "full_training", "profile.params_billions": "7", "profile.precision": "bf16"}},
+}
+
+// compareDefaults is the profile of a first visit.
+var compareDefaults = map[string]string{"profile.hours_per_month": "200", "profile.months": "1", "profile.instances": "1"}
+
+// compareQualifications are the platform qualifications a comparison may require.
+var compareQualifications = []web.Option{
+	{Value: "idc_licence", LabelID: "compare.qual.idc_licence"},
+	{Value: "isp_licence", LabelID: "compare.qual.isp_licence"},
+	{Value: "iso27001", LabelID: "compare.qual.iso27001"},
+	{Value: "mlps3", LabelID: "compare.qual.mlps3"},
+	{Value: "third_party_guarantee", LabelID: "compare.qual.third_party_guarantee"},
+}
+
+// isProfileField reports whether a query key belongs to the usage profile.
+func isProfileField(k string) bool { return strings.HasPrefix(k, "profile.") || k == "report_currency" }
+
+// compareValues is the page's state from the query: a preset or a saved
+// profile fills the profile, which explicit fields override otherwise.
+func (s *Server) compareValues(c echo.Context) (url.Values, string, error) {
+	q := c.QueryParams()
+	values := url.Values{}
+	for k, vs := range q {
+		values[k] = append([]string(nil), vs...)
+	}
+	hasProfile := false
+	for k := range q {
+		if strings.HasPrefix(k, "profile.") {
+			hasProfile = true
+		}
+	}
+	fill := func(m map[string]string) {
+		for k := range values {
+			if isProfileField(k) && k != "report_currency" {
+				delete(values, k)
+			}
+		}
+		for k, v := range m {
+			values.Set(k, v)
+		}
+	}
+	preset := q.Get("preset")
+	switch {
+	case preset != "":
+		for _, p := range comparePresets {
+			if p.key == preset {
+				fill(p.values)
+			}
+		}
+	case q.Get("profile_id") != "":
+		id, _ := strconv.ParseInt(q.Get("profile_id"), 10, 64)
+		p, err := s.store.UsageProfileByID(c.Request().Context(), id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, "", echo.ErrNotFound
+		} else if err != nil {
+			return nil, "", err
+		}
+		fill(p.Params)
+	case !hasProfile:
+		fill(compareDefaults)
+	}
+	values.Del("preset")
+	values.Del("profile_id")
+	return values, preset, nil
+}
+
+// compareCandidateName names a quote in lists: platform · GPU × n · label.
+func compareCandidateName(c echo.Context, q store.Quote) string {
+	name := t(c).T("quote.detail.title", "Platform", displayName(t(c).Lang, q.PlatformNameZH, q.PlatformNameEN),
+		"GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
+	if q.Label != "" {
+		name += " · " + q.Label
+	}
+	return name
+}
+
+func (s *Server) comparePage(c echo.Context) error {
+	ctx := c.Request().Context()
+	values, preset, err := s.compareValues(c)
+	if err != nil {
+		return err
+	}
+	tr := t(c)
+	today := s.today()
+
+	profile, perrs := tcoapi.ProfileFromForm(values)
+	msgs := map[string]string{}
+	for _, e := range perrs {
+		if _, dup := msgs[e.Field]; !dup {
+			msgs[e.Field] = tr.TMap(e.MessageID, e.Args)
+		}
+	}
+	v := web.CompareView{ProfileSections: web.ProfileSections(values, msgs), Qualifications: compareQualifications}
+	v.ReportCurrency = web.Field{Name: "report_currency", Kind: "text", LabelID: "calc.report_currency", Value: strings.ToUpper(strings.TrimSpace(values.Get("report_currency")))}
+	for _, sec := range v.ProfileSections {
+		for _, f := range sec.Fields {
+			if f.Error != "" {
+				v.Errors = append(v.Errors, web.CalcError{FieldID: f.ID(), LabelID: f.LabelID, Message: f.Error})
+			}
+		}
+	}
+	for _, p := range comparePresets {
+		v.Presets = append(v.Presets, web.ComparePreset{Key: p.key, LabelID: p.labelID, HintID: p.hintID,
+			URL: "/compare?preset=" + p.key, Active: p.key == preset})
+	}
+
+	// Candidates: published quotes the filters find, each screened against
+	// the profile (greyed with the reason, never dropped).
+	f := store.QuoteFilter{Limit: maxCandidates, Currency: strings.ToUpper(strings.TrimSpace(values.Get("currency")))}
+	f.GPUModelID, _ = strconv.ParseInt(values.Get("gpu"), 10, 64)
+	if sh := values.Get("sharing"); catalog.Sharing(sh).Valid() {
+		f.Sharing = sh
+	}
+	if days, err := strconv.Atoi(values.Get("fresh")); err == nil && days > 0 {
+		f.AsOfFrom = today.AddDate(0, 0, -days)
+	}
+	f.Qualifications = values["qual"]
+	floor := decimal.NullDecimal{}
+	if len(perrs) == 0 {
+		floor = tco.ProfileVRAMFloor(profile)
+	}
+	if floor.Valid {
+		v.VRAMFloor = money.Fixed(floor.Decimal, 2)
+	}
+	gpus, err := s.store.AllGPUModels(ctx)
+	if err != nil {
+		return err
+	}
+	gpuByID := map[int64]store.GPUModel{}
+	for _, g := range gpus {
+		gpuByID[g.ID] = g
+		v.GPUs = append(v.GPUs, web.Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Vendor + " " + g.Name})
+	}
+	cands, total, err := s.store.Quotes(ctx, f)
+	if err != nil {
+		return err
+	}
+	v.CandidateTotal, v.CandidatesMore = total, total > len(cands)
+
+	// The selection, in the order given, at most compare.MaxSelected.
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, raw := range values["q"] {
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || id <= 0 || seen[id] {
+			continue
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	if len(ids) > compare.MaxSelected {
+		ids, v.TooMany = ids[:compare.MaxSelected], true
+	}
+	v.SelectedCount = len(ids)
+
+	in := compare.Input{Profile: profile, ReportCurrency: v.ReportCurrency.Value, Today: today}
+	selected, err := s.store.QuotesByIDs(ctx, ids)
+	if err != nil {
+		return err
+	}
+	// Drafts are never compared; archived versions are, marked (an old
+	// shared link still shows what it showed).
+	kept := selected[:0]
+	for _, q := range selected {
+		if q.State != store.QuoteDraft {
+			kept = append(kept, q)
+		}
+	}
+	selected = kept
+	if in.ReportCurrency == "" || !money.IsCurrency(in.ReportCurrency) {
+		in.ReportCurrency = "CNY"
+		if len(selected) > 0 {
+			in.ReportCurrency = selected[0].Currency
+		}
+		v.ReportCurrency.Value = in.ReportCurrency
+	}
+	rates, err := s.store.CurrentFXRates(ctx, today)
+	if err != nil {
+		return err
+	}
+	in.Rates = map[string]tco.FX{}
+	for _, r := range rates {
+		if r.Quote == in.ReportCurrency {
+			in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: r.AsOf}
+		}
+	}
+	refs, err := s.store.CurrentReferencePrices(ctx, "", today)
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(r.Item),
+			Unit: catalog.Unit(r.Unit), UnitPrice: r.UnitPrice, Currency: r.Currency})
+	}
+
+	stale := today.AddDate(0, 0, -staleAfterDays)
+	for _, q := range cands {
+		cand := compare.Candidate{Quote: q, GPU: gpuByID[q.GPUModelID]}
+		var reasons []compare.Reason
+		if len(perrs) == 0 {
+			reasons = compare.Screen(cand, in, floor)
+		}
+		if values.Get("fit") == "1" && hasReason(reasons, compare.ReasonVRAMFloor) {
+			continue // the reader asked to leave out cards below the floor
+		}
+		v.Candidates = append(v.Candidates, web.CompareCandidate{ID: q.ID, Name: compareCandidateName(c, q), Currency: q.Currency,
+			Hourly: s.formatMoney(c, q.Hourly, q.Currency), Monthly: s.formatMoney(c, q.Monthly, q.Currency),
+			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: seen[q.ID], Reasons: reasonTexts(c, reasons)})
+	}
+
+	if len(perrs) == 0 && len(selected) > 0 {
+		var cs []compare.Candidate
+		for _, q := range selected {
+			cs = append(cs, compare.Candidate{Quote: q, GPU: gpuByID[q.GPUModelID]})
+		}
+		rows := compare.Run(cs, in)
+		sortKey, desc := values.Get("sort"), values.Get("dir") == "desc"
+		if !validSort(sortKey) {
+			sortKey = compare.SortTCO
+		}
+		compare.Sort(rows, sortKey, desc)
+		s.compareTable(c, &v, rows, in, values, sortKey, desc)
+	}
+
+	profiles, err := s.store.UsageProfiles(ctx)
+	if err != nil {
+		return err
+	}
+	cur := auth.CurrentUser(c)
+	for _, p := range profiles {
+		v.Profiles = append(v.Profiles, web.SavedProfile{ID: p.ID, Name: p.Name, Owner: p.OwnerEmail,
+			LoadURL: "/compare?profile_id=" + strconv.FormatInt(p.ID, 10), CanDelete: cur != nil && (cur.UserID == p.OwnerID || cur.Role == auth.RoleAdmin)})
+	}
+	v.Filter = values
+	shared := url.Values{}
+	for k, vs := range values {
+		if len(vs) > 0 && vs[0] != "" {
+			shared[k] = vs
+		}
+	}
+	v.ShareURL = "/compare?" + shared.Encode()
+	v.Page = s.page(c, "compare.title")
+	c.Response().Header().Set("Vary", "HX-Request")
+	return s.render(c, http.StatusOK, v.Page, web.Compare(v))
+}
+
+func hasReason(rs []compare.Reason, id string) bool {
+	for _, r := range rs {
+		if r.MessageID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func reasonTexts(c echo.Context, rs []compare.Reason) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, t(c).TMap(r.MessageID, r.Args))
+	}
+	return out
+}
+
+func validSort(k string) bool {
+	for _, x := range compare.SortKeys {
+		if k == x {
+			return true
+		}
+	}
+	return false
+}
+
+// compareTable formats the priced rows, the sortable headers and the
+// exchange rates used.
+func (s *Server) compareTable(c echo.Context, v *web.CompareView, rows []compare.Row, in compare.Input, values url.Values, sortKey string, desc bool) {
+	tr := t(c)
+	cur := in.ReportCurrency
+	m := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), cur) }
+	rate := func(d decimal.NullDecimal) string {
+		if !d.Valid {
+			return ""
+		}
+		return money.FormatPlaces(d.Decimal, cur, string(tr.Lang), 4)
+	}
+	v.ReportCur = cur
+	for _, it := range catalog.Items {
+		v.ItemLabelIDs = append(v.ItemLabelIDs, it.LabelID)
+		v.Items = append(v.Items, string(it.Key))
+	}
+	usedRates := map[string]tco.FX{}
+	for _, r := range rows {
+		q := r.Quote
+		row := web.CompareRow{ID: q.ID, Name: compareCandidateName(c, q), URL: "/quotes/" + strconv.FormatInt(q.ID, 10),
+			Archived: q.State == store.QuoteArchived, Eligible: r.Eligible(), Priced: r.Priced, Reasons: reasonTexts(c, r.Reasons),
+			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
+		if r.Priced {
+			res := r.Result
+			if q.Currency != cur {
+				usedRates[q.Currency] = tco.FX{Rate: res.FXRate, Date: res.FXDate}
+			}
+			row.ChosenModeID = res.ChosenMode.LabelID()
+			for _, md := range res.Modes {
+				row.Modes = append(row.Modes, web.CompareMode{Mode: string(md.Mode), LabelID: md.Mode.LabelID(), Total: m(md.TCO),
+					Allowed: md.Status == catalog.ModeAllowed, Chosen: md.Mode == res.ChosenMode})
+			}
+			if res.BreakEvenHours.Valid {
+				row.BreakEven = tr.T("compare.hours", "Hours", money.Fixed(res.BreakEvenHours.Decimal, 2))
+			}
+			row.Compute, row.Hidden, row.OneOff = m(res.ComputeTotal), m(res.HiddenTotal), m(res.OneOffTotal)
+			row.TCO, row.TCOPessimistic = m(res.TCO), m(res.TCOPessimistic)
+			if res.HiddenShare.Valid {
+				row.HiddenShare = tr.T("calc.result.percent", "Value", money.Fixed(res.HiddenShare.Decimal.Mul(decimal.NewFromInt(100)), 2))
+			}
+			row.Effective = rate(decimal.NewNullDecimal(res.EffectivePerGPUHour))
+			row.PerReference = rate(res.PerReferenceGPUHour)
+			row.PerMillionTokens = rate(res.CostPerMillionTokens)
+			for _, f := range res.Flags {
+				row.FlagIDs = append(row.FlagIDs, f.LabelID())
+			}
+			for _, l := range res.Lines {
+				cl := web.CompareLine{Item: string(l.Item), Status: string(l.Status)}
+				if l.Status == catalog.StatusCharged {
+					cl.Amount = m(l.Amount)
+				} else {
+					cl.StatusID = l.Status.LabelID()
+					if l.ReferenceAmount.Valid {
+						cl.Reference = m(l.ReferenceAmount.Decimal)
+					}
+				}
+				row.Lines = append(row.Lines, cl)
+			}
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	var froms []string
+	for from := range usedRates {
+		froms = append(froms, from)
+	}
+	sort.Strings(froms)
+	for _, from := range froms {
+		fx := usedRates[from]
+		date := tr.T("compare.fx.undated")
+		if !fx.Date.IsZero() {
+			date = web.FormatDate(fx.Date)
+		}
+		v.FXNotes = append(v.FXNotes, tr.T("compare.fx", "From", from, "To", cur, "Rate", money.String(fx.Rate), "Date", date))
+	}
+	s.compareCharts(c, v, rows, in)
+	s.compareQuestions(c, v, rows, in)
+	for _, k := range []struct{ key, labelID string }{
+		{compare.SortTCO, "calc.result.tco"}, {compare.SortPessimistic, "calc.result.tco_pessimistic"},
+		{compare.SortEffective, "calc.result.effective"}, {compare.SortHidden, "calc.result.hidden_share"},
+		{compare.SortBreakEven, "calc.result.break_even_hours"},
+	} {
+		q := url.Values{}
+		for key, vs := range values {
+			q[key] = vs
+		}
+		q.Set("sort", k.key)
+		dir := "asc"
+		if k.key == sortKey && !desc {
+			dir = "desc"
+		}
+		q.Set("dir", dir)
+		v.Sorts = append(v.Sorts, web.CompareSort{Key: k.key, LabelID: k.labelID, URL: "/compare?" + q.Encode(),
+			Active: k.key == sortKey, Desc: k.key == sortKey && desc})
+	}
+}
+
+// saveProfile stores the current profile under a name (the same name
+// replaces the reader's earlier one) and reloads the comparison with it.
+func (s *Server) saveProfile(c echo.Context) error {
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest)
+	}
+	name := strings.TrimSpace(form.Get("name"))
+	if n := utf8.RuneCountInString(name); n < 1 || n > 100 {
+		return s.redirectWithFlash(c, "/compare", "error", "compare.profiles.name_invalid")
+	}
+	if _, errs := tcoapi.ProfileFromForm(form); len(errs) > 0 {
+		return s.redirectWithFlash(c, "/compare", "error", "compare.profiles.invalid")
+	}
+	params := map[string]string{}
+	for k := range form {
+		if isProfileField(k) && strings.TrimSpace(form.Get(k)) != "" {
+			params[k] = strings.TrimSpace(form.Get(k))
+		}
+	}
+	p, err := s.store.SaveUsageProfile(c.Request().Context(), s.actor(c), name, params)
+	if err != nil {
+		return err
+	}
+	return s.redirectWithFlash(c, "/compare?profile_id="+strconv.FormatInt(p.ID, 10), "ok", "compare.profiles.saved", "Name", p.Name)
+}
+
+// deleteProfile removes a saved profile: its owner or an admin only.
+func (s *Server) deleteProfile(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return echo.ErrNotFound
+	}
+	p, err := s.store.UsageProfileByID(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	cur := auth.CurrentUser(c)
+	if cur.UserID != p.OwnerID && cur.Role != auth.RoleAdmin {
+		return echo.NewHTTPError(http.StatusForbidden)
+	}
+	if err := s.store.DeleteUsageProfile(c.Request().Context(), s.actor(c), id); err != nil {
+		return err
+	}
+	return s.redirectWithFlash(c, "/compare", "ok", "compare.profiles.deleted", "Name", p.Name)
+}
+
+// compareCharts draws the cost curves and the cost make-up of the rows the
+// engine priced (ruled-out ones too, since they are shown greyed).
+func (s *Server) compareCharts(c echo.Context, v *web.CompareView, rows []compare.Row, in compare.Input) {
+	tr := t(c)
+	cur := in.ReportCurrency
+	m := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), cur) }
+	curves := svgchart.CurveChart{ID: "cmp-curves", Title: tr.T("compare.chart.curves.title", "Currency", cur),
+		Desc: tr.T("compare.charts.curves"), XLabel: tr.T("compare.chart.hours"), YLabel: tr.T("compare.chart.per_month", "Currency", cur),
+		LegendHourly: tr.T("mode.hourly"), LegendMonthly: tr.T("mode.monthly"), LegendSpot: tr.T("mode.spot"),
+		LegendBreakEven: tr.T("calc.result.break_even_hours")}
+	bars := svgchart.BarChart{ID: "cmp-bars", Title: tr.T("compare.chart.bars.title", "Currency", cur), Desc: tr.T("compare.charts.bars"),
+		XLabel: tr.T("calc.result.tco") + " (" + cur + ")", LegendCompute: tr.T("calc.result.compute"),
+		LegendHidden: tr.T("calc.result.hidden"), LegendOneOff: tr.T("calc.result.one_off")}
+	for _, r := range rows {
+		if !r.Priced {
+			continue
+		}
+		name := compareCandidateName(c, r.Quote)
+		hourly, monthly, spot := compare.UnitPrices(r, in.Profile)
+		cq := svgchart.CurveQuote{Name: name, Hourly: hourly, Monthly: monthly, Spot: spot, BreakEvenHours: r.Result.BreakEvenHours}
+		if r.Result.BreakEvenHours.Valid {
+			cq.BreakEvenLabel = tr.T("compare.hours", "Hours", money.Fixed(r.Result.BreakEvenHours.Decimal, 2))
+		}
+		if len(curves.Quotes) < svgchart.MaxCurveQuotes {
+			curves.Quotes = append(curves.Quotes, cq)
+		}
+		res := r.Result
+		bars.Bars = append(bars.Bars, svgchart.Bar{Name: name, Compute: res.ComputeTotal, Hidden: res.HiddenTotal, OneOff: res.OneOffTotal,
+			ComputeText: m(res.ComputeTotal), HiddenText: m(res.HiddenTotal), OneOffText: m(res.OneOffTotal), TotalText: m(res.TCO)})
+	}
+	v.CurvesSVG, v.BarsSVG = svgchart.CostCurves(curves), svgchart.StackedBars(bars)
+}
+
+// compareQuestions turns each compared quote's open lines and missing terms
+// into the questions to send its vendor, with the team's volumes in them.
+func (s *Server) compareQuestions(c echo.Context, v *web.CompareView, rows []compare.Row, in compare.Input) {
+	tr := t(c)
+	p := in.Profile
+	for _, r := range rows {
+		q := r.Quote
+		qc := vendorq.Context{Mbps: p.Mbps, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
+			SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
+			ImageGB: p.ImageGB, StartsPerMonth: p.StartsPerMonth}
+		if r.Priced {
+			for _, l := range r.Result.Lines {
+				if l.Item == catalog.ItemStoppedRetention {
+					qc.StoppedHoursPerMonth = l.Quantity
+				}
+			}
+		}
+		groups := vendorq.For(q, qc)
+		if len(groups) == 0 {
+			continue
+		}
+		name := compareCandidateName(c, q)
+		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + web.FormatDate(q.AsOf)
+		cq := web.CompareQuestions{ID: strconv.FormatInt(q.ID, 10), Name: name, PlainText: vendorq.PlainText(title, groups, tr.TMap)}
+		for _, g := range groups {
+			qg := web.QuestionGroup{Title: vendorq.Heading(g, tr.TMap)}
+			for _, item := range g.Questions {
+				qg.Questions = append(qg.Questions, vendorq.Render(item, tr.TMap))
+			}
+			cq.Groups = append(cq.Groups, qg)
+		}
+		v.Questions = append(v.Questions, cq)
+	}
+}

@@ -1,0 +1,65 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/testutil"
+)
+
+// TestBrowserCompareFlipsModeAtBreakEven: three quotes compared; moving the
+// hours from 100 to 300 flips the first quote from hourly to monthly, as its
+// break-even (70 ÷ 0.471 = 148.62 h) says it must; the chart is drawn.
+func TestBrowserCompareFlipsModeAtBreakEven(t *testing.T) {
+	app := testutil.NewApp(t)
+	a := publishQuote(app, "EUR", "0.471", "70", allIncluded()) // break-even 148.62 h
+	b := publishQuote(app, "EUR", "0.5", "184", allIncluded())  // break-even 368 h: stays hourly
+	c := publishQuote(app, "EUR", "0.9", "", allIncluded())     // hourly only
+	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+	ctx := testutil.Browser(t)
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(app.URL+"/login"),
+		chromedp.SendKeys(chromedp.ID("email"), email),
+		chromedp.SendKeys(chromedp.ID("password"), pw),
+		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
+		chromedp.Navigate(app.URL+"/compare"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="compare-form"]`)),
+		chromedp.SetValue(chromedp.ID("f-report_currency"), "EUR"),
+		chromedp.Clear(chromedp.ID("f-profile-hours_per_month")),
+		chromedp.SendKeys(chromedp.ID("f-profile-hours_per_month"), "100"),
+		chromedp.Click(chromedp.ID("cand-q-"+itoa(a))),
+		chromedp.Click(chromedp.ID("cand-q-"+itoa(b))),
+		chromedp.Click(chromedp.ID("cand-q-"+itoa(c))),
+		chromedp.Click(chromedp.CSS(`[data-testid="compare-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="cmp-row-`+itoa(a)+`"]`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	chosen := `[data-testid="cmp-` + itoa(a) + `-chosen"]`
+	waitText(ctx, t, chosen, app.Catalog.Translator("zh-CN").T("mode.hourly"))
+	waitText(ctx, t, `[data-testid="cmp-`+itoa(a)+`-tco"]`, "47.10")
+	if err := chromedp.Do(ctx,
+		chromedp.Clear(chromedp.ID("f-profile-hours_per_month")),
+		chromedp.SendKeys(chromedp.ID("f-profile-hours_per_month"), "300"),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitText(ctx, t, chosen, app.Catalog.Translator("zh-CN").T("mode.monthly"))
+	waitText(ctx, t, `[data-testid="cmp-`+itoa(a)+`-tco"]`, "70.00")
+	// B's break-even is 368 h: still hourly at 300 h (0.5 × 300 = 150.00).
+	waitText(ctx, t, `[data-testid="cmp-`+itoa(b)+`-chosen"]`, app.Catalog.Translator("zh-CN").T("mode.hourly"))
+	// The URL carries the profile and the selection, so the page can be shared.
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil || !strings.Contains(loc, "profile.hours_per_month=300") || !strings.Contains(loc, "q="+itoa(c)) {
+		t.Fatalf("URL %q does not encode the comparison (%v)", loc, err)
+	}
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="chart-curves"] svg').length`))
+	if err != nil || n != 1 {
+		t.Fatalf("cost curve chart: %d (%v)", n, err)
+	}
+	testutil.Screenshot(t, ctx, "compare")
+}

@@ -1,0 +1,171 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/store"
+	"gpuquote/internal/testutil"
+)
+
+// someonesProfile saves a usage profile owned by a fresh analyst.
+func someonesProfile(a *testutil.App) int64 {
+	a.T.Helper()
+	_, _, uid := a.CreateUser(auth.RoleAnalyst)
+	p, err := a.Store.SaveUsageProfile(context.Background(), store.Actor{UserID: uid},
+		"profile "+itoa(uid), map[string]string{"profile.hours_per_month": "100", "profile.months": "1", "profile.instances": "1"})
+	if err != nil {
+		a.T.Fatal(err)
+	}
+	return p.ID
+}
+
+// publishQuote publishes a one-GPU quote on the HOSTKEY fixture.
+func publishQuote(a *testutil.App, currency, hourly, monthly string, lines []store.QuoteLine) int64 {
+	a.T.Helper()
+	pid, gid := marketRefs(a)
+	q := store.Quote{PlatformID: pid, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated", Currency: currency,
+		BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
+		Source: "test", Lines: lines, Label: currency + " " + hourly + "/" + monthly}
+	if hourly != "" {
+		q.Hourly = decimal.NewNullDecimal(decimal.RequireFromString(hourly))
+	}
+	if monthly != "" {
+		q.Monthly = decimal.NewNullDecimal(decimal.RequireFromString(monthly))
+	}
+	d, err := a.Store.CreateQuoteDraft(context.Background(), store.SystemActor, q)
+	if err != nil {
+		a.T.Fatal(err)
+	}
+	p, err := a.Store.PublishQuote(context.Background(), store.SystemActor, d.ID, d.LockVersion)
+	if err != nil {
+		a.T.Fatal(err)
+	}
+	return p.ID
+}
+
+func allIncluded() []store.QuoteLine {
+	var out []store.QuoteLine
+	for _, it := range []string{"bandwidth", "egress", "data_migration", "public_ip", "system_disk", "data_disk",
+		"object_storage", "bundled_addon", "snapshot", "image", "stopped_retention", "start_stop_schedule"} {
+		out = append(out, store.QuoteLine{Item: it, Status: "included", InWriting: true})
+	}
+	return out
+}
+
+func compareURL(hours string, ids ...int64) string {
+	q := url.Values{"profile.hours_per_month": {hours}, "profile.months": {"1"}, "profile.instances": {"1"}, "report_currency": {"EUR"}}
+	for _, id := range ids {
+		q.Add("q", itoa(id))
+	}
+	return "/compare?" + q.Encode()
+}
+
+func TestCompareNoCandidatesAndOneCandidate(t *testing.T) {
+	app := testutil.NewApp(t)
+	c, _ := app.AsUser(auth.RoleAnalyst)
+	r := c.Get("/compare")
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="candidates-empty"`) || !strings.Contains(r.Body, `data-testid="compare-empty"`) {
+		t.Fatalf("empty market: %d", r.StatusCode)
+	}
+	id := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	r = c.Get(compareURL("200", id))
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("one candidate: %d", r.StatusCode)
+	}
+	for _, want := range []string{
+		`data-testid="cand-` + itoa(id) + `"`,
+		`data-testid="cmp-` + itoa(id) + `-tco">€70.00<`, // monthly beats 200 h × 0.471
+		`data-testid="cmp-` + itoa(id) + `-break-even">`,
+	} {
+		if !strings.Contains(r.Body, want) {
+			t.Errorf("missing %s", want)
+		}
+	}
+	if !strings.Contains(r.Body, `class="num best" data-testid="cmp-`+itoa(id)+`-tco"`) {
+		t.Error("the only quote is the cheapest")
+	}
+}
+
+func TestCompareMixedCurrenciesWithoutARate(t *testing.T) {
+	app := testutil.NewApp(t)
+	c, _ := app.AsUser(auth.RoleAnalyst)
+	eur := publishQuote(app, "EUR", "0.471", "", allIncluded())
+	usd := publishQuote(app, "USD", "0.40", "", allIncluded())
+	r := c.Get(compareURL("200", eur, usd))
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	row := between(r.Body, `data-testid="cmp-row-`+itoa(usd)+`"`, "</tr>")
+	if !strings.Contains(row, "USD") || !strings.Contains(row, "EUR") || strings.Contains(row, `-tco"`) {
+		t.Fatalf("USD quote without a rate must say so and show no converted figure: %s", row)
+	}
+	if !strings.Contains(r.Body, `data-testid="cmp-`+itoa(eur)+`-tco">€94.20<`) {
+		t.Fatal("the EUR quote is still priced")
+	}
+	// With a dated USD → EUR rate the USD quote is converted and the rate named.
+	if _, err := app.Store.CreateFXRate(context.Background(), store.SystemActor, store.FXRate{Base: "USD", Quote: "EUR",
+		Rate: decimal.RequireFromString("0.9"), AsOf: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	r = c.Get(compareURL("200", eur, usd))
+	if !strings.Contains(r.Body, `data-testid="cmp-`+itoa(usd)+`-tco">€72.00<`) || !strings.Contains(r.Body, "1 USD = 0.9 EUR") {
+		t.Fatalf("converted: 0.40 × 200 × 0.9 = 72.00 expected with the rate named")
+	}
+}
+
+func TestCompareAllUnconfirmedQuote(t *testing.T) {
+	app := testutil.NewApp(t)
+	c, _ := app.AsUser(auth.RoleFinance)
+	id := publishQuote(app, "EUR", "0.471", "", nil) // no line answered: all twelve unconfirmed
+	if _, err := app.Store.CreateReferencePrice(context.Background(), store.SystemActor, store.ReferencePrice{Item: "egress",
+		Currency: "EUR", Unit: "per_gb", UnitPrice: decimal.RequireFromString("0.05"), AsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	u := compareURL("200", id) + "&profile.egress_gb_per_month=100"
+	r := c.Get(u)
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	// Confirmed 94.20; pessimistic adds egress 100 GB × 0.05 = 5.00.
+	if !strings.Contains(r.Body, `data-testid="cmp-`+itoa(id)+`-tco">€94.20<`) ||
+		!strings.Contains(r.Body, `data-testid="cmp-`+itoa(id)+`-pessimistic">€99.20<`) {
+		t.Fatal("confirmed / pessimistic TCO")
+	}
+	lines := between(r.Body, `data-testid="compare-lines"`, "</table>")
+	if strings.Count(lines, "status-unconfirmed") != 12 {
+		t.Fatalf("want all twelve lines shown unconfirmed, got %d", strings.Count(lines, "status-unconfirmed"))
+	}
+	if !strings.Contains(r.Body, app.Catalog.Translator("zh-CN").T("flag.unconfirmed_lines")) {
+		t.Fatal("the unconfirmed-lines risk is worded")
+	}
+}
+
+func TestCompareProfileErrorsAndSavedProfiles(t *testing.T) {
+	app := testutil.NewApp(t)
+	c, _ := app.AsUser(auth.RoleAnalyst)
+	id := publishQuote(app, "EUR", "0.471", "", allIncluded())
+	r := c.Get("/compare?profile.hours_per_month=999&profile.months=1&profile.instances=1&q=" + itoa(id))
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="compare-errors"`) || !strings.Contains(r.Body, `value="999"`) {
+		t.Fatalf("bad hours: %d", r.StatusCode)
+	}
+	r = c.PostForm("/compare/profiles", url.Values{"name": {"试用 50 小时"}, "profile.hours_per_month": {"50"}, "profile.months": {"1"}, "profile.instances": {"1"}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %d", r.StatusCode)
+	}
+	page := c.Get(r.Header.Get("Location") + "&q=" + itoa(id))
+	if !strings.Contains(page.Body, "试用 50 小时") || !strings.Contains(page.Body, `data-testid="cmp-`+itoa(id)+`-tco">€23.55<`) {
+		t.Fatal("the saved profile reloads and prices 50 h")
+	}
+	// Presets fill the profile.
+	if r := c.Get("/compare?preset=training"); !strings.Contains(r.Body, `data-testid="vram-floor"`) {
+		t.Fatal("the training preset names a VRAM floor")
+	}
+}

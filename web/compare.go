@@ -1,0 +1,136 @@
+package web
+
+import "net/url"
+
+// ComparePreset is one of the guides' three paths, as a link that fills
+// the profile.
+type ComparePreset struct {
+	Key     string
+	LabelID string
+	HintID  string
+	URL     string
+	Active  bool
+}
+
+// SavedProfile is a usage profile saved by name.
+type SavedProfile struct {
+	ID        int64
+	Name      string
+	Owner     string
+	LoadURL   string
+	CanDelete bool
+}
+
+// CompareCandidate is one published quote the filters found.
+type CompareCandidate struct {
+	ID       int64
+	Name     string
+	Currency string
+	Hourly   string
+	Monthly  string
+	AsOf     string
+	Stale    bool
+	Selected bool
+	Reasons  []string // translated; non-empty: shown greyed
+}
+
+// CompareMode is one billing mode's total of a compared quote.
+type CompareMode struct {
+	Mode    string
+	LabelID string
+	Total   string
+	Allowed bool
+	Chosen  bool
+}
+
+// CompareLine is one of the twelve lines of a compared quote: an amount,
+// or its status when it costs nothing (included / unconfirmed / n.a.).
+type CompareLine struct {
+	Item      string
+	Status    string
+	Amount    string
+	StatusID  string
+	Reference string // pessimistic amount of an unconfirmed line, if priced
+}
+
+// CompareRow is one compared quote, formatted.
+type CompareRow struct {
+	ID                  int64
+	Name                string
+	URL                 string
+	Archived            bool
+	Eligible            bool
+	Priced              bool
+	Reasons             []string
+	ChosenModeID        string
+	Modes               []CompareMode
+	BreakEven           string
+	Compute             string
+	Hidden              string
+	OneOff              string
+	TCO                 string
+	TCOPessimistic      string
+	HiddenShare         string
+	Effective           string
+	PerReference        string
+	PerMillionTokens    string
+	FlagIDs             []string
+	Lines               []CompareLine
+	CheapestConfirmed   bool
+	CheapestPessimistic bool
+}
+
+// CompareSort is a sortable column header.
+type CompareSort struct {
+	Key     string
+	LabelID string
+	URL     string
+	Active  bool
+	Desc    bool
+}
+
+// CompareQuestions are the questions one quote raises, grouped, with the
+// same as copyable plain text.
+type CompareQuestions struct {
+	ID        string
+	Name      string
+	Groups    []QuestionGroup
+	PlainText string
+}
+
+// QuestionGroup is a written confirmation or an SLA clause with its questions.
+type QuestionGroup struct {
+	Title     string
+	Questions []string
+}
+
+// CompareView is the comparison page's view model.
+type CompareView struct {
+	Page            Page
+	Presets         []ComparePreset
+	ProfileSections []Section
+	ReportCurrency  Field
+	Profiles        []SavedProfile
+	Errors          []CalcError
+	// Hidden carries the selection and filters through the profile form
+	// (and the profile through the filter form): one GET form holds all.
+	Filter         url.Values
+	GPUs           []Option
+	Qualifications []Option
+	Candidates     []CompareCandidate
+	CandidateTotal int
+	CandidatesMore bool
+	VRAMFloor      string
+	SelectedCount  int
+	TooMany        bool
+	Rows           []CompareRow
+	Sorts          []CompareSort
+	ItemLabelIDs   []string
+	Items          []string
+	ReportCur      string
+	FXNotes        []string
+	CurvesSVG      string
+	BarsSVG        string
+	Questions      []CompareQuestions
+	ShareURL       string
+}
