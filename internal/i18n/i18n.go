@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 )
 
@@ -42,14 +43,41 @@ func (l Lang) Tag() language.Tag {
 //go:embed locales/*.toml
 var localeFS embed.FS
 
-// Catalog holds every message of every language, loaded once at start-up.
+// Catalog holds every message of every language, loaded once at start-up
+// and compiled: a message is a list of literal text and {{.Name}}
+// placeholders, so rendering is concatenation (the comparison page renders
+// hundreds of messages per request).
 type Catalog struct {
-	bundle *goi18n.Bundle
-	// plain holds messages without template actions, looked up without
-	// going through the template engine (the common, hot case).
-	plain      map[Lang]map[string]string
-	localizers map[Lang]*goi18n.Localizer
-	ids        map[Lang]map[string]bool
+	msgs map[Lang]map[string]message
+}
+
+// message is a compiled message: text parts with placeholder names between
+// them (len(parts) == len(names) + 1).
+type message struct {
+	parts []string
+	names []string
+}
+
+// placeholder is the only template action messages may use.
+var placeholder = regexp.MustCompile(`\{\{\s*\.([A-Za-z][A-Za-z0-9_]*)\s*\}\}`)
+
+// compile splits text at its placeholders; any other template action is an
+// error, caught when the catalogs load.
+func compile(text string) (message, error) {
+	var m message
+	last := 0
+	for _, loc := range placeholder.FindAllStringSubmatchIndex(text, -1) {
+		m.parts = append(m.parts, text[last:loc[0]])
+		m.names = append(m.names, text[loc[2]:loc[3]])
+		last = loc[1]
+	}
+	m.parts = append(m.parts, text[last:])
+	for _, p := range m.parts {
+		if strings.Contains(p, "{{") || strings.Contains(p, "}}") {
+			return message{}, fmt.Errorf("only {{.Name}} placeholders are supported: %q", text)
+		}
+	}
+	return m, nil
 }
 
 // Load parses every locales/*.<lang>.toml file. Files are split by feature;
@@ -58,9 +86,7 @@ func Load() (*Catalog, error) { return LoadFS(localeFS, "locales") }
 
 // LoadFS loads catalogs from dir in fsys (tests use their own).
 func LoadFS(fsys fs.FS, dir string) (*Catalog, error) {
-	b := goi18n.NewBundle(language.SimplifiedChinese)
-	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	c := &Catalog{bundle: b, plain: map[Lang]map[string]string{}, localizers: map[Lang]*goi18n.Localizer{}, ids: map[Lang]map[string]bool{}}
+	c := &Catalog{msgs: map[Lang]map[string]message{}}
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
@@ -90,26 +116,19 @@ func LoadFS(fsys fs.FS, dir string) (*Catalog, error) {
 		if err := flatten("", raw, flat); err != nil {
 			return nil, fmt.Errorf("i18n: %s: %w", e.Name(), err)
 		}
-		if c.plain[lang] == nil {
-			c.plain[lang] = map[string]string{}
-			c.ids[lang] = map[string]bool{}
+		if c.msgs[lang] == nil {
+			c.msgs[lang] = map[string]message{}
 		}
 		for id, text := range flat {
-			if c.ids[lang][id] {
+			if _, dup := c.msgs[lang][id]; dup {
 				return nil, fmt.Errorf("i18n: %s: message %q defined twice", e.Name(), id)
 			}
-			c.ids[lang][id] = true
-			if strings.Contains(text, "{{") {
-				if err := b.AddMessages(lang.Tag(), &goi18n.Message{ID: id, Other: text}); err != nil {
-					return nil, fmt.Errorf("i18n: %s: %w", e.Name(), err)
-				}
-				continue
+			m, err := compile(text)
+			if err != nil {
+				return nil, fmt.Errorf("i18n: %s: %s: %w", e.Name(), id, err)
 			}
-			c.plain[lang][id] = text
+			c.msgs[lang][id] = m
 		}
-	}
-	for _, l := range Langs {
-		c.localizers[l] = goi18n.NewLocalizer(b, string(l))
 	}
 	return c, nil
 }
@@ -137,8 +156,8 @@ func flatten(prefix string, m map[string]any, out map[string]string) error {
 
 // IDs returns the sorted message IDs defined for lang.
 func (c *Catalog) IDs(lang Lang) []string {
-	out := make([]string, 0, len(c.ids[lang]))
-	for id := range c.ids[lang] {
+	out := make([]string, 0, len(c.msgs[lang]))
+	for id := range c.msgs[lang] {
 		out = append(out, id)
 	}
 	sort.Strings(out)
@@ -146,7 +165,10 @@ func (c *Catalog) IDs(lang Lang) []string {
 }
 
 // Has reports whether lang defines id.
-func (c *Catalog) Has(lang Lang, id string) bool { return c.ids[lang][id] }
+func (c *Catalog) Has(lang Lang, id string) bool {
+	_, ok := c.msgs[lang][id]
+	return ok
+}
 
 // Translator renders messages in one language.
 type Translator struct {
@@ -163,32 +185,70 @@ func (c *Catalog) Translator(lang Lang) *Translator {
 }
 
 // T renders message id. args are alternating name/value pairs for the
-// message's template ({{.Name}}). A missing message renders as its id in
-// brackets, visible in review and caught by the catalog tests.
+// message's placeholders ({{.Name}}). A missing message renders as its id
+// in brackets, visible in review and caught by the catalog tests.
 func (t *Translator) T(id string, args ...any) string {
-	var data map[string]any
-	if len(args) > 1 {
-		data = make(map[string]any, len(args)/2)
-		for i := 0; i+1 < len(args); i += 2 {
-			data[fmt.Sprint(args[i])] = args[i+1]
-		}
+	m, ok := t.lookup(id)
+	if !ok {
+		return "[" + id + "]"
 	}
-	return t.TMap(id, data)
+	if len(m.names) == 0 {
+		return m.parts[0]
+	}
+	return m.render(func(name string) (any, bool) {
+		for i := 0; i+1 < len(args); i += 2 {
+			if k, _ := args[i].(string); k == name {
+				return args[i+1], true
+			}
+		}
+		return nil, false
+	})
 }
 
-// TMap renders message id with its template data given as a map.
+// TMap renders message id with its placeholder values given as a map.
 func (t *Translator) TMap(id string, data map[string]any) string {
+	m, ok := t.lookup(id)
+	if !ok {
+		return "[" + id + "]"
+	}
+	if len(m.names) == 0 {
+		return m.parts[0]
+	}
+	return m.render(func(name string) (any, bool) {
+		v, ok := data[name]
+		return v, ok
+	})
+}
+
+func (t *Translator) lookup(id string) (message, bool) {
 	if t == nil || t.c == nil {
-		return "[" + id + "]"
+		return message{}, false
 	}
-	if s, ok := t.c.plain[t.Lang][id]; ok {
-		return s
+	m, ok := t.c.msgs[t.Lang][id]
+	return m, ok
+}
+
+// render fills the placeholders; a value not given renders as "<no value>"
+// (as text/template would), which the catalog tests look for.
+func (m message) render(value func(string) (any, bool)) string {
+	var b strings.Builder
+	for i, name := range m.names {
+		b.WriteString(m.parts[i])
+		if v, ok := value(name); ok {
+			switch x := v.(type) {
+			case string:
+				b.WriteString(x)
+			case int:
+				b.WriteString(strconv.Itoa(x))
+			default:
+				fmt.Fprint(&b, x)
+			}
+		} else {
+			b.WriteString("<no value>")
+		}
 	}
-	s, err := t.c.localizers[t.Lang].Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
-	if err != nil || !t.c.ids[t.Lang][id] {
-		return "[" + id + "]"
-	}
-	return s
+	b.WriteString(m.parts[len(m.parts)-1])
+	return b.String()
 }
 
 type ctxKey struct{}

@@ -285,7 +285,7 @@ func within(path, ancestor string) bool {
 }
 
 // Translator returns the message for a message ID with template data, in
-// the request's locale (the HTTP layer wraps its go-i18n localizer).
+// the request's locale (the HTTP layer passes its translator).
 type Translator func(messageID string, data map[string]any) string
 
 // APIError is one entry of the 422 body.

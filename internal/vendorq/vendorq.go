@@ -9,7 +9,7 @@
 // key ends in "ID" (ItemID, UsageID, BasisID) holds a message ID; Render
 // translates it first, with the question's other arguments, and passes the
 // result to the question's message under the key without the suffix
-// (ItemID → {{.Item}}). go-i18n templates cannot call the translator, so
+// (ItemID → {{.Item}}). Message placeholders cannot call the translator, so
 // this is how a question names an item in the reader's language.
 package vendorq
 
