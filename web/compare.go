@@ -58,6 +58,7 @@ type CompareRow struct {
 	ID                  int64
 	Name                string
 	URL                 string
+	QuestionsURL        string
 	Archived            bool
 	Eligible            bool
 	Priced              bool
@@ -89,19 +90,14 @@ type CompareSort struct {
 	Desc    bool
 }
 
-// CompareQuestions are the questions one quote raises, grouped, with the
-// same as copyable plain text.
-type CompareQuestions struct {
+// QuestionsView is the questions one quote raises, grouped and numbered,
+// as plain text ready to copy into a message to the vendor.
+type QuestionsView struct {
+	Page      Page
 	ID        string
 	Name      string
-	Groups    []QuestionGroup
+	QuoteURL  string
 	PlainText string
-}
-
-// QuestionGroup is a written confirmation or an SLA clause with its questions.
-type QuestionGroup struct {
-	Title     string
-	Questions []string
 }
 
 // CompareView is the comparison page's view model.
@@ -131,6 +127,5 @@ type CompareView struct {
 	FXNotes        []string
 	CurvesSVG      string
 	BarsSVG        string
-	Questions      []CompareQuestions
 	ShareURL       string
 }

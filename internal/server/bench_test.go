@@ -3,9 +3,17 @@ package server_test
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sort"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
 
@@ -64,4 +72,86 @@ func BenchmarkQuoteList(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkComparePage20 measures the comparison of 20 quotes (all twelve
+// lines answered, three currencies, dated rates and reference prices)
+// through the real handler and database, calling the handler directly so
+// the time and allocations are the server's alone.
+func BenchmarkComparePage20(b *testing.B) {
+	app := testutil.NewApp(b)
+	seedVolume(b, app, 1000)
+	ctx := context.Background()
+	_, err := app.Store.Pool().Exec(ctx, `
+		INSERT INTO fx_rates (base_currency, quote_currency, rate, as_of, source) VALUES
+		  ('EUR', 'CNY', 7.8, '2026-11-01', 'bench'), ('USD', 'CNY', 7.1, '2026-11-01', 'bench');
+		INSERT INTO reference_prices (item, currency, unit, unit_price, as_of, source) VALUES
+		  ('egress', 'CNY', 'per_gb', 0.8, '2026-11-01', 'bench'), ('snapshot', 'CNY', 'per_month', 0.1, '2026-11-01', 'bench')`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Twenty published quotes with every line answered.
+	var ids []string
+	rows, err := app.Store.Pool().Query(ctx, `SELECT id FROM quotes ORDER BY id LIMIT 20`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, itoa(id))
+	}
+	rows.Close()
+	// Lines may only be added to drafts: give these quotes theirs through
+	// fresh drafts published in their place.
+	var newIDs []string
+	for _, idText := range ids {
+		var id int64
+		_ = app.Store.Pool().QueryRow(ctx, `SELECT $1::bigint`, idText).Scan(&id)
+		src, err := app.Store.QuoteByID(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src.Lines = allIncluded()
+		src.Lines[1] = store.QuoteLine{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: decimal.NewNullDecimal(decimal.RequireFromString("0.5")), InWriting: true}
+		src.Lines[8] = store.QuoteLine{Item: "snapshot", Status: "unconfirmed"}
+		d, err := app.Store.CreateQuoteDraft(ctx, store.SystemActor, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := app.Store.PublishQuote(ctx, store.SystemActor, d.ID, d.LockVersion)
+		if err != nil {
+			b.Fatal(err)
+		}
+		newIDs = append(newIDs, itoa(p.ID))
+	}
+	c, _ := app.AsUser(auth.RoleAnalyst)
+	q := url.Values{"profile.hours_per_month": {"300"}, "profile.months": {"12"}, "profile.instances": {"2"},
+		"profile.egress_gb_per_month": {"500"}, "profile.snapshot_gb": {"100"}, "report_currency": {"CNY"}, "q": newIDs}
+	req := httptest.NewRequest(http.MethodGet, "/compare?"+q.Encode(), nil)
+	req.AddCookie(c.Cookie("gq_session"))
+	h := app.Server.Handler()
+	var durations []time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		durations = append(durations, time.Since(start))
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `data-testid="cmp-row-`) {
+			b.Fatalf("status %d", w.Code)
+		}
+	}
+	b.StopTimer()
+	{
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		b.ReportMetric(float64(w.Body.Len()), "page-bytes")
+	}
+	sort.Slice(durations, func(i, j int) bool { return durations[i] < durations[j] })
+	b.ReportMetric(float64(durations[len(durations)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds()), "p99-µs")
 }

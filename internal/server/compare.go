@@ -25,7 +25,7 @@ import (
 )
 
 // maxCandidates is how many candidates the list shows; filters narrow it.
-const maxCandidates = 100
+const maxCandidates = 50
 
 // comparePresets are the guides' three paths as starting profiles.
 var comparePresets = []struct {
@@ -335,7 +335,8 @@ func (s *Server) compareTable(c echo.Context, v *web.CompareView, rows []compare
 	for _, r := range rows {
 		q := r.Quote
 		row := web.CompareRow{ID: q.ID, Name: compareCandidateName(c, q), URL: "/quotes/" + strconv.FormatInt(q.ID, 10),
-			Archived: q.State == store.QuoteArchived, Eligible: r.Eligible(), Priced: r.Priced, Reasons: reasonTexts(c, r.Reasons),
+			QuestionsURL: questionsURL(values, q.ID),
+			Archived:     q.State == store.QuoteArchived, Eligible: r.Eligible(), Priced: r.Priced, Reasons: reasonTexts(c, r.Reasons),
 			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
 		if r.Priced {
 			res := r.Result
@@ -390,7 +391,6 @@ func (s *Server) compareTable(c echo.Context, v *web.CompareView, rows []compare
 		v.FXNotes = append(v.FXNotes, tr.T("compare.fx", "From", from, "To", cur, "Rate", money.String(fx.Rate), "Date", date))
 	}
 	s.compareCharts(c, v, rows, in)
-	s.compareQuestions(c, v, rows, in)
 	for _, k := range []struct{ key, labelID string }{
 		{compare.SortTCO, "calc.result.tco"}, {compare.SortPessimistic, "calc.result.tco_pessimistic"},
 		{compare.SortEffective, "calc.result.effective"}, {compare.SortHidden, "calc.result.hidden_share"},
@@ -491,37 +491,60 @@ func (s *Server) compareCharts(c echo.Context, v *web.CompareView, rows []compar
 	v.CurvesSVG, v.BarsSVG = svgchart.CostCurves(curves), svgchart.StackedBars(bars)
 }
 
-// compareQuestions turns each compared quote's open lines and missing terms
-// into the questions to send its vendor, with the team's volumes in them.
-func (s *Server) compareQuestions(c echo.Context, v *web.CompareView, rows []compare.Row, in compare.Input) {
+// questionsURL links to the questions one quote raises for the profile in
+// values (the team's volumes make them exact).
+func questionsURL(values url.Values, quoteID int64) string {
+	q := url.Values{}
+	for k, vs := range values {
+		if strings.HasPrefix(k, "profile.") && len(vs) > 0 && vs[0] != "" {
+			q[k] = vs
+		}
+	}
+	q.Set("quote", strconv.FormatInt(quoteID, 10))
+	return "/compare/questions?" + q.Encode()
+}
+
+// quoteQuestions shows the questions to send one quote's vendor, as plain
+// text to copy: its open lines and missing terms, grouped as the guides'
+// five written confirmations and six SLA clauses, with the profile's
+// volumes. The comparison page links here per quote (and loads it in place
+// with htmx), so a comparison of 20 quotes does not render 20 letters.
+func (s *Server) quoteQuestions(c echo.Context) error {
+	ctx := c.Request().Context()
+	id, err := strconv.ParseInt(c.QueryParam("quote"), 10, 64)
+	if err != nil || id <= 0 {
+		return echo.ErrNotFound
+	}
+	q, err := s.store.QuoteByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	if q.State == store.QuoteDraft && !isEditor(c) {
+		return echo.ErrNotFound
+	}
 	tr := t(c)
-	p := in.Profile
-	for _, r := range rows {
-		q := r.Quote
-		qc := vendorq.Context{Mbps: p.Mbps, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
+	profile, perrs := tcoapi.ProfileFromForm(c.QueryParams())
+	qc := vendorq.Context{}
+	if len(perrs) == 0 {
+		p := profile
+		qc = vendorq.Context{Mbps: p.Mbps, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
 			SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
 			ImageGB: p.ImageGB, StartsPerMonth: p.StartsPerMonth}
-		if r.Priced {
-			for _, l := range r.Result.Lines {
+		// The stopped hours are the engine's (730 − billable hours when the
+		// instance is kept stopped in an hourly mode).
+		gpu := store.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName}
+		if res, err := tco.Evaluate(compare.EngineQuote(q, gpu), p, tco.Options{ReportCurrency: q.Currency, Today: s.today()}); err == nil {
+			for _, l := range res.Lines {
 				if l.Item == catalog.ItemStoppedRetention {
 					qc.StoppedHoursPerMonth = l.Quantity
 				}
 			}
 		}
-		groups := vendorq.For(q, qc)
-		if len(groups) == 0 {
-			continue
-		}
-		name := compareCandidateName(c, q)
-		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + web.FormatDate(q.AsOf)
-		cq := web.CompareQuestions{ID: strconv.FormatInt(q.ID, 10), Name: name, PlainText: vendorq.PlainText(title, groups, tr.TMap)}
-		for _, g := range groups {
-			qg := web.QuestionGroup{Title: vendorq.Heading(g, tr.TMap)}
-			for _, item := range g.Questions {
-				qg.Questions = append(qg.Questions, vendorq.Render(item, tr.TMap))
-			}
-			cq.Groups = append(cq.Groups, qg)
-		}
-		v.Questions = append(v.Questions, cq)
 	}
+	name := compareCandidateName(c, q)
+	title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + web.FormatDate(q.AsOf)
+	v := web.QuestionsView{ID: strconv.FormatInt(q.ID, 10), Name: name, QuoteURL: "/quotes/" + strconv.FormatInt(q.ID, 10),
+		PlainText: vendorq.PlainText(title, vendorq.For(q, qc), tr.TMap)}
+	v.Page = s.page(c, "compare.questions.title")
+	return s.render(c, http.StatusOK, v.Page, web.Questions(v))
 }

@@ -169,3 +169,24 @@ func TestCompareProfileErrorsAndSavedProfiles(t *testing.T) {
 		t.Fatal("the training preset names a VRAM floor")
 	}
 }
+
+func TestCompareQuestionsPerQuote(t *testing.T) {
+	app := testutil.NewApp(t)
+	c, _ := app.AsUser(auth.RoleAnalyst)
+	id := publishQuote(app, "EUR", "0.471", "", nil) // nothing answered
+	page := c.Get(compareURL("200", id) + "&profile.egress_gb_per_month=1500")
+	link := between(page.Body, `data-testid="questions-`+itoa(id)+`"`, "</details>")
+	href := between(link, `href="`, `"`)
+	if href == "" {
+		t.Fatal("no link to the questions")
+	}
+	r := c.Get(strings.ReplaceAll(href, "&amp;", "&"))
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="questions-text"`) || !strings.Contains(r.Body, "1,500") {
+		t.Fatalf("questions page: %d (want the team's 1,500 GB egress in the questions)", r.StatusCode)
+	}
+	// htmx loads just the fragment.
+	c.Header.Set("HX-Request", "true")
+	if r := c.Get(strings.ReplaceAll(href, "&amp;", "&")); strings.Contains(r.Body, "<html") || !strings.Contains(r.Body, `class="qbody"`) {
+		t.Fatal("htmx fragment")
+	}
+}

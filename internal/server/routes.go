@@ -91,6 +91,7 @@ func (s *Server) Routes() []Route {
 
 		// Compare quotes for a usage profile.
 		{Method: http.MethodGet, Path: "/compare", Policy: auth.AnyUser, Handler: s.comparePage},
+		{Method: http.MethodGet, Path: "/compare/questions", Policy: auth.AnyUser, Handler: s.quoteQuestions},
 		{Method: http.MethodPost, Path: "/compare/profiles", Policy: auth.AnyUser, Handler: s.saveProfile},
 		{Method: http.MethodPost, Path: "/compare/profiles/:id/delete", Policy: auth.AnyUser, Handler: s.deleteProfile},
 

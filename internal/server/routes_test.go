@@ -127,6 +127,9 @@ func TestRoutePolicies(t *testing.T) {
 
 		// Compare.
 		"GET /compare": {want: want{303, 200, 200, 200, 200}},
+		"GET /compare/questions": {setup: func(a *testutil.App) string {
+			return "/compare/questions?profile.hours_per_month=200&profile.months=1&profile.instances=1&quote=" + itoa(publishedQuote(a))
+		}, want: want{303, 200, 200, 200, 200}},
 		"POST /compare/profiles": {form: func(*testutil.App) url.Values {
 			return url.Values{"name": {"Steady"}, "profile.hours_per_month": {"600"}, "profile.months": {"12"}, "profile.instances": {"1"}}
 		}, want: want{401, 303, 303, 303, 303}},
