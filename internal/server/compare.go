@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
+	"golang.org/x/sync/errgroup"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
@@ -166,21 +167,6 @@ func (s *Server) comparePage(c echo.Context) error {
 	if floor.Valid {
 		v.VRAMFloor = money.Fixed(floor.Decimal, 2)
 	}
-	gpus, err := s.store.AllGPUModels(ctx)
-	if err != nil {
-		return err
-	}
-	gpuByID := map[int64]store.GPUModel{}
-	for _, g := range gpus {
-		gpuByID[g.ID] = g
-		v.GPUs = append(v.GPUs, web.Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Vendor + " " + g.Name})
-	}
-	cands, total, err := s.store.Quotes(ctx, f)
-	if err != nil {
-		return err
-	}
-	v.CandidateTotal, v.CandidatesMore = total, total > len(cands)
-
 	// The selection, in the order given, at most compare.MaxSelected.
 	var ids []int64
 	seen := map[int64]bool{}
@@ -197,11 +183,36 @@ func (s *Server) comparePage(c echo.Context) error {
 	}
 	v.SelectedCount = len(ids)
 
-	in := compare.Input{Profile: profile, ReportCurrency: v.ReportCurrency.Value, Today: today}
-	selected, err := s.store.QuotesByIDs(ctx, ids)
-	if err != nil {
+	// The page's reads are independent: run them at once, each on its own
+	// pool connection, so the page waits for the slowest, not the sum.
+	var (
+		gpus     []store.GPUModel
+		cands    []store.Quote
+		total    int
+		selected []store.Quote
+		rates    []store.FXRate
+		refs     []store.ReferencePrice
+		profiles []store.UsageProfile
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { gpus, err = s.store.AllGPUModels(gctx); return })
+	g.Go(func() (err error) { cands, total, err = s.store.Quotes(gctx, f); return })
+	g.Go(func() (err error) { selected, err = s.store.QuotesByIDs(gctx, ids); return })
+	g.Go(func() (err error) { rates, err = s.store.CurrentFXRates(gctx, today); return })
+	g.Go(func() (err error) { refs, err = s.store.CurrentReferencePrices(gctx, "", today); return })
+	g.Go(func() (err error) { profiles, err = s.store.UsageProfiles(gctx); return })
+	if err := g.Wait(); err != nil {
 		return err
 	}
+
+	gpuByID := map[int64]store.GPUModel{}
+	for _, g := range gpus {
+		gpuByID[g.ID] = g
+		v.GPUs = append(v.GPUs, web.Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Vendor + " " + g.Name})
+	}
+	v.CandidateTotal, v.CandidatesMore = total, total > len(cands)
+
+	in := compare.Input{Profile: profile, ReportCurrency: v.ReportCurrency.Value, Today: today}
 	// Drafts are never compared; archived versions are, marked (an old
 	// shared link still shows what it showed).
 	kept := selected[:0]
@@ -218,19 +229,11 @@ func (s *Server) comparePage(c echo.Context) error {
 		}
 		v.ReportCurrency.Value = in.ReportCurrency
 	}
-	rates, err := s.store.CurrentFXRates(ctx, today)
-	if err != nil {
-		return err
-	}
 	in.Rates = map[string]tco.FX{}
 	for _, r := range rates {
 		if r.Quote == in.ReportCurrency {
 			in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: r.AsOf}
 		}
-	}
-	refs, err := s.store.CurrentReferencePrices(ctx, "", today)
-	if err != nil {
-		return err
 	}
 	for _, r := range refs {
 		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(r.Item),
@@ -266,10 +269,6 @@ func (s *Server) comparePage(c echo.Context) error {
 		s.compareTable(c, &v, rows, in, values, sortKey, desc)
 	}
 
-	profiles, err := s.store.UsageProfiles(ctx)
-	if err != nil {
-		return err
-	}
 	cur := auth.CurrentUser(c)
 	for _, p := range profiles {
 		v.Profiles = append(v.Profiles, web.SavedProfile{ID: p.ID, Name: p.Name, Owner: p.OwnerEmail,
