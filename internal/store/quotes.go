@@ -576,8 +576,25 @@ func (f QuoteFilter) where() (string, []any) {
 // costs more than the page itself).
 const QuoteCountCap = 10000
 
-// Quotes lists quotes (without lines) newest sample first, with the number
-// matching the filter (at most QuoteCountCap + 1, meaning "more").
+// quoteListColumns are the fields a list of quotes shows or screens by;
+// Quotes fills only these (numeric columns cost most to decode, and a
+// list never needs the terms).
+const quoteListColumns = `q.id, q.series_id, q.version, q.state, q.platform_id, q.gpu_model_id, q.label, q.gpu_count,
+	q.vram_gb, q.sharing, q.region, q.currency, q.hourly, q.monthly, q.yearly, q.spot_hourly, q.as_of,
+	p.name_zh, p.name_en, g.vendor, g.name`
+
+func scanQuoteListRow(row pgx.Row) (Quote, error) {
+	var q Quote
+	err := row.Scan(&q.ID, &q.SeriesID, &q.Version, &q.State, &q.PlatformID, &q.GPUModelID, &q.Label, &q.GPUCount,
+		&q.VRAMGB, &q.Sharing, &q.Region, &q.Currency, &q.Hourly, &q.Monthly, &q.Yearly, &q.SpotHourly, &q.AsOf,
+		&q.PlatformNameZH, &q.PlatformNameEN, &q.GPUVendor, &q.GPUName)
+	return q, err
+}
+
+// Quotes lists quotes newest sample first, with the number matching the
+// filter (at most QuoteCountCap + 1, meaning "more"). Only the list fields
+// are filled (quoteListColumns): no lines, terms or bookkeeping; load a
+// quote with QuoteByID or QuotesByIDs for the rest.
 //
 // Why it is shaped like this: the page of ids is chosen from quotes alone,
 // walking the (state, as_of, id) index when one state is asked for, and
@@ -594,7 +611,7 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 		return nil, 0, fmt.Errorf("count quotes: %w", err)
 	}
 	args = append(args, f.Offset, f.Limit)
-	rows, err := s.pool.Query(ctx, `SELECT `+quoteColumns+`
+	rows, err := s.pool.Query(ctx, `SELECT `+quoteListColumns+`
 		FROM (SELECT * FROM quotes q WHERE `+cond+` ORDER BY q.as_of DESC, q.id DESC
 		      OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args))+`) q
 		JOIN platforms p ON p.id = q.platform_id JOIN gpu_models g ON g.id = q.gpu_model_id
@@ -605,7 +622,7 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 	defer rows.Close()
 	var out []Quote
 	for rows.Next() {
-		q, err := scanQuote(rows)
+		q, err := scanQuoteListRow(rows)
 		if err != nil {
 			return nil, 0, err
 		}
