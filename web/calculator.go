@@ -192,27 +192,25 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]Section, []CalcL
 // CalcErrorList lists the errors in form order, each with its field's
 // label, for the summary above the result.
 func CalcErrorList(sections []Section, lines []CalcLine, errs map[string]string) []CalcError {
-	var out []CalcError
-	seen := map[string]bool{}
-	add := func(f Field, labelID string) {
-		if f.Error != "" && !seen[f.Name] {
-			seen[f.Name] = true
-			out = append(out, CalcError{FieldID: f.ID(), LabelID: labelID, Message: f.Error})
-		}
+	rows := make([]Row, len(lines))
+	for i, l := range lines {
+		rows[i] = Row{LabelID: l.LabelID, Fields: []Field{l.Status, l.Unit, l.UnitPrice, l.Allowance, l.Reference}}
 	}
+	out := ErrorList(sections, rows)
+	// Errors about no field of the form (the body as a whole, a combination).
+	shown := map[string]bool{}
 	for _, s := range sections {
 		for _, f := range s.Fields {
-			add(f, f.LabelID)
+			shown[f.Name] = true
 		}
 	}
-	for _, l := range lines {
-		for _, f := range []Field{l.Status, l.Unit, l.UnitPrice, l.Allowance, l.Reference} {
-			add(f, l.LabelID)
+	for _, r := range rows {
+		for _, f := range r.Fields {
+			shown[f.Name] = true
 		}
 	}
-	// Errors about no field of the form (the body as a whole, a combination).
 	for name, msg := range errs {
-		if !seen[name] {
+		if !shown[name] {
 			out = append(out, CalcError{LabelID: "calc.error.general", Message: msg})
 		}
 	}

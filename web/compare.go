@@ -25,7 +25,6 @@ type SavedProfile struct {
 type CompareCandidate struct {
 	ID       int64
 	Name     string
-	Currency string
 	Hourly   string
 	Monthly  string
 	AsOf     string
@@ -122,7 +121,6 @@ type CompareView struct {
 	Rows           []CompareRow
 	Sorts          []CompareSort
 	ItemLabelIDs   []string
-	Items          []string
 	ReportCur      string
 	FXNotes        []string
 	CurvesSVG      string

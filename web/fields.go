@@ -44,3 +44,31 @@ type Section struct {
 	Open    bool
 	Fields  []Field
 }
+
+// Row is a row of fields under one label (a line of the twelve-line table).
+type Row struct {
+	LabelID string
+	Fields  []Field
+}
+
+// ErrorList lists the errors of a form in form order for its summary: the
+// sections' fields under their own labels, then the rows' fields under
+// their row's label.
+func ErrorList(sections []Section, rows []Row) []CalcError {
+	var out []CalcError
+	for _, s := range sections {
+		for _, f := range s.Fields {
+			if f.Error != "" {
+				out = append(out, CalcError{FieldID: f.ID(), LabelID: f.LabelID, Message: f.Error})
+			}
+		}
+	}
+	for _, r := range rows {
+		for _, f := range r.Fields {
+			if f.Error != "" {
+				out = append(out, CalcError{FieldID: f.ID(), LabelID: r.LabelID, Message: f.Error})
+			}
+		}
+	}
+	return out
+}

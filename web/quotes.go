@@ -161,22 +161,11 @@ func QuoteForm(values url.Values, errs map[string]string, platforms, gpus []Opti
 
 // QuoteFormErrors lists a quote form's errors in form order for the summary.
 func QuoteFormErrors(sections []Section, lines []QuoteLineInput) []CalcError {
-	var out []CalcError
-	for _, s := range sections {
-		for _, f := range s.Fields {
-			if f.Error != "" {
-				out = append(out, CalcError{FieldID: f.ID(), LabelID: f.LabelID, Message: f.Error})
-			}
-		}
+	rows := make([]Row, len(lines))
+	for i, l := range lines {
+		rows[i] = Row{LabelID: l.LabelID, Fields: []Field{l.Status, l.Unit, l.UnitPrice, l.Allowance, l.InWriting, l.Note}}
 	}
-	for _, l := range lines {
-		for _, f := range []Field{l.Status, l.Unit, l.UnitPrice, l.Allowance, l.InWriting, l.Note} {
-			if f.Error != "" {
-				out = append(out, CalcError{FieldID: f.ID(), LabelID: l.LabelID, Message: f.Error})
-			}
-		}
-	}
-	return out
+	return ErrorList(sections, rows)
 }
 
 // QuoteDetailLine is one of the twelve lines on the quote page.

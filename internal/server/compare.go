@@ -137,13 +137,7 @@ func (s *Server) comparePage(c echo.Context) error {
 	}
 	v := web.CompareView{ProfileSections: web.ProfileSections(values, msgs), Qualifications: compareQualifications}
 	v.ReportCurrency = web.Field{Name: "report_currency", Kind: "text", LabelID: "calc.report_currency", Value: strings.ToUpper(strings.TrimSpace(values.Get("report_currency")))}
-	for _, sec := range v.ProfileSections {
-		for _, f := range sec.Fields {
-			if f.Error != "" {
-				v.Errors = append(v.Errors, web.CalcError{FieldID: f.ID(), LabelID: f.LabelID, Message: f.Error})
-			}
-		}
-	}
+	v.Errors = web.ErrorList(v.ProfileSections, nil)
 	for _, p := range comparePresets {
 		v.Presets = append(v.Presets, web.ComparePreset{Key: p.key, LabelID: p.labelID, HintID: p.hintID,
 			URL: "/compare?preset=" + p.key, Active: p.key == preset})
@@ -250,7 +244,7 @@ func (s *Server) comparePage(c echo.Context) error {
 		if values.Get("fit") == "1" && hasReason(reasons, compare.ReasonVRAMFloor) {
 			continue // the reader asked to leave out cards below the floor
 		}
-		v.Candidates = append(v.Candidates, web.CompareCandidate{ID: q.ID, Name: compareCandidateName(c, q), Currency: q.Currency,
+		v.Candidates = append(v.Candidates, web.CompareCandidate{ID: q.ID, Name: compareCandidateName(c, q),
 			Hourly: s.formatMoney(c, q.Hourly, q.Currency), Monthly: s.formatMoney(c, q.Monthly, q.Currency),
 			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: seen[q.ID], Reasons: reasonTexts(c, reasons)})
 	}
@@ -328,7 +322,6 @@ func (s *Server) compareTable(c echo.Context, v *web.CompareView, rows []compare
 	v.ReportCur = cur
 	for _, it := range catalog.Items {
 		v.ItemLabelIDs = append(v.ItemLabelIDs, it.LabelID)
-		v.Items = append(v.Items, string(it.Key))
 	}
 	usedRates := map[string]tco.FX{}
 	for _, r := range rows {

@@ -85,10 +85,3 @@ func (s *Store) DeleteStaleSessions(ctx context.Context, now time.Time, idle tim
 	}
 	return tag.RowsAffected(), nil
 }
-
-// UserSessionCount returns how many sessions a user holds (for the admin list).
-func (s *Store) UserSessionCount(ctx context.Context, userID int64) (int, error) {
-	var n int
-	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE user_id = $1`, userID).Scan(&n)
-	return n, err
-}
