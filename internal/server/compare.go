@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
-	"golang.org/x/sync/errgroup"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
@@ -21,7 +21,6 @@ import (
 	"gpuquote/internal/svgchart"
 	"gpuquote/internal/tco"
 	"gpuquote/internal/tcoapi"
-	"gpuquote/internal/vendorq"
 	"gpuquote/web"
 )
 
@@ -120,28 +119,12 @@ func compareCandidateName(c echo.Context, q store.Quote) string {
 }
 
 func (s *Server) comparePage(c echo.Context) error {
-	ctx := c.Request().Context()
 	values, preset, err := s.compareValues(c)
 	if err != nil {
 		return err
 	}
 	tr := t(c)
 	today := s.today()
-
-	profile, perrs := tcoapi.ProfileFromForm(values)
-	msgs := map[string]string{}
-	for _, e := range perrs {
-		if _, dup := msgs[e.Field]; !dup {
-			msgs[e.Field] = tr.TMap(e.MessageID, e.Args)
-		}
-	}
-	v := web.CompareView{ProfileSections: web.ProfileSections(values, msgs), Qualifications: compareQualifications}
-	v.ReportCurrency = web.Field{Name: "report_currency", Kind: "text", LabelID: "calc.report_currency", Value: strings.ToUpper(strings.TrimSpace(values.Get("report_currency")))}
-	v.Errors = web.ErrorList(v.ProfileSections, nil)
-	for _, p := range comparePresets {
-		v.Presets = append(v.Presets, web.ComparePreset{Key: p.key, LabelID: p.labelID, HintID: p.hintID,
-			URL: "/compare?preset=" + p.key, Active: p.key == preset})
-	}
 
 	// Candidates: published quotes the filters find, each screened against
 	// the profile (greyed with the reason, never dropped).
@@ -154,113 +137,57 @@ func (s *Server) comparePage(c echo.Context) error {
 		f.AsOfFrom = today.AddDate(0, 0, -days)
 	}
 	f.Qualifications = values["qual"]
-	floor := decimal.NullDecimal{}
-	if len(perrs) == 0 {
-		floor = tco.ProfileVRAMFloor(profile)
-	}
-	if floor.Valid {
-		v.VRAMFloor = money.Fixed(floor.Decimal, 2)
-	}
-	// The selection, in the order given, at most compare.MaxSelected.
-	var ids []int64
-	seen := map[int64]bool{}
-	for _, raw := range values["q"] {
-		id, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil || id <= 0 || seen[id] {
-			continue
-		}
-		seen[id] = true
-		ids = append(ids, id)
-	}
-	if len(ids) > compare.MaxSelected {
-		ids, v.TooMany = ids[:compare.MaxSelected], true
-	}
-	v.SelectedCount = len(ids)
-
-	// The page's reads are independent: run them at once, each on its own
-	// pool connection, so the page waits for the slowest, not the sum.
 	var (
-		gpus     []store.GPUModel
 		cands    []store.Quote
 		total    int
-		selected []store.Quote
-		rates    []store.FXRate
-		refs     []store.ReferencePrice
 		profiles []store.UsageProfile
 	)
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) { gpus, err = s.store.AllGPUModels(gctx); return })
-	g.Go(func() (err error) { cands, total, err = s.store.Quotes(gctx, f); return })
-	g.Go(func() (err error) { selected, err = s.store.QuotesByIDs(gctx, ids); return })
-	g.Go(func() (err error) { rates, err = s.store.CurrentFXRates(gctx, today); return })
-	g.Go(func() (err error) { refs, err = s.store.CurrentReferencePrices(gctx, "", today); return })
-	g.Go(func() (err error) { profiles, err = s.store.UsageProfiles(gctx); return })
-	if err := g.Wait(); err != nil {
+	cmp, err := s.loadComparison(c.Request().Context(), values, today,
+		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
+		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return })
+	if err != nil {
 		return err
 	}
 
-	gpuByID := map[int64]store.GPUModel{}
-	for _, g := range gpus {
-		gpuByID[g.ID] = g
+	msgs := map[string]string{}
+	for _, e := range cmp.ProfileErrors {
+		if _, dup := msgs[e.Field]; !dup {
+			msgs[e.Field] = tr.TMap(e.MessageID, e.Args)
+		}
+	}
+	v := web.CompareView{ProfileSections: web.ProfileSections(values, msgs), Qualifications: compareQualifications}
+	v.ReportCurrency = web.Field{Name: "report_currency", Kind: "text", LabelID: "calc.report_currency", Value: cmp.In.ReportCurrency}
+	v.Errors = web.ErrorList(v.ProfileSections, nil)
+	for _, p := range comparePresets {
+		v.Presets = append(v.Presets, web.ComparePreset{Key: p.key, LabelID: p.labelID, HintID: p.hintID,
+			URL: "/compare?preset=" + p.key, Active: p.key == preset})
+	}
+	if cmp.Floor.Valid {
+		v.VRAMFloor = money.Fixed(cmp.Floor.Decimal, 2)
+	}
+	v.SelectedCount, v.TooMany = len(cmp.SelectedIDs), cmp.TooMany
+	for _, g := range cmp.GPUs {
 		v.GPUs = append(v.GPUs, web.Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Vendor + " " + g.Name})
 	}
 	v.CandidateTotal, v.CandidatesMore = total, total > len(cands)
 
-	in := compare.Input{Profile: profile, ReportCurrency: v.ReportCurrency.Value, Today: today}
-	// Drafts are never compared; archived versions are, marked (an old
-	// shared link still shows what it showed).
-	kept := selected[:0]
-	for _, q := range selected {
-		if q.State != store.QuoteDraft {
-			kept = append(kept, q)
-		}
-	}
-	selected = kept
-	if in.ReportCurrency == "" || !money.IsCurrency(in.ReportCurrency) {
-		in.ReportCurrency = "CNY"
-		if len(selected) > 0 {
-			in.ReportCurrency = selected[0].Currency
-		}
-		v.ReportCurrency.Value = in.ReportCurrency
-	}
-	in.Rates = map[string]tco.FX{}
-	for _, r := range rates {
-		if r.Quote == in.ReportCurrency {
-			in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: r.AsOf}
-		}
-	}
-	for _, r := range refs {
-		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(r.Item),
-			Unit: catalog.Unit(r.Unit), UnitPrice: r.UnitPrice, Currency: r.Currency})
-	}
-
 	stale := today.AddDate(0, 0, -staleAfterDays)
 	for _, q := range cands {
-		cand := compare.Candidate{Quote: q, GPU: gpuByID[q.GPUModelID]}
+		cand := compare.Candidate{Quote: q, GPU: cmp.GPUByID[q.GPUModelID]}
 		var reasons []compare.Reason
-		if len(perrs) == 0 {
-			reasons = compare.Screen(cand, in, floor)
+		if len(cmp.ProfileErrors) == 0 {
+			reasons = compare.Screen(cand, cmp.In, cmp.Floor)
 		}
 		if values.Get("fit") == "1" && hasReason(reasons, compare.ReasonVRAMFloor) {
 			continue // the reader asked to leave out cards below the floor
 		}
 		v.Candidates = append(v.Candidates, web.CompareCandidate{ID: q.ID, Name: compareCandidateName(c, q),
 			Hourly: s.formatMoney(c, q.Hourly, q.Currency), Monthly: s.formatMoney(c, q.Monthly, q.Currency),
-			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: seen[q.ID], Reasons: reasonTexts(c, reasons)})
+			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: cmp.Seen[q.ID], Reasons: reasonTexts(c, reasons)})
 	}
 
-	if len(perrs) == 0 && len(selected) > 0 {
-		var cs []compare.Candidate
-		for _, q := range selected {
-			cs = append(cs, compare.Candidate{Quote: q, GPU: gpuByID[q.GPUModelID]})
-		}
-		rows := compare.Run(cs, in)
-		sortKey, desc := values.Get("sort"), values.Get("dir") == "desc"
-		if !validSort(sortKey) {
-			sortKey = compare.SortTCO
-		}
-		compare.Sort(rows, sortKey, desc)
-		s.compareTable(c, &v, rows, in, values, sortKey, desc)
+	if len(cmp.Rows) > 0 {
+		s.compareTable(c, &v, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
 	}
 
 	cur := auth.CurrentUser(c)
@@ -481,62 +408,4 @@ func (s *Server) compareCharts(c echo.Context, v *web.CompareView, rows []compar
 			ComputeText: m(res.ComputeTotal), HiddenText: m(res.HiddenTotal), OneOffText: m(res.OneOffTotal), TotalText: m(res.TCO)})
 	}
 	v.CurvesSVG, v.BarsSVG = svgchart.CostCurves(curves), svgchart.StackedBars(bars)
-}
-
-// questionsURL links to the questions one quote raises for the profile in
-// values (the team's volumes make them exact).
-func questionsURL(values url.Values, quoteID int64) string {
-	q := url.Values{}
-	for k, vs := range values {
-		if strings.HasPrefix(k, "profile.") && len(vs) > 0 && vs[0] != "" {
-			q[k] = vs
-		}
-	}
-	q.Set("quote", strconv.FormatInt(quoteID, 10))
-	return "/compare/questions?" + q.Encode()
-}
-
-// quoteQuestions shows the questions to send one quote's vendor, as plain
-// text to copy: its open lines and missing terms, grouped as the guides'
-// five written confirmations and six SLA clauses, with the profile's
-// volumes. The comparison page links here per quote (and loads it in place
-// with htmx), so a comparison of 20 quotes does not render 20 letters.
-func (s *Server) quoteQuestions(c echo.Context) error {
-	ctx := c.Request().Context()
-	id, err := strconv.ParseInt(c.QueryParam("quote"), 10, 64)
-	if err != nil || id <= 0 {
-		return echo.ErrNotFound
-	}
-	q, err := s.store.QuoteByID(ctx, id)
-	if err != nil {
-		return err
-	}
-	if q.State == store.QuoteDraft && !isEditor(c) {
-		return echo.ErrNotFound
-	}
-	tr := t(c)
-	profile, perrs := tcoapi.ProfileFromForm(c.QueryParams())
-	qc := vendorq.Context{}
-	if len(perrs) == 0 {
-		p := profile
-		qc = vendorq.Context{Mbps: p.Mbps, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
-			SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
-			ImageGB: p.ImageGB, StartsPerMonth: p.StartsPerMonth}
-		// The stopped hours are the engine's (730 − billable hours when the
-		// instance is kept stopped in an hourly mode).
-		gpu := store.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName}
-		if res, err := tco.Evaluate(compare.EngineQuote(q, gpu), p, tco.Options{ReportCurrency: q.Currency, Today: s.today()}); err == nil {
-			for _, l := range res.Lines {
-				if l.Item == catalog.ItemStoppedRetention {
-					qc.StoppedHoursPerMonth = l.Quantity
-				}
-			}
-		}
-	}
-	name := compareCandidateName(c, q)
-	title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + web.FormatDate(q.AsOf)
-	v := web.QuestionsView{ID: strconv.FormatInt(q.ID, 10), Name: name, QuoteURL: "/quotes/" + strconv.FormatInt(q.ID, 10),
-		PlainText: vendorq.PlainText(title, vendorq.For(q, qc), tr.TMap)}
-	v.Page = s.page(c, "compare.questions.title")
-	return s.render(c, http.StatusOK, v.Page, web.Questions(v))
 }
