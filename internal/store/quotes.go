@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+	"golang.org/x/sync/errgroup"
 )
 
 // Quote states.
@@ -235,25 +236,34 @@ func (s *Store) QuoteByID(ctx context.Context, id int64) (Quote, error) {
 // QuotesByIDs returns the quotes with these ids (with lines), in the order
 // asked; missing ids are left out.
 func (s *Store) QuotesByIDs(ctx context.Context, ids []int64) ([]Quote, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+quoteColumns+quoteFrom+` WHERE q.id = ANY($1)`, ids)
-	if err != nil {
-		return nil, fmt.Errorf("quotes by id: %w", err)
+	if len(ids) == 0 {
+		return nil, nil
 	}
-	byID := map[int64]Quote{}
-	for rows.Next() {
-		q, err := scanQuote(rows)
+	// The quotes and their lines are read at once on two pool connections
+	// (both are keyed by the ids asked for): a comparison waits for one
+	// round trip, not two.
+	var (
+		byID  = map[int64]Quote{}
+		lines map[int64][]QuoteLine
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		rows, err := s.pool.Query(gctx, `SELECT `+quoteColumns+quoteFrom+` WHERE q.id = ANY($1)`, ids)
 		if err != nil {
-			rows.Close()
-			return nil, err
+			return fmt.Errorf("quotes by id: %w", err)
 		}
-		byID[q.ID] = q
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	lines, err := quoteLines(ctx, s.pool, ids)
-	if err != nil {
+		defer rows.Close()
+		for rows.Next() {
+			q, err := scanQuote(rows)
+			if err != nil {
+				return err
+			}
+			byID[q.ID] = q
+		}
+		return rows.Err()
+	})
+	g.Go(func() (err error) { lines, err = quoteLines(gctx, s.pool, ids); return })
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	out := make([]Quote, 0, len(byID))

@@ -178,15 +178,19 @@ func CostCurves(c CurveChart) string {
 	left, right := dec(marginLeft), dec(w-curveMarginRight)
 	top, bottom := dec(marginTop), dec(h-curveMarginBottom)
 	plotW, plotH := right.Sub(left), bottom.Sub(top)
+	// Pixels per hour and per currency unit, divided once: coordinates
+	// are written to 0.1 px, far coarser than the 16 digits kept here.
+	perHour := plotW.Div(fullMonth)
 	x := func(hours decimal.Decimal) decimal.Decimal {
-		return left.Add(plotW.Mul(hours).Div(fullMonth))
+		return left.Add(hours.Mul(perHour))
 	}
 	step, yTop := NiceScale(hi, yIntervals)
+	perUnit := plotH.Div(yTop)
 	y := func(v decimal.Decimal) decimal.Decimal {
 		if v.Sign() < 0 {
 			v = decimal.Zero
 		}
-		return bottom.Sub(plotH.Mul(v).Div(yTop))
+		return bottom.Sub(v.Mul(perUnit))
 	}
 
 	// The legend: one row of kinds, then the quotes, flowing into rows.
@@ -449,8 +453,9 @@ func StackedBars(c BarChart) string {
 	step, xTop := NiceScale(hi, yIntervals)
 	// xr is the x coordinate of an amount, rounded as written, so that
 	// adjacent segments share an edge exactly.
+	perUnit := plotW.Div(xTop)
 	xr := func(v decimal.Decimal) decimal.Decimal {
-		return left.Add(plotW.Mul(v).Div(xTop)).Round(1)
+		return left.Add(v.Mul(perUnit)).Round(1)
 	}
 
 	var b strings.Builder
