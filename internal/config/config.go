@@ -41,6 +41,10 @@ type Config struct {
 	// RequestTimeout bounds each request's work, database included
 	// (GPUQUOTE_REQUEST_TIMEOUT, default 15s).
 	RequestTimeout time.Duration
+	// HeaderTimeout is how long a client may take to send its request
+	// headers before the connection is cut (GPUQUOTE_HEADER_TIMEOUT,
+	// default 10s): a client trickling headers cannot hold a connection.
+	HeaderTimeout time.Duration
 	// ShutdownTimeout is how long SIGINT/SIGTERM waits for in-flight requests
 	// (GPUQUOTE_SHUTDOWN_TIMEOUT, default 20s).
 	ShutdownTimeout time.Duration
@@ -63,6 +67,7 @@ func Default() Config {
 		SessionMax:      7 * 24 * time.Hour,
 		BodyLimit:       1 << 20,
 		RequestTimeout:  15 * time.Second,
+		HeaderTimeout:   10 * time.Second,
 		ShutdownTimeout: 20 * time.Second,
 		DBMaxConns:      10,
 		PublicRateLimit: 10,
@@ -125,6 +130,7 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 		{"GPUQUOTE_SESSION_IDLE", &c.SessionIdle},
 		{"GPUQUOTE_SESSION_MAX", &c.SessionMax},
 		{"GPUQUOTE_REQUEST_TIMEOUT", &c.RequestTimeout},
+		{"GPUQUOTE_HEADER_TIMEOUT", &c.HeaderTimeout},
 		{"GPUQUOTE_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout},
 	}
 	for _, d := range durations {

@@ -3,7 +3,11 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"net/http"
+	"strings"
+	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/labstack/echo/v4"
@@ -31,8 +35,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 		status = he.Code
 	case errors.Is(err, store.ErrNotFound):
 		status = http.StatusNotFound
-	case errors.Is(err, context.DeadlineExceeded), isConnError(err):
+	case errors.Is(err, context.DeadlineExceeded):
 		status = http.StatusServiceUnavailable
+	case isConnError(err):
+		status = http.StatusServiceUnavailable
+		// Every pooled connection is likely as dead as this one (the
+		// server restarted): drop them all, so the requests after the
+		// database is back get fresh connections instead of failing too.
+		s.store.Pool().Reset()
 	}
 	reqID := c.Response().Header().Get(echo.HeaderXRequestID)
 	if status >= 500 {
@@ -64,10 +74,23 @@ func isAPI(c echo.Context) bool {
 	return len(p) >= 5 && p[:5] == "/api/"
 }
 
-// isConnError reports a failure to reach PostgreSQL at all.
+// isConnError reports that PostgreSQL could not be reached or the
+// connection broke under the request: the server is down, restarting or
+// unreachable, which is a temporary 503, not a bug to report as 500.
 func isConnError(err error) bool {
 	var ce *pgconn.ConnectError
-	return errors.As(err, &ce) || pgconn.SafeToRetry(err)
+	if errors.As(err, &ce) || pgconn.SafeToRetry(err) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		// Class 08 is "connection exception"; 57P01–57P03 are the server
+		// shutting down, crashing, or not accepting connections yet.
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // errorMessages names the catalog messages of an error status.

@@ -102,5 +102,6 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/admin/users/:id/disable", Policy: admin, Handler: s.adminDisable},
 		{Method: http.MethodPost, Path: "/admin/users/:id/enable", Policy: admin, Handler: s.adminEnable},
 		{Method: http.MethodGet, Path: "/admin/audit", Policy: admin, Handler: s.adminAudit},
+		{Method: http.MethodGet, Path: "/debug/pprof/*", Policy: admin, Handler: s.pprof},
 	}
 }

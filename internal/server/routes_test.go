@@ -147,6 +147,7 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /admin/users/:id/disable": {target: true, want: want{401, 403, 403, 403, 303}},
 		"POST /admin/users/:id/enable":  {target: true, want: want{401, 403, 403, 403, 303}},
 		"GET /admin/audit":              {want: want{303, 403, 403, 403, 200}},
+		"GET /debug/pprof/*":            {path: "/debug/pprof/heap?debug=1", want: want{303, 403, 403, 403, 200}},
 	}
 
 	seen := map[string]bool{}

@@ -121,7 +121,7 @@ func (s *Server) Handler() http.Handler { return s.echo }
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.echo,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.cfg.HeaderTimeout,
 		ReadTimeout:       s.cfg.RequestTimeout + 15*time.Second,
 		WriteTimeout:      s.cfg.RequestTimeout + 15*time.Second,
 		IdleTimeout:       120 * time.Second,
