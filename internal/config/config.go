@@ -56,6 +56,10 @@ type Config struct {
 	// (GPUQUOTE_PUBLIC_RATE_LIMIT, default 10; 0 turns the limit off, e.g.
 	// for load tests).
 	PublicRateLimit int
+	// BenchRoutes serves the load test's two ceilings, /bench/plaintext and
+	// /bench/fortunes (GPUQUOTE_BENCH_ROUTES, default false; make bench
+	// turns it on). Off, they answer 404.
+	BenchRoutes bool
 }
 
 // Default returns the configuration used when the environment says nothing.
@@ -98,12 +102,21 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_LOG_LEVEL=%q: want debug, info, warn or error", v))
 		}
 	}
-	if v, ok := get("GPUQUOTE_TLS"); ok {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("GPUQUOTE_TLS=%q: want true or false", v))
+	bools := []struct {
+		key string
+		dst *bool
+	}{
+		{"GPUQUOTE_TLS", &c.TLS},
+		{"GPUQUOTE_BENCH_ROUTES", &c.BenchRoutes},
+	}
+	for _, b := range bools {
+		if v, ok := get(b.key); ok {
+			x, err := strconv.ParseBool(v)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q: want true or false", b.key, v))
+			}
+			*b.dst = x
 		}
-		c.TLS = b
 	}
 	if v, ok := get("GPUQUOTE_TRUSTED_PROXIES"); ok {
 		for _, s := range strings.Split(v, ",") {

@@ -315,3 +315,32 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// TestBenchCeilings serves the load test's two ceilings when configured:
+// the fixed bytes, and the Fortunes-style page with its 12 rows plus one,
+// sorted, the added one escaped.
+func TestBenchCeilings(t *testing.T) {
+	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.BenchRoutes = true })
+	ctx := context.Background()
+	if _, err := app.Store.Pool().Exec(ctx, `INSERT INTO platforms (name_zh, name_en, currency)
+		SELECT '平台' || i, 'Platform ' || lpad(i::text, 2, '0'), 'CNY' FROM generate_series(1, 13) i`); err != nil {
+		t.Fatal(err)
+	}
+	client := app.Client()
+	if r := client.Get("/bench/plaintext"); r.StatusCode != http.StatusOK || r.Body != "Hello, World!" {
+		t.Fatalf("plaintext: %d %q", r.StatusCode, r.Body)
+	}
+	r := client.Get("/bench/fortunes")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("fortunes: %d", r.StatusCode)
+	}
+	if strings.Contains(r.Body, "<script>alert") || !strings.Contains(r.Body, "&lt;script&gt;alert") {
+		t.Error("the added row is not escaped")
+	}
+	if strings.Contains(r.Body, "Platform 13") || !strings.Contains(r.Body, "Platform 12") {
+		t.Error("want exactly the first 12 platforms")
+	}
+	if i, j := strings.Index(r.Body, "&lt;script"), strings.Index(r.Body, "Platform 01"); i < 0 || j < 0 || i > j {
+		t.Error("rows are not sorted by text")
+	}
+}

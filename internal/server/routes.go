@@ -36,6 +36,10 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodGet, Path: "/readyz", Policy: auth.Public, Handler: s.readyz, Bare: true},
 		{Method: http.MethodGet, Path: "/metrics", Policy: auth.Public, Handler: s.metrics.handler(), Bare: true},
 		{Method: http.MethodGet, Path: static.Prefix + "*", Policy: auth.Public, Handler: echo.WrapHandler(static.Handler()), Bare: true},
+		// The load test's two ceilings (404 unless GPUQUOTE_BENCH_ROUTES is
+		// on): they pass through the same middleware as every page.
+		{Method: http.MethodGet, Path: "/bench/plaintext", Policy: auth.Public, Handler: s.benchPlaintextPage},
+		{Method: http.MethodGet, Path: "/bench/fortunes", Policy: auth.Public, Handler: s.benchFortunesPage},
 
 		// Everyone.
 		{Method: http.MethodGet, Path: "/", Policy: auth.Public, Handler: s.home},

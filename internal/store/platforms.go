@@ -328,3 +328,30 @@ func (s *Store) AllPlatforms(ctx context.Context) ([]Platform, error) {
 	}
 	return out, nil
 }
+
+// PlatformName is a platform's id and a display name.
+type PlatformName struct {
+	ID   int64
+	Name string
+}
+
+// PlatformNames returns the first n platforms by id with their English
+// name (else the Chinese one): the load test's Fortunes-style ceiling.
+func (s *Store) PlatformNames(ctx context.Context, n int) ([]PlatformName, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT id, CASE WHEN name_en <> '' THEN name_en ELSE name_zh END
+		FROM platforms ORDER BY id LIMIT $1`, n)
+	if err != nil {
+		return nil, fmt.Errorf("platform names: %w", err)
+	}
+	defer rows.Close()
+	var out []PlatformName
+	for rows.Next() {
+		var p PlatformName
+		if err := rows.Scan(&p.ID, &p.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,43 @@
+package server
+
+import (
+	"net/http"
+	"sort"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/web"
+)
+
+// benchPlaintext is the load test's first ceiling: a fixed byte slice
+// through the whole middleware stack, no database, no template.
+var benchPlaintext = []byte("Hello, World!")
+
+func (s *Server) benchPlaintextPage(c echo.Context) error {
+	if !s.cfg.BenchRoutes {
+		return echo.ErrNotFound
+	}
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", benchPlaintext)
+}
+
+// benchFortunes is the load test's second ceiling, shaped like the
+// well-known "Fortunes" test: one query of 12 rows, one row added in
+// memory, a sort, and a templ page rendered with escaping in the layout
+// every page uses.
+func (s *Server) benchFortunesPage(c echo.Context) error {
+	if !s.cfg.BenchRoutes {
+		return echo.ErrNotFound
+	}
+	rows, err := s.store.PlatformNames(c.Request().Context(), 12)
+	if err != nil {
+		return err
+	}
+	items := make([]web.FortuneRow, 0, len(rows)+1)
+	for _, r := range rows {
+		items = append(items, web.FortuneRow{ID: r.ID, Text: r.Name})
+	}
+	items = append(items, web.FortuneRow{ID: 0, Text: "<script>alert('escaped at render')</script>"})
+	sort.Slice(items, func(i, j int) bool { return items[i].Text < items[j].Text })
+	p := s.page(c, "bench.fortunes.title")
+	return s.render(c, http.StatusOK, p, web.Fortunes(items))
+}
