@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 BIN   := bin/gpuquote
 
-.PHONY: run test build generate fmt vet clean
+.PHONY: run test bench soak build generate fmt vet clean
 
 ## run: provision PostgreSQL if needed, migrate, load sample data into an empty database, serve
 run: build
@@ -12,6 +12,14 @@ run: build
 ## test: provision PostgreSQL and Chromium, check formatting, vet and generated code, run every test with -race
 test:
 	@scripts/test.sh
+
+## bench: measure the main pages under load against ceilings served by the same binary (docs/PERFORMANCE.md)
+bench: generate
+	@scripts/bench.sh
+
+## soak: hold the compare page and the evaluation API at 70 % of their maximum for 10 minutes
+soak: generate
+	@scripts/bench.sh soak 10m
 
 ## build: compile the server into bin/gpuquote
 build: generate
