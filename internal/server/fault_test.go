@@ -177,7 +177,7 @@ func TestFaultDatabaseRestart(t *testing.T) {
 // TestFaultPoolExhausted holds every pool connection: a page answers 503
 // within the request deadline instead of waiting for a connection forever.
 func TestFaultPoolExhausted(t *testing.T) {
-	const deadline = 700 * time.Millisecond
+	const deadline = time.Second
 	app, _ := privateApp(t, 2, func(d *server.Deps) { d.Config.RequestTimeout = deadline })
 	reader, _ := app.AsUser(auth.RoleAnalyst)
 	ctx := context.Background()
@@ -198,21 +198,23 @@ func TestFaultPoolExhausted(t *testing.T) {
 		})
 	}
 	t.Cleanup(release) // before the pool closes, even when the test fails
-	client := &http.Client{Timeout: 5 * time.Second}
+	// Ten seconds tells a hang from a slow machine; the answer must still
+	// come soon after the deadline (rendering the error page, a loaded CPU).
+	client := &http.Client{Timeout: 10 * time.Second}
 	start := time.Now()
 	req, _ := http.NewRequest(http.MethodGet, app.URL+"/quotes", nil)
 	req.AddCookie(reader.Cookie("gq_session"))
 	resp, err := client.Do(req)
 	took := time.Since(start)
 	if err != nil {
-		t.Fatalf("no answer within 5 s while the pool was exhausted (a hang): %v", err)
+		t.Fatalf("no answer within 10 s while the pool was exhausted (a hang): %v", err)
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `data-testid="error-page"`) {
-		t.Fatalf("pool exhausted: %d, want the 503 page", resp.StatusCode)
+		t.Fatalf("pool exhausted: %d after %v, want the 503 page", resp.StatusCode, took)
 	}
-	if took > deadline+2*time.Second {
+	if took > deadline+4*time.Second {
 		t.Errorf("the 503 came after %v, long past the %v request deadline", took, deadline)
 	}
 	release()
