@@ -59,7 +59,8 @@ func Nav(u *User) []NavItem {
 		NavItem{Href: "/compare", LabelID: "nav.compare", TestID: "nav-compare"},
 		NavItem{Href: "/quotes", LabelID: "nav.quotes", TestID: "nav-quotes"},
 		NavItem{Href: "/platforms", LabelID: "nav.platforms", TestID: "nav-platforms"},
-		NavItem{Href: "/gpus", LabelID: "nav.gpus", TestID: "nav-gpus"})
+		NavItem{Href: "/gpus", LabelID: "nav.gpus", TestID: "nav-gpus"},
+		NavItem{Href: "/trials", LabelID: "nav.trials", TestID: "nav-trials"})
 	if u.Role == "editor" || u.Role == "admin" {
 		items = append(items,
 			NavItem{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices"},
@@ -74,7 +75,21 @@ func Nav(u *User) []NavItem {
 }
 
 // Active reports whether a navigation entry is the current section.
+// The most specific entry wins (the report inbox, not the report list).
 func (p Page) Active(href string) bool {
+	if !p.within(href) {
+		return false
+	}
+	for _, it := range Nav(p.User) {
+		if len(it.Href) > len(href) && p.within(it.Href) {
+			return false
+		}
+	}
+	return true
+}
+
+// within reports whether the current path is href or below it.
+func (p Page) within(href string) bool {
 	if href == "/" {
 		return p.Path == "/"
 	}

@@ -95,6 +95,9 @@ type PlatformView struct {
 	LockVersion    int
 	UpdatedAt      time.Time
 	CanEdit        bool
+	// Terms are the platform's answers to the SLA clauses and written
+	// confirmations.
+	Terms PlatformTermsView
 }
 
 // QuotesURL lists the quotes of this platform.

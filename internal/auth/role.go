@@ -39,6 +39,12 @@ type Policy struct {
 	// NoCSRF exempts a state-free endpoint (it stores nothing) from the
 	// CSRF check, e.g. the public evaluation API called by scripts.
 	NoCSRF bool
+	// Token also admits personal API tokens ("Authorization: Bearer"),
+	// authenticating the request as the token's user. A token-authenticated
+	// request skips the CSRF check (no browser attaches that header on its
+	// own); a cookie session on the same route still needs its CSRF token.
+	// On routes without Token the header authenticates nobody.
+	Token bool
 }
 
 // Public admits everyone, signed in or not.

@@ -32,7 +32,16 @@ type Input struct {
 	// the engine uses those in the quote's currency).
 	ReferencePrices []tco.ReferencePrice
 	Today           time.Time
+	// Performance is, per platform × GPU model, the ratio a trial measured
+	// (measured ÷ the figure the 85 % rule compared against, newest
+	// measurement of the pair). It replaces the profile's performance_ratio
+	// for the rows of that pair, so they show cost per reference-equivalent
+	// GPU-hour and the performance_below_85pct flag (DOMAIN.md, TCO step 6).
+	Performance map[PlatformGPU]decimal.Decimal
 }
+
+// PlatformGPU names a platform × GPU model pair.
+type PlatformGPU = store.PlatformGPU
 
 // Reason says why the profile rules a quote out, as a catalog message.
 type Reason struct {
@@ -119,7 +128,7 @@ func Run(cands []Candidate, in Input) []Row {
 			}
 		}
 		if canPrice {
-			res, err := tco.Evaluate(EngineQuote(c.Quote, c.GPU), in.Profile, opts)
+			res, err := tco.Evaluate(EngineQuote(c.Quote, c.GPU), rowProfile(c, in), opts)
 			var ve *tco.ValidationError
 			switch {
 			case err == nil:
@@ -134,6 +143,31 @@ func Run(cands []Candidate, in Input) []Row {
 	}
 	markCheapest(rows)
 	return rows
+}
+
+// rowProfile is the profile a candidate is priced with: the comparison's,
+// with the performance ratio a trial measured for the candidate's platform
+// × GPU model when there is one. The engine counts a ratio above 1 as 1
+// (TCO.md: per_reference_gpu_hour), so it is capped here too, which also
+// keeps it within the engine's bounds; it has at most
+// tco.MaxPlaces decimal places, cut toward zero so that "below 85 %" is
+// decided as for the exact ratio.
+func rowProfile(c Candidate, in Input) tco.Profile {
+	p := in.Profile
+	r, ok := in.Performance[PlatformGPU{PlatformID: c.Quote.PlatformID, GPUModelID: c.Quote.GPUModelID}]
+	if !ok || r.Sign() <= 0 {
+		return p
+	}
+	if one := decimal.NewFromInt(1); r.GreaterThan(one) {
+		r = one
+	}
+	if t := r.Truncate(tco.MaxPlaces); t.Sign() > 0 {
+		r = t
+	} else {
+		r = decimal.New(1, -tco.MaxPlaces)
+	}
+	p.PerformanceRatio = decimal.NewNullDecimal(r)
+	return p
 }
 
 func onlyNoAllowedMode(ve *tco.ValidationError) bool {

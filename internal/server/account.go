@@ -81,10 +81,7 @@ func (s *Server) account(c echo.Context) error {
 }
 
 func (s *Server) renderAccount(c echo.Context, status int, errs web.Errors) error {
-	cur := auth.CurrentUser(c)
-	p := s.page(c, "account.title")
-	return s.render(c, status, p, web.Account(web.AccountView{Page: p, Email: cur.Email,
-		DisplayName: cur.DisplayName, Role: string(cur.Role), Errors: errs}))
+	return s.renderAccountView(c, status, web.AccountView{Errors: errs})
 }
 
 // passwordErrorID words a password policy failure.

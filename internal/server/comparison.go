@@ -43,8 +43,10 @@ type comparison struct {
 	// Selected are the selected quotes that may be compared (drafts never
 	// are; archived versions are, marked).
 	Selected []store.Quote
+	// ReferencePrices are the dated reference prices in force.
+	ReferencePrices []store.ReferencePrice
 	// In is the engine input: profile, report currency, rates, reference
-	// prices and the day.
+	// prices, measured performance and the day.
 	In compare.Input
 	// Rows are the priced rows in table order (SortKey, Desc).
 	Rows    []compare.Row
@@ -78,13 +80,14 @@ func (s *Server) loadComparison(ctx context.Context, values url.Values, today ti
 	var (
 		selected []store.Quote
 		rates    []store.FXRate
-		refs     []store.ReferencePrice
+		perf     map[compare.PlatformGPU]decimal.Decimal
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) { cmp.GPUs, err = s.store.AllGPUModels(gctx); return })
 	g.Go(func() (err error) { selected, err = s.store.QuotesByIDs(gctx, cmp.SelectedIDs); return })
 	g.Go(func() (err error) { rates, err = s.store.CurrentFXRates(gctx, today); return })
-	g.Go(func() (err error) { refs, err = s.store.CurrentReferencePrices(gctx, "", today); return })
+	g.Go(func() (err error) { cmp.ReferencePrices, err = s.store.CurrentReferencePrices(gctx, "", today); return })
+	g.Go(func() (err error) { perf, err = s.store.PerformanceRatios(gctx); return })
 	for _, f := range extra {
 		g.Go(func() error { return f(gctx) })
 	}
@@ -96,6 +99,9 @@ func (s *Server) loadComparison(ctx context.Context, values url.Values, today ti
 	}
 
 	in := compare.Input{Profile: cmp.Profile, ReportCurrency: strings.ToUpper(strings.TrimSpace(values.Get("report_currency"))), Today: today}
+	// A trial's measured performance, per platform × GPU model, replaces
+	// the profile's ratio for that row.
+	in.Performance = perf
 	// Drafts are never compared; archived versions are, marked (an old
 	// shared link still shows what it showed).
 	for _, q := range selected {
@@ -115,7 +121,7 @@ func (s *Server) loadComparison(ctx context.Context, values url.Values, today ti
 			in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: r.AsOf}
 		}
 	}
-	for _, r := range refs {
+	for _, r := range cmp.ReferencePrices {
 		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(r.Item),
 			Unit: catalog.Unit(r.Unit), UnitPrice: r.UnitPrice, Currency: r.Currency})
 	}

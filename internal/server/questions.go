@@ -8,10 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"gpuquote/internal/catalog"
-	"gpuquote/internal/compare"
 	"gpuquote/internal/store"
-	"gpuquote/internal/tco"
 	"gpuquote/internal/tcoapi"
 	"gpuquote/internal/vendorq"
 	"gpuquote/web"
@@ -52,21 +49,15 @@ func (s *Server) quoteQuestions(c echo.Context) error {
 	profile, perrs := tcoapi.ProfileFromForm(c.QueryParams())
 	qc := vendorq.Context{}
 	if len(perrs) == 0 {
-		p := profile
-		qc = vendorq.Context{Mbps: p.Mbps, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
-			SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
-			ImageGB: p.ImageGB, StartsPerMonth: p.StartsPerMonth}
-		// The stopped hours are the engine's (730 − billable hours when the
-		// instance is kept stopped in an hourly mode).
-		gpu := store.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName}
-		if res, err := tco.Evaluate(compare.EngineQuote(q, gpu), p, tco.Options{ReportCurrency: q.Currency, Today: s.today()}); err == nil {
-			for _, l := range res.Lines {
-				if l.Item == catalog.ItemStoppedRetention {
-					qc.StoppedHoursPerMonth = l.Quantity
-				}
-			}
-		}
+		qc = vendorq.ContextFor(q, profile, s.today())
 	}
+	// The platform's answers to the SLA clauses and written confirmations:
+	// those missing or not in writing are asked too.
+	terms, err := s.store.PlatformTerms(ctx, q.PlatformID)
+	if err != nil {
+		return err
+	}
+	qc.Terms = vendorTerms(terms)
 	name := compareCandidateName(c, q)
 	title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + web.FormatDate(q.AsOf)
 	v := web.QuestionsView{ID: strconv.FormatInt(q.ID, 10), Name: name, QuoteURL: "/quotes/" + strconv.FormatInt(q.ID, 10),

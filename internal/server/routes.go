@@ -50,10 +50,15 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/calculator", Policy: auth.Public, Handler: s.calculate, Limited: true},
 		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: s.evaluateAPI, Limited: true},
 
+		// Trial evidence API.
+		{Method: http.MethodPost, Path: "/api/v1/verify/nvidia-smi", Policy: auth.Policy{AnyUser: true, Token: true}, Handler: s.verifyNvidiaSMI, BodyLimit: verifyBodyLimit},
+
 		// Signed-in users.
 		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: s.logout},
 		{Method: http.MethodGet, Path: "/account", Policy: auth.AnyUser, Handler: s.account},
 		{Method: http.MethodPost, Path: "/account/password", Policy: auth.AnyUser, Handler: s.changePassword},
+		{Method: http.MethodPost, Path: "/account/tokens", Policy: auth.AnyUser, Handler: s.createAPIToken},
+		{Method: http.MethodPost, Path: "/account/tokens/:id/revoke", Policy: auth.AnyUser, Handler: s.revokeAPIToken},
 
 		// Market: platforms and GPU models (everyone signed in reads, editors write).
 		{Method: http.MethodGet, Path: "/platforms", Policy: auth.AnyUser, Handler: s.platformList},
@@ -92,6 +97,17 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodGet, Path: "/quotes/export.csv", Policy: auth.AnyUser, Handler: s.exportQuotesCSV},
 		{Method: http.MethodGet, Path: "/quotes/import", Policy: editor, Handler: s.importForm},
 		{Method: http.MethodPost, Path: "/quotes/import", Policy: editor, Handler: s.importQuotesCSV, BodyLimit: importBodyLimit},
+
+		// Trials and platform terms.
+		{Method: http.MethodGet, Path: "/trials", Policy: auth.AnyUser, Handler: s.trialList},
+		{Method: http.MethodGet, Path: "/trials/new", Policy: auth.AnyUser, Handler: s.trialNew},
+		{Method: http.MethodPost, Path: "/trials", Policy: auth.AnyUser, Handler: s.trialCreate},
+		{Method: http.MethodGet, Path: "/trials/:id", Policy: auth.AnyUser, Handler: s.trialShow},
+		{Method: http.MethodPost, Path: "/trials/:id/checks", Policy: auth.AnyUser, Handler: s.trialRecordCheck},
+		{Method: http.MethodPost, Path: "/trials/:id/nvidia-smi", Policy: auth.AnyUser, Handler: s.trialNvidiaSMI},
+		{Method: http.MethodPost, Path: "/trials/:id/performance", Policy: auth.AnyUser, Handler: s.trialPerformance},
+		{Method: http.MethodGet, Path: "/platforms/:id/terms/edit", Policy: editor, Handler: s.platformTermsEdit},
+		{Method: http.MethodPost, Path: "/platforms/:id/terms", Policy: editor, Handler: s.platformTermsUpdate},
 
 		// Compare quotes for a usage profile.
 		{Method: http.MethodGet, Path: "/compare", Policy: auth.AnyUser, Handler: s.comparePage},

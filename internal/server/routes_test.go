@@ -56,6 +56,16 @@ func TestRoutePolicies(t *testing.T) {
 				"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"}}
 		}, want: want{200, 200, 200, 200, 200}},
 		"POST /api/v1/tco/evaluate": {want: want{422, 422, 422, 422, 422}},
+		"POST /api/v1/verify/nvidia-smi": {setup: func(a *testutil.App) string {
+			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(a).ID)
+		}, form: func(*testutil.App) url.Values {
+			return url.Values{"text": {"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n"}}
+		}, want: want{401, 200, 200, 200, 200}},
+		"POST /account/tokens": {form: func(*testutil.App) url.Values { return url.Values{"name": {"route test"}} },
+			want: want{401, 201, 201, 201, 201}},
+		"POST /account/tokens/:id/revoke": {setup: func(a *testutil.App) string {
+			return "/account/tokens/" + itoa(someonesAPIToken(a)) + "/revoke"
+		}, want: want{401, 404, 404, 404, 404}},
 		"POST /login": {form: func(*testutil.App) url.Values {
 			return url.Values{"email": {"nobody" + uniq() + "@example.test"}, "password": {"wrong password"}}
 		}, want: want{401, 401, 401, 401, 401}},
@@ -132,6 +142,29 @@ func TestRoutePolicies(t *testing.T) {
 
 		// Compare.
 		"GET /compare": {want: want{303, 200, 200, 200, 200}},
+		// Trials and platform terms.
+		"GET /trials": {want: want{303, 200, 200, 200, 200}},
+		"GET /trials/new": {setup: func(a *testutil.App) string { return "/trials/new?quote=" + itoa(publishedQuote(a)) },
+			want: want{303, 200, 200, 200, 200}},
+		"POST /trials": {form: func(a *testutil.App) url.Values {
+			return url.Values{"quote": {itoa(publishedQuote(a))}, "started_on": {"2020-01-01"}}
+		}, want: want{401, 303, 303, 303, 303}},
+		"GET /trials/:id": {setup: func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) }, want: want{303, 200, 200, 200, 200}},
+		"POST /trials/:id/checks": {setup: func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/checks" },
+			form: func(*testutil.App) url.Values { return url.Values{"check": {"1"}, "state": {"pass"}} }, want: want{401, 303, 303, 303, 303}},
+		"POST /trials/:id/nvidia-smi": {setup: func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/nvidia-smi" },
+			form: func(*testutil.App) url.Values { return url.Values{"output": {throttledRTX3090}} }, want: want{401, 303, 303, 303, 303}},
+		"POST /trials/:id/performance": {setup: func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/performance" },
+			form: func(*testutil.App) url.Values {
+				return url.Values{"precision": {"fp32"}, "measured": {"80"}, "benchmark": {"sgemm"}}
+			}, want: want{401, 303, 303, 303, 303}},
+		"GET /platforms/:id/terms/edit": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms/edit" },
+			want: want{303, 403, 403, 200, 200}},
+		"POST /platforms/:id/terms": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms" },
+			form: func(*testutil.App) url.Values {
+				return termsForm(map[string]string{"sla.data_loss.answer": "route test", "sla.data_loss.in_writing": "true"})
+			}, want: want{401, 403, 403, 303, 303}},
+
 		"GET /compare/questions": {setup: func(a *testutil.App) string {
 			return "/compare/questions?profile.hours_per_month=200&profile.months=1&profile.instances=1&quote=" + itoa(publishedQuote(a))
 		}, want: want{303, 200, 200, 200, 200}},
@@ -141,6 +174,9 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /compare/profiles/:id/delete": {setup: func(a *testutil.App) string {
 			return "/compare/profiles/" + itoa(someonesProfile(a)) + "/delete"
 		}, want: want{401, 403, 403, 403, 303}},
+
+		// Saved TCO reports: the steps on one report are someone else's
+		// (drafts are their author's alone: others get 404, admins 403).
 
 		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},
 		"POST /admin/users": {form: func(*testutil.App) url.Values {

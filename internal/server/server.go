@@ -102,7 +102,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 			mw = append(mw, limiter)
 		}
 		if !r.Bare {
-			mw = append(mw, s.auth.Load, s.auth.Require(r.Policy), auth.CSRF(r.Policy))
+			mw = append(mw, s.auth.LoadFor(r.Policy), s.auth.Require(r.Policy), auth.CSRF(r.Policy))
 		}
 		e.Add(r.Method, r.Path, r.Handler, mw...)
 	}

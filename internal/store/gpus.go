@@ -298,6 +298,46 @@ func (s *Store) GPUModelByID(ctx context.Context, id int64) (GPUModel, error) {
 	return models[0], nil
 }
 
+// GPUModelByName finds a GPU model by "Vendor Name" ("NVIDIA RTX 4090") or
+// by its bare name ("RTX 4090"), case-insensitively, with its perf rows. A
+// full "Vendor Name" match wins; a bare name that several vendors use is
+// ambiguous and, like no match, ErrNotFound.
+func (s *Store) GPUModelByName(ctx context.Context, name string) (GPUModel, error) {
+	name = strings.Join(strings.Fields(name), " ")
+	if name == "" {
+		return GPUModel{}, ErrNotFound
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+gpuModelColumns+`, lower(vendor || ' ' || name) = lower($1)
+		FROM gpu_models
+		WHERE lower(vendor || ' ' || name) = lower($1) OR lower(name) = lower($1)
+		ORDER BY lower(vendor || ' ' || name) = lower($1) DESC, id
+		LIMIT 2`, name)
+	if err != nil {
+		return GPUModel{}, fmt.Errorf("gpu model by name: %w", err)
+	}
+	type match struct {
+		g    GPUModel
+		full bool
+	}
+	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (match, error) {
+		var m match
+		err := row.Scan(append(gpuModelDest(&m.g), &m.full)...)
+		return m, err
+	})
+	if err != nil {
+		return GPUModel{}, fmt.Errorf("gpu model by name: %w", err)
+	}
+	if len(found) == 0 || (len(found) == 2 && !found[0].full) {
+		return GPUModel{}, ErrNotFound
+	}
+	models := []GPUModel{found[0].g}
+	if err := loadGPUPerf(ctx, s.pool, models); err != nil {
+		return GPUModel{}, err
+	}
+	return models[0], nil
+}
+
 // GPUModelFilter narrows the GPU model list. Zero fields do not filter.
 type GPUModelFilter struct {
 	// Query is a substring of the vendor or the name, case-insensitive.

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -86,10 +87,12 @@ func (a *App) CreateUser(role auth.Role) (email, password string, id int64) {
 }
 
 // Client is a browser-like HTTP client: a cookie jar, no automatic
-// redirects, and the CSRF token of the last page it read.
+// redirects, and the CSRF token of the last page it read. Several
+// goroutines may share one (as several tabs share a browser).
 type Client struct {
 	app  *App
 	HTTP *http.Client
+	mu   sync.Mutex // guards CSRF while requests run at once
 	CSRF string
 	// Header is added to every request.
 	Header http.Header
@@ -128,7 +131,9 @@ func (c *Client) Do(req *http.Request) *Response {
 		c.app.T.Fatalf("read body: %v", err)
 	}
 	if m := csrfMeta.FindSubmatch(b); m != nil && len(m[1]) > 0 {
+		c.mu.Lock()
 		c.CSRF = string(m[1])
+		c.mu.Unlock()
 	}
 	return &Response{Response: resp, Body: string(b)}
 }
@@ -147,15 +152,21 @@ func (c *Client) Get(path string) *Response {
 // first when it has none yet).
 func (c *Client) PostForm(path string, form url.Values) *Response {
 	c.app.T.Helper()
-	if c.CSRF == "" {
+	c.mu.Lock()
+	token := c.CSRF
+	c.mu.Unlock()
+	if token == "" {
 		c.Get("/login")
+		c.mu.Lock()
+		token = c.CSRF
+		c.mu.Unlock()
 	}
 	f := url.Values{}
 	for k, v := range form {
 		f[k] = v
 	}
 	if _, ok := f["_csrf"]; !ok {
-		f.Set("_csrf", c.CSRF)
+		f.Set("_csrf", token)
 	}
 	return c.PostRaw(path, f)
 }

@@ -16,12 +16,15 @@ package vendorq
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/compare"
 	"gpuquote/internal/money"
 	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
 )
 
 // Question is one question to the vendor, rendered by the caller's
@@ -83,6 +86,54 @@ type Context struct {
 	StoppedHoursPerMonth decimal.Decimal
 	// StartsPerMonth is the number of starts or scheduled jobs per month.
 	StartsPerMonth int
+	// Terms are the platform's recorded answers to the SLA clauses and
+	// written confirmations. Nil means they were not looked up: questions
+	// then come from the quote alone. Otherwise a clause or confirmation
+	// without a term here is unanswered (see For).
+	Terms []Term
+}
+
+// Term is the platform's answer to one SLA clause or written
+// confirmation (catalog.SLAClauses, catalog.WrittenConfirmations).
+type Term struct {
+	// Kind and Key name the clause: KindSLA or KindConfirmation and the
+	// catalog key.
+	Kind Kind
+	Key  string
+	// Answer is what the vendor said; InWriting says it is in the
+	// contract or a signed or stamped document; Date is the day of the
+	// answer (YYYY-MM-DD), "" when not known.
+	Answer    string
+	InWriting bool
+	Date      string
+}
+
+// written reports whether the term is answered in writing.
+func (t Term) written() bool { return t.InWriting && strings.TrimSpace(t.Answer) != "" }
+
+// term returns the platform's term for a clause, and whether terms were
+// looked up at all.
+func (c Context) term(kind Kind, key string) (Term, bool) {
+	if c.Terms == nil {
+		return Term{}, false
+	}
+	for _, t := range c.Terms {
+		if t.Kind == kind && t.Key == key {
+			return t, true
+		}
+	}
+	return Term{Kind: kind, Key: key}, true
+}
+
+// unwritten asks the vendor to confirm in writing an answer given
+// otherwise, quoting it (and its date) so they know which one.
+func unwritten(c catalog.Clause, t Term) Question {
+	args := map[string]any{"LabelID": c.LabelID, "Answer": strings.TrimSpace(t.Answer)}
+	if t.Date != "" {
+		args["Date"] = t.Date
+		return Question{MessageID: "vq.term.unwritten_dated", Args: args}
+	}
+	return Question{MessageID: "vq.term.unwritten", Args: args}
 }
 
 // quantity returns the context's quantity for item k, formatted, and
@@ -156,9 +207,22 @@ var stoppedItems = []catalog.ItemKey{catalog.ItemStoppedRetention, catalog.ItemS
 
 // For returns the questions quote q raises, grouped: first the five written
 // confirmations, then the six SLA clauses, each in its number order.
-// Groups without questions are left out. The SLA clauses the data model
-// cannot answer (maintenance notice, unilateral changes, data-loss
-// responsibility) are always asked.
+// Groups without questions are left out. The SLA clauses a quote cannot
+// answer (maintenance notice, unilateral changes, data-loss
+// responsibility) are asked unless the platform answered them in writing.
+//
+// With the platform's terms (ctx.Terms not nil), the guide's rule "only a
+// written answer counts" applies to them too:
+//   - an SLA clause the platform answered in writing is not asked; one it
+//     answered otherwise is asked to be confirmed in writing, quoting the
+//     answer, instead of the clause's open question;
+//   - a written confirmation keeps the questions the quote's open lines
+//     and terms raise (they name this offer's prices); the platform's
+//     answer not in writing adds the request to confirm it in writing,
+//     and no answer at all asks for one when the quote raised nothing
+//     else under that confirmation. The first confirmation (the twelve
+//     hidden-cost lines) is answered line by line by the quote, never by
+//     a platform-wide answer.
 func For(q store.Quote, ctx Context) []Group {
 	lines := linesByItem(q)
 	var groups []Group
@@ -168,10 +232,28 @@ func For(q store.Quote, ctx Context) []Group {
 		}
 	}
 	for _, c := range catalog.WrittenConfirmations {
-		add(KindConfirmation, c, confirmation(c.Key, q, lines, ctx))
+		qs := confirmation(c.Key, q, lines, ctx)
+		if t, ok := ctx.term(KindConfirmation, c.Key); ok && c.Key != "hidden_items" && !t.written() {
+			switch {
+			case strings.TrimSpace(t.Answer) != "":
+				qs = append(qs, unwritten(c, t))
+			case len(qs) == 0:
+				qs = append(qs, Question{MessageID: "vq.term.missing", Args: map[string]any{"LabelID": c.LabelID}})
+			}
+		}
+		add(KindConfirmation, c, qs)
 	}
 	for _, c := range catalog.SLAClauses {
-		add(KindSLA, c, slaClause(c.Key, q))
+		qs := slaClause(c.Key, q)
+		if t, ok := ctx.term(KindSLA, c.Key); ok {
+			switch {
+			case t.written():
+				qs = nil
+			case strings.TrimSpace(t.Answer) != "" && len(qs) > 0:
+				qs = []Question{unwritten(c, t)}
+			}
+		}
+		add(KindSLA, c, qs)
 	}
 	return groups
 }
@@ -368,6 +450,7 @@ func MessageIDs() []string {
 		"vq.sla_terms.availability", "vq.sla_terms.compensation", "vq.sla_terms.compensation_pct",
 		"vq.termination.early", "vq.termination.deposit_amount", "vq.termination.deposit",
 		"vq.termination.balance", "vq.termination.invoice",
+		"vq.term.missing", "vq.term.unwritten", "vq.term.unwritten_dated",
 	}
 	for _, s := range []string{"unconfirmed", "included", "not_applicable"} {
 		ids = append(ids, "vq.line."+s, "vq.line."+s+"_usage")
@@ -388,4 +471,25 @@ func MessageIDs() []string {
 		ids = append(ids, c.LabelID, "vq.sla."+c.Key)
 	}
 	return ids
+}
+
+// ContextFor is what a usage profile adds to a quote's questions: its
+// volumes, and the stopped hours the engine derives for the quote (730 −
+// billable hours when the instance is kept stopped in an hourly mode),
+// evaluated in the quote's own currency on the given day. The questions
+// page and a saved report both ask it, so they ask the same questions.
+// Terms are the caller's to add.
+func ContextFor(q store.Quote, p tco.Profile, today time.Time) Context {
+	qc := Context{Mbps: p.Mbps, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
+		SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
+		ImageGB: p.ImageGB, StartsPerMonth: p.StartsPerMonth}
+	gpu := store.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName}
+	if res, err := tco.Evaluate(compare.EngineQuote(q, gpu), p, tco.Options{ReportCurrency: q.Currency, Today: today}); err == nil {
+		for _, l := range res.Lines {
+			if l.Item == catalog.ItemStoppedRetention {
+				qc.StoppedHoursPerMonth = l.Quantity
+			}
+		}
+	}
+	return qc
 }

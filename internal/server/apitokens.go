@@ -1,0 +1,80 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/store"
+	"gpuquote/web"
+)
+
+// apiTokenNameMax bounds a token's name (the column's CHECK says the same).
+const apiTokenNameMax = 100
+
+// renderAccountView renders the account page: v brings the form errors or
+// the token just created; the user and their tokens are filled in here.
+func (s *Server) renderAccountView(c echo.Context, status int, v web.AccountView) error {
+	cur := auth.CurrentUser(c)
+	tokens, err := s.store.APITokens(c.Request().Context(), cur.UserID)
+	if err != nil {
+		return err
+	}
+	for _, t := range tokens {
+		row := web.APITokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.UTC().Format("2006-01-02 15:04")}
+		if t.LastUsedAt != nil {
+			row.LastUsed = t.LastUsedAt.UTC().Format("2006-01-02 15:04")
+		}
+		v.Tokens = append(v.Tokens, row)
+	}
+	v.Page = s.page(c, "account.title")
+	v.Email, v.DisplayName, v.Role = cur.Email, cur.DisplayName, string(cur.Role)
+	return s.render(c, status, v.Page, web.Account(v))
+}
+
+// createAPIToken makes a personal API token for the signed-in user and
+// shows it on the account page this once: only its hash is stored, so it
+// can never be shown again (201, like a new user's one-time password).
+func (s *Server) createAPIToken(c echo.Context) error {
+	name := strings.TrimSpace(c.FormValue("name"))
+	errs := web.Errors{}
+	switch {
+	case name == "":
+		errs["token_name"] = "form.required"
+	case utf8.RuneCountInString(name) > apiTokenNameMax:
+		errs["token_name"] = "apitoken.name.too_long"
+	}
+	if len(errs) > 0 {
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
+	}
+	token := auth.NewAPIToken()
+	t, err := s.store.CreateAPIToken(c.Request().Context(), s.actor(c), name, auth.HashToken(token), s.now())
+	if errors.Is(err, store.ErrTooManyTokens) {
+		errs["token_name"] = "apitoken.too_many"
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
+	}
+	if err != nil {
+		return err
+	}
+	return s.renderAccountView(c, http.StatusCreated, web.AccountView{
+		NewToken: &web.NewAPIToken{Name: t.Name, Token: token, BaseURL: c.Scheme() + "://" + c.Request().Host}})
+}
+
+// revokeAPIToken revokes one of the signed-in user's tokens; another
+// user's token, or one already revoked, is not found.
+func (s *Server) revokeAPIToken(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return echo.ErrNotFound
+	}
+	t, err := s.store.RevokeAPIToken(c.Request().Context(), s.actor(c), id, s.now())
+	if err != nil {
+		return err
+	}
+	return s.redirectWithFlash(c, "/account", "ok", "apitoken.revoked", "Name", t.Name)
+}

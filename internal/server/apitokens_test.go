@@ -1,0 +1,280 @@
+package server_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/store"
+	"gpuquote/internal/testutil"
+)
+
+// someonesAPIToken is a live token of a fresh user, for callers who must
+// not be able to touch it.
+func someonesAPIToken(a *testutil.App) int64 {
+	a.T.Helper()
+	_, _, uid := a.CreateUser(auth.RoleAnalyst)
+	t, err := a.Store.CreateAPIToken(context.Background(), store.Actor{UserID: uid, Email: "owner@example.test"},
+		"someone's", auth.HashToken(auth.NewAPIToken()), time.Now())
+	if err != nil {
+		a.T.Fatal(err)
+	}
+	return t.ID
+}
+
+var tokenSecret = regexp.MustCompile(`data-testid="api-token-secret">([^<]+)<`)
+
+// createToken creates a token through the account page and returns it.
+func createToken(t *testing.T, c *testutil.Client, name string) string {
+	t.Helper()
+	r := c.PostForm("/account/tokens", url.Values{"name": {name}})
+	if r.StatusCode != http.StatusCreated {
+		t.Fatalf("create token: status %d\n%s", r.StatusCode, r.Body)
+	}
+	m := tokenSecret.FindStringSubmatch(r.Body)
+	if m == nil {
+		t.Fatalf("no token shown:\n%s", r.Body)
+	}
+	return m[1]
+}
+
+// bearer sends method path with an Authorization header and no cookies.
+func bearer(t *testing.T, app *testutil.App, method, path, token, contentType, body string) *testutil.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, app.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	return app.Client().Do(req)
+}
+
+func TestAPITokenLifecycle(t *testing.T) {
+	app := testutil.NewApp(t)
+	ctx := context.Background()
+	c, uid := app.AsUser(auth.RoleAnalyst)
+	if r := c.Get("/account"); r.StatusCode != 200 || !strings.Contains(r.Body, `data-testid="api-tokens-empty"`) {
+		t.Fatalf("account page without tokens: %d", r.StatusCode)
+	}
+
+	token := createToken(t, c, "trial box 3")
+	if !strings.HasPrefix(token, auth.APITokenPrefix) || len(token) != len(auth.APITokenPrefix)+43 {
+		t.Errorf("token %q", token)
+	}
+	// Only the hash is stored, and the audit log never holds the token.
+	var (
+		hash    []byte
+		created time.Time
+		used    *time.Time
+	)
+	if err := app.Store.Pool().QueryRow(ctx, `SELECT token_hash, created_at, last_used_at FROM api_tokens WHERE user_id = $1`, uid).
+		Scan(&hash, &created, &used); err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256([]byte(token)); string(hash) != string(sum[:]) || used != nil {
+		t.Errorf("stored hash %x, last used %v", hash, used)
+	}
+	var leaks int
+	if err := app.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM audit_log WHERE coalesce(after::text, '') LIKE '%' || $1 || '%'`, token).Scan(&leaks); err != nil {
+		t.Fatal(err)
+	}
+	if leaks != 0 {
+		t.Error("the token is in the audit log")
+	}
+	// Listed by name, never shown again.
+	page := c.Get("/account")
+	if !strings.Contains(page.Body, "trial box 3") || strings.Contains(page.Body, token) || !strings.Contains(page.Body, "从未使用") {
+		t.Error("the account page must list the token by name and never show it again")
+	}
+
+	// The token authenticates the verify API as its user and is marked used.
+	r := bearer(t, app, http.MethodPost, "/api/v1/verify/nvidia-smi?gpu_model="+itoa(specSeedGPU(app).ID), token, "text/plain",
+		"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("bearer verify: %d %s", r.StatusCode, r.Body)
+	}
+	if err := app.Store.Pool().QueryRow(ctx, `SELECT last_used_at FROM api_tokens WHERE user_id = $1`, uid).Scan(&used); err != nil || used == nil {
+		t.Errorf("last_used_at not recorded (%v)", err)
+	}
+	if strings.Contains(c.Get("/account").Body, "从未使用") {
+		t.Error("last use not shown")
+	}
+
+	// Revoking: a flash, gone from the list, the token stops working.
+	tokens, err := app.Store.APITokens(ctx, uid)
+	if err != nil || len(tokens) != 1 {
+		t.Fatalf("tokens %v %v", tokens, err)
+	}
+	rv := c.PostForm("/account/tokens/"+itoa(tokens[0].ID)+"/revoke", nil)
+	if rv.StatusCode != http.StatusSeeOther || rv.Header.Get("Location") != "/account" {
+		t.Fatalf("revoke: %d %s", rv.StatusCode, rv.Header.Get("Location"))
+	}
+	after := c.Get("/account")
+	if !strings.Contains(after.Body, `data-testid="flash"`) || !strings.Contains(after.Body, `data-testid="api-tokens-empty"`) {
+		t.Error("after revoking: no flash, or the token is still listed")
+	}
+	if r := bearer(t, app, http.MethodPost, "/api/v1/verify/nvidia-smi?gpu_model=1", token, "text/plain", "x"); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("revoked token: %d", r.StatusCode)
+	}
+	// Revoking twice is not found.
+	if r := c.PostForm("/account/tokens/"+itoa(tokens[0].ID)+"/revoke", nil); r.StatusCode != http.StatusNotFound {
+		t.Errorf("second revoke: %d", r.StatusCode)
+	}
+
+	// Both writes are audited with their actor.
+	for _, action := range []string{store.ActionAPITokenCreate, store.ActionAPITokenRevoke} {
+		recs, err := app.Store.AuditLog(ctx, store.AuditFilter{Action: action})
+		if err != nil || len(recs) != 1 || recs[0].ActorID != uid || recs[0].EntityID != itoa(tokens[0].ID) {
+			t.Errorf("%s audit: %+v %v", action, recs, err)
+		}
+	}
+}
+
+func TestAPITokenForm(t *testing.T) {
+	app := testutil.NewApp(t)
+	c, uid := app.AsUser(auth.RoleFinance)
+	cases := []struct {
+		name, value string
+		status      int
+	}{
+		{"empty", "   ", http.StatusUnprocessableEntity},
+		{"too long", strings.Repeat("名", 101), http.StatusUnprocessableEntity},
+		{"at the limit", strings.Repeat("名", 100), http.StatusCreated},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.PostForm("/account/tokens", url.Values{"name": {tc.value}})
+			if r.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d", r.StatusCode, tc.status)
+			}
+			if tc.status == http.StatusUnprocessableEntity && !strings.Contains(r.Body, `data-testid="error-token_name"`) {
+				t.Error("no field error shown")
+			}
+		})
+	}
+	// A user holds at most MaxAPITokens live tokens.
+	for i := 1; i < store.MaxAPITokens; i++ {
+		if _, err := app.Store.CreateAPIToken(context.Background(), store.Actor{UserID: uid}, fmt.Sprint("t", i),
+			auth.HashToken(auth.NewAPIToken()), time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := c.PostForm("/account/tokens", url.Values{"name": {"one too many"}})
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-token_name"`) {
+		t.Errorf("over the limit: %d", r.StatusCode)
+	}
+}
+
+func TestAPITokenRevokeOnlyYourOwn(t *testing.T) {
+	app := testutil.NewApp(t)
+	owner, _ := app.AsUser(auth.RoleAnalyst)
+	token := createToken(t, owner, "mine")
+	var id int64
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT id FROM api_tokens`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []auth.Role{auth.RoleAnalyst, auth.RoleAdmin} {
+		other, _ := app.AsUser(role)
+		if r := other.PostForm("/account/tokens/"+itoa(id)+"/revoke", nil); r.StatusCode != http.StatusNotFound {
+			t.Errorf("%s revoking another user's token: %d", role, r.StatusCode)
+		}
+	}
+	if r := owner.PostForm("/account/tokens/nope/revoke", nil); r.StatusCode != http.StatusNotFound {
+		t.Errorf("bad id: %d", r.StatusCode)
+	}
+	if r := bearer(t, app, http.MethodPost, "/api/v1/verify/nvidia-smi", token, "text/plain", ""); r.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("the token must still work (422 for the missing model): %d", r.StatusCode)
+	}
+}
+
+// TestBearerTokenOnlyOnTokenRoutes: on a route whose policy does not admit
+// tokens, the header authenticates nobody and skips nothing.
+func TestBearerTokenOnlyOnTokenRoutes(t *testing.T) {
+	app := testutil.NewApp(t)
+	c, _ := app.AsUser(auth.RoleAdmin)
+	token := createToken(t, c, "admin script")
+
+	if r := bearer(t, app, http.MethodGet, "/account", token, "", ""); r.StatusCode != http.StatusSeeOther ||
+		!strings.HasPrefix(r.Header.Get("Location"), "/login") {
+		t.Errorf("GET /account with a bearer token: %d %s, want the login redirect", r.StatusCode, r.Header.Get("Location"))
+	}
+	if r := bearer(t, app, http.MethodGet, "/admin/users", token, "", ""); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("GET /admin/users with a bearer token: %d", r.StatusCode)
+	}
+	users := countRows(t, app, "users")
+	form := url.Values{"email": {"via-token@example.test"}, "display_name": {"X"}, "role": {"analyst"}}.Encode()
+	if r := bearer(t, app, http.MethodPost, "/admin/users", token, "application/x-www-form-urlencoded", form); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("POST /admin/users with a bearer token: %d", r.StatusCode)
+	}
+	if r := bearer(t, app, http.MethodPost, "/account/tokens", token, "application/x-www-form-urlencoded", "name=x"); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("tokens cannot make tokens: %d", r.StatusCode)
+	}
+	if countRows(t, app, "users") != users {
+		t.Error("a bearer token created a user")
+	}
+
+	// A signed-in analyst adding an admin's token to a non-token route
+	// stays the analyst.
+	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	analyst.Header.Set("Authorization", "Bearer "+token)
+	if r := analyst.Get("/admin/users"); r.StatusCode != http.StatusForbidden {
+		t.Errorf("analyst with an admin's token on /admin/users: %d", r.StatusCode)
+	}
+}
+
+func TestBearerTokenRejected(t *testing.T) {
+	app := testutil.NewApp(t)
+	c, uid := app.AsUser(auth.RoleEditor)
+	token := createToken(t, c, "ci")
+	path := "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(app).ID)
+	body := "name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n"
+	sessionCookie := c.Cookie("gq_session").Value
+
+	for name, tok := range map[string]string{
+		"unknown":              auth.NewAPIToken(),
+		"a session cookie":     sessionCookie,
+		"empty":                " ",
+		"too long":             strings.Repeat("a", 500),
+		"token with a typo":    token[:len(token)-1] + "x",
+		"the token's own hash": fmt.Sprintf("%x", sha256.Sum256([]byte(token))),
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := bearer(t, app, http.MethodPost, path, tok, "text/plain", body)
+			if r.StatusCode != http.StatusUnauthorized || !strings.Contains(r.Header.Get("WWW-Authenticate"), "invalid_token") {
+				t.Errorf("status %d, WWW-Authenticate %q", r.StatusCode, r.Header.Get("WWW-Authenticate"))
+			}
+		})
+	}
+	// A bad token is refused even next to a good session cookie: no fall-back.
+	req, _ := http.NewRequest(http.MethodPost, app.URL+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+auth.NewAPIToken())
+	req.Header.Set("X-CSRF-Token", c.CSRF)
+	if r := c.Do(req); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("bad token with a good cookie: %d", r.StatusCode)
+	}
+	// A disabled user's token stops working, and works again once enabled.
+	if _, err := app.Store.SetUserDisabled(context.Background(), store.SystemActor, uid, true); err != nil {
+		t.Fatal(err)
+	}
+	if r := bearer(t, app, http.MethodPost, path, token, "text/plain", body); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("disabled user's token: %d", r.StatusCode)
+	}
+	if _, err := app.Store.SetUserDisabled(context.Background(), store.SystemActor, uid, false); err != nil {
+		t.Fatal(err)
+	}
+	if r := bearer(t, app, http.MethodPost, path, token, "text/plain", body); r.StatusCode != http.StatusOK {
+		t.Errorf("re-enabled user's token: %d", r.StatusCode)
+	}
+}

@@ -1,0 +1,158 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Audit actions of personal API tokens.
+const (
+	ActionAPITokenCreate = "api_token.create"
+	ActionAPITokenRevoke = "api_token.revoke"
+)
+
+// The API token actions join the audit log's filter list here, next to
+// their constants.
+func init() {
+	AuditActions = append(AuditActions, ActionAPITokenCreate, ActionAPITokenRevoke)
+}
+
+// MaxAPITokens is how many live tokens one user may hold.
+const MaxAPITokens = 20
+
+// ErrTooManyTokens means the user already holds MaxAPITokens live tokens.
+var ErrTooManyTokens = errors.New("store: too many API tokens")
+
+// APIToken is a personal API token. The token itself is never stored, only
+// its hash, which never leaves the store.
+type APIToken struct {
+	ID         int64      `json:"id"`
+	UserID     int64      `json:"user_id"`
+	Name       string     `json:"name"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	RevokedAt  *time.Time `json:"revoked_at"`
+}
+
+const apiTokenColumns = `id, user_id, name, created_at, last_used_at, revoked_at`
+
+func apiTokenDest(t *APIToken) []any {
+	return []any{&t.ID, &t.UserID, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt}
+}
+
+// CreateAPIToken stores a new token of the acting user under name, with
+// the hash of its secret, and audits it (the hash is not in the audit
+// record). ErrTooManyTokens when the user holds MaxAPITokens live ones.
+func (s *Store) CreateAPIToken(ctx context.Context, a Actor, name string, tokenHash []byte, now time.Time) (APIToken, error) {
+	var out APIToken
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		// Locking the user serialises concurrent creations, so the limit holds.
+		var disabled bool
+		if err := tx.QueryRow(ctx, `SELECT disabled FROM users WHERE id = $1 FOR UPDATE`, a.UserID).Scan(&disabled); err != nil {
+			return notFound(err)
+		}
+		if disabled {
+			return ErrNotFound
+		}
+		var live int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL`, a.UserID).Scan(&live); err != nil {
+			return fmt.Errorf("count api tokens: %w", err)
+		}
+		if live >= MaxAPITokens {
+			return ErrTooManyTokens
+		}
+		err := tx.QueryRow(ctx, `
+			INSERT INTO api_tokens (user_id, name, token_hash, created_at)
+			VALUES ($1, $2, $3, $4)
+			RETURNING `+apiTokenColumns,
+			a.UserID, strings.TrimSpace(name), tokenHash, now).Scan(apiTokenDest(&out)...)
+		if err != nil {
+			return fmt.Errorf("create api token: %w", err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionAPITokenCreate, Entity: "api_token",
+			EntityID: strconv.FormatInt(out.ID, 10), After: out})
+	})
+	return out, err
+}
+
+// APITokens lists the user's live (not revoked) tokens, newest first.
+func (s *Store) APITokens(ctx context.Context, userID int64) ([]APIToken, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+apiTokenColumns+`
+		FROM api_tokens
+		WHERE user_id = $1 AND revoked_at IS NULL
+		ORDER BY created_at DESC, id DESC`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("api tokens: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (APIToken, error) {
+		var t APIToken
+		err := row.Scan(apiTokenDest(&t)...)
+		return t, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("api tokens: %w", err)
+	}
+	return out, nil
+}
+
+// RevokeAPIToken revokes the acting user's live token id, audits it and
+// returns it as it is now. ErrNotFound when the user holds no live token
+// with that id (someone else's token included).
+func (s *Store) RevokeAPIToken(ctx context.Context, a Actor, id int64, now time.Time) (APIToken, error) {
+	var after APIToken
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		var before APIToken
+		err := tx.QueryRow(ctx, `
+			SELECT `+apiTokenColumns+` FROM api_tokens
+			WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
+			FOR UPDATE`, id, a.UserID).Scan(apiTokenDest(&before)...)
+		if err != nil {
+			return notFound(err)
+		}
+		if err := tx.QueryRow(ctx, `
+			UPDATE api_tokens SET revoked_at = $2 WHERE id = $1
+			RETURNING `+apiTokenColumns, id, now).Scan(apiTokenDest(&after)...); err != nil {
+			return fmt.Errorf("revoke api token: %w", err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionAPITokenRevoke, Entity: "api_token",
+			EntityID: strconv.FormatInt(id, 10), Before: before, After: after})
+	})
+	return after, err
+}
+
+// UserByAPIToken returns the live token with this hash and its user when
+// the user is not disabled; ErrNotFound otherwise (unknown, revoked, or a
+// disabled user's token look the same).
+func (s *Store) UserByAPIToken(ctx context.Context, tokenHash []byte) (APIToken, User, error) {
+	var (
+		t APIToken
+		u User
+	)
+	err := s.pool.QueryRow(ctx, `
+		SELECT t.id, t.user_id, t.name, t.created_at, t.last_used_at, t.revoked_at,
+		       u.id, u.email, u.display_name, u.role, u.password_hash, u.disabled, u.created_at, u.updated_at
+		FROM api_tokens t JOIN users u ON u.id = t.user_id
+		WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND NOT u.disabled`, tokenHash).Scan(
+		&t.ID, &t.UserID, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt,
+		&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
+	return t, u, notFound(err)
+}
+
+// TouchAPIToken records that a token was used, at most once a minute. It
+// is bookkeeping, not a user's write, so it is not audited.
+func (s *Store) TouchAPIToken(ctx context.Context, id int64, now time.Time) error {
+	_, err := s.pool.Exec(ctx, `
+		UPDATE api_tokens SET last_used_at = $2::timestamptz
+		WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - interval '1 minute')`, id, now)
+	if err != nil {
+		return fmt.Errorf("touch api token: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,610 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/trial"
+)
+
+// Audit actions of trials.
+const (
+	ActionTrialCreate = "trial.create"
+	ActionTrialRecord = "trial.record"
+	ActionTrialPaste  = "trial.nvidia_smi"
+	ActionTrialPerf   = "trial.performance"
+)
+
+// The trial and platform-terms actions join the audit log's filter list
+// here, next to their constants, rather than in users.go's list.
+func init() {
+	AuditActions = append(AuditActions, ActionTrialCreate, ActionTrialRecord, ActionTrialPaste, ActionTrialPerf,
+		ActionPlatformTermsUpdate)
+}
+
+// ErrTrialQuote means a trial was asked for a quote that is not the
+// current published version of its offer.
+var ErrTrialQuote = errors.New("store: trials are opened for published quotes")
+
+// Trial is one 7-day trial of a published quote. Verdict is derived from
+// the latest check results (package trial) and stored with them.
+type Trial struct {
+	ID         int64         `json:"id"`
+	QuoteID    int64         `json:"quote_id"`
+	PlatformID int64         `json:"platform_id"`
+	GPUModelID int64         `json:"gpu_model_id"`
+	StartedOn  time.Time     `json:"started_on"` // a date
+	Note       string        `json:"note"`
+	Verdict    trial.Verdict `json:"verdict"`
+	CreatedBy  int64         `json:"created_by"` // 0: the system
+	CreatedAt  time.Time     `json:"created_at"`
+	UpdatedAt  time.Time     `json:"updated_at"`
+
+	// Read-only, joined from quotes, platforms, GPU models and users.
+	QuoteVersion   int    `json:"-"`
+	QuoteLabel     string `json:"-"`
+	QuoteState     string `json:"-"`
+	QuoteGPUCount  int    `json:"-"`
+	PlatformNameZH string `json:"-"`
+	PlatformNameEN string `json:"-"`
+	GPUVendor      string `json:"-"`
+	GPUName        string `json:"-"`
+	CreatedByName  string `json:"-"`
+	// Done is the number of checks decided (pass, fail or n.a.); lists only.
+	Done int `json:"-"`
+	// PerfBelow is the 85 % rule's verdict on the trial's newest
+	// performance measurement, nil without one; lists only.
+	PerfBelow *bool `json:"-"`
+}
+
+// NewTrial is what opening a trial takes.
+type NewTrial struct {
+	QuoteID   int64
+	StartedOn time.Time
+	Note      string
+}
+
+const trialColumns = `t.id, t.quote_id, t.platform_id, t.gpu_model_id, t.started_on, t.note, t.verdict,
+	coalesce(t.created_by, 0), t.created_at, t.updated_at,
+	q.version, q.label, q.state, q.gpu_count, p.name_zh, p.name_en, g.vendor, g.name,
+	coalesce(nullif(u.display_name, ''), u.email, '')`
+
+const trialFrom = ` FROM trials t
+	JOIN quotes q ON q.id = t.quote_id
+	JOIN platforms p ON p.id = t.platform_id
+	JOIN gpu_models g ON g.id = t.gpu_model_id
+	LEFT JOIN users u ON u.id = t.created_by`
+
+func trialDest(t *Trial) []any {
+	return []any{&t.ID, &t.QuoteID, &t.PlatformID, &t.GPUModelID, &t.StartedOn, &t.Note, &t.Verdict,
+		&t.CreatedBy, &t.CreatedAt, &t.UpdatedAt,
+		&t.QuoteVersion, &t.QuoteLabel, &t.QuoteState, &t.QuoteGPUCount, &t.PlatformNameZH, &t.PlatformNameEN,
+		&t.GPUVendor, &t.GPUName, &t.CreatedByName}
+}
+
+func trialByID(ctx context.Context, q Querier, id int64) (Trial, error) {
+	var t Trial
+	if err := q.QueryRow(ctx, `SELECT `+trialColumns+trialFrom+` WHERE t.id = $1`, id).Scan(trialDest(&t)...); err != nil {
+		return Trial{}, notFound(err)
+	}
+	return t, nil
+}
+
+// TrialByID returns a trial with its names.
+func (s *Store) TrialByID(ctx context.Context, id int64) (Trial, error) {
+	return trialByID(ctx, s.pool, id)
+}
+
+// CreateTrial opens a trial of a published quote (its platform and GPU
+// model are the quote's) and audits it. ErrNotFound for a missing quote,
+// ErrTrialQuote for a draft or archived one.
+func (s *Store) CreateTrial(ctx context.Context, a Actor, n NewTrial) (Trial, error) {
+	var out Trial
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		var (
+			state               string
+			platformID, modelID int64
+		)
+		// FOR SHARE: the quote cannot be archived while the trial is opened.
+		err := tx.QueryRow(ctx, `SELECT state, platform_id, gpu_model_id FROM quotes WHERE id = $1 FOR SHARE`, n.QuoteID).
+			Scan(&state, &platformID, &modelID)
+		if err != nil {
+			return notFound(err)
+		}
+		if state != QuotePublished {
+			return ErrTrialQuote
+		}
+		y, m, d := n.StartedOn.Date()
+		var id int64
+		if err := tx.QueryRow(ctx, `
+			INSERT INTO trials (quote_id, platform_id, gpu_model_id, started_on, note, created_by)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+			n.QuoteID, platformID, modelID, time.Date(y, m, d, 0, 0, 0, 0, time.UTC), strings.TrimSpace(n.Note),
+			nullableActorID(a)).Scan(&id); err != nil {
+			return fmt.Errorf("create trial: %w", err)
+		}
+		if out, err = trialByID(ctx, tx, id); err != nil {
+			return err
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionTrialCreate, Entity: "trial", EntityID: strconv.FormatInt(id, 10), After: out})
+	})
+	return out, err
+}
+
+// TrialFilter narrows the trial list. Zero fields do not filter.
+type TrialFilter struct {
+	PlatformID int64
+	GPUModelID int64
+	QuoteID    int64
+	// Verdict is one of trial.Verdicts.
+	Verdict trial.Verdict
+	Offset  int
+	Limit   int
+}
+
+// Trials lists trials newest start first, with each one's number of
+// decided checks and its newest performance verdict, and the total count
+// matching the filter.
+func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]Trial, int, error) {
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
+	}
+	f.Offset = max(f.Offset, 0)
+	verdict := ""
+	if f.Verdict.Valid() {
+		verdict = string(f.Verdict)
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+trialColumns+`,
+			(SELECT count(*) FROM (
+				SELECT DISTINCT ON (r.check_no) r.state FROM trial_check_results r
+				WHERE r.trial_id = t.id ORDER BY r.check_no, r.id DESC) l
+			 WHERE l.state <> 'pending'),
+			(SELECT pf.below FROM trial_perf pf WHERE pf.trial_id = t.id ORDER BY pf.id DESC LIMIT 1),
+			count(*) OVER ()`+trialFrom+`
+		WHERE ($1 = 0 OR t.platform_id = $1) AND ($2 = 0 OR t.gpu_model_id = $2)
+			AND ($3 = 0 OR t.quote_id = $3) AND ($4 = '' OR t.verdict = $4)
+		ORDER BY t.started_on DESC, t.id DESC
+		OFFSET $5 LIMIT $6`, f.PlatformID, f.GPUModelID, f.QuoteID, verdict, f.Offset, f.Limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("trials: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out   []Trial
+		total int
+	)
+	for rows.Next() {
+		var t Trial
+		if err := rows.Scan(append(trialDest(&t), &t.Done, &t.PerfBelow, &total)...); err != nil {
+			return nil, 0, fmt.Errorf("trials: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("trials: %w", err)
+	}
+	if len(out) == 0 && f.Offset > 0 {
+		// Past the last page: report the true total anyway.
+		if err := s.pool.QueryRow(ctx, `
+			SELECT count(*) FROM trials t
+			WHERE ($1 = 0 OR t.platform_id = $1) AND ($2 = 0 OR t.gpu_model_id = $2)
+				AND ($3 = 0 OR t.quote_id = $3) AND ($4 = '' OR t.verdict = $4)`,
+			f.PlatformID, f.GPUModelID, f.QuoteID, verdict).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("trials: %w", err)
+		}
+	}
+	return out, total, nil
+}
+
+// TrialReason is why internal/verify decided an outcome, as a catalog
+// message and its arguments.
+type TrialReason struct {
+	MessageID string         `json:"id"`
+	Args      map[string]any `json:"args,omitempty"`
+}
+
+// TrialResult is one recording of one check. The newest recording of a
+// check is its state; the older ones are its history.
+type TrialResult struct {
+	ID       int64       `json:"id"`
+	TrialID  int64       `json:"trial_id"`
+	Check    int         `json:"check"`
+	State    trial.State `json:"state"`
+	Note     string      `json:"note,omitempty"`
+	Output   string      `json:"-"` // can be long; the audit records its length
+	Measured string      `json:"measured,omitempty"`
+	// Reasons are internal/verify's reasons when the result came from
+	// pasted nvidia-smi output (PasteID).
+	Reasons        []TrialReason `json:"reasons,omitempty"`
+	PasteID        int64         `json:"paste_id,omitempty"`
+	RecordedBy     int64         `json:"recorded_by"`
+	RecordedByName string        `json:"-"`
+	RecordedAt     time.Time     `json:"recorded_at"`
+}
+
+// TrialRecord is one check result to record.
+type TrialRecord struct {
+	Check    int
+	State    trial.State
+	Note     string
+	Output   string
+	Measured string
+	Reasons  []TrialReason
+}
+
+// TrialPasteCheck is one check internal/verify made of pasted output.
+type TrialPasteCheck struct {
+	Key string `json:"key"`
+	// TrialCheck is the acceptance check (1–30) it decides, 0 for none.
+	TrialCheck int            `json:"trial_check"`
+	Outcome    string         `json:"outcome"`
+	MessageID  string         `json:"id"`
+	Args       map[string]any `json:"args,omitempty"`
+}
+
+// TrialPaste is nvidia-smi output pasted into a trial with what was read
+// from it when it was recorded.
+type TrialPaste struct {
+	ID             int64             `json:"id"`
+	TrialID        int64             `json:"trial_id"`
+	Output         string            `json:"-"`
+	Format         string            `json:"format"`
+	Samples        int               `json:"samples"`
+	Checks         []TrialPasteCheck `json:"checks"`
+	RecordedBy     int64             `json:"recorded_by"`
+	RecordedByName string            `json:"-"`
+	RecordedAt     time.Time         `json:"recorded_at"`
+}
+
+// decodeJSON reads a jsonb value keeping numbers exact (json.Number, which
+// prints as the literal it was), never float64.
+func decodeJSON(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// trialStates returns the latest state of every recorded check of a trial.
+func trialStates(ctx context.Context, q Querier, trialID int64) (map[int]trial.State, error) {
+	rows, err := q.Query(ctx, `
+		SELECT DISTINCT ON (check_no) check_no, state FROM trial_check_results
+		WHERE trial_id = $1 ORDER BY check_no, id DESC`, trialID)
+	if err != nil {
+		return nil, fmt.Errorf("trial states: %w", err)
+	}
+	defer rows.Close()
+	out := map[int]trial.State{}
+	for rows.Next() {
+		var (
+			n  int
+			st trial.State
+		)
+		if err := rows.Scan(&n, &st); err != nil {
+			return nil, fmt.Errorf("trial states: %w", err)
+		}
+		out[n] = st
+	}
+	return out, rows.Err()
+}
+
+// trialRecordAudit is how a recorded result appears in the audit log: the
+// pasted output by its length only.
+type trialRecordAudit struct {
+	Check       int           `json:"check"`
+	State       trial.State   `json:"state"`
+	Note        string        `json:"note,omitempty"`
+	Measured    string        `json:"measured,omitempty"`
+	OutputChars int           `json:"output_chars,omitempty"`
+	Reasons     []TrialReason `json:"reasons,omitempty"`
+}
+
+// RecordTrialResults appends check results to trial trialID, with the
+// pasted output they were read from when paste is not nil, recomputes the
+// trial's verdict from the latest result of every check and audits — all
+// in one transaction. The trial row is locked first, so two recordings at
+// once each see the other's results in the verdict. ErrNotFound for a
+// missing trial.
+func (s *Store) RecordTrialResults(ctx context.Context, a Actor, trialID int64, paste *TrialPaste, recs []TrialRecord) (Trial, error) {
+	var out Trial
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		var before trial.Verdict
+		if err := tx.QueryRow(ctx, `SELECT verdict FROM trials WHERE id = $1 FOR UPDATE`, trialID).Scan(&before); err != nil {
+			return notFound(err)
+		}
+		var pasteID *int64
+		action := ActionTrialRecord
+		var pasteAudit any
+		if paste != nil {
+			checks, err := json.Marshal(nonNilChecks(paste.Checks))
+			if err != nil {
+				return fmt.Errorf("trial paste checks: %w", err)
+			}
+			var id int64
+			if err := tx.QueryRow(ctx, `
+				INSERT INTO trial_pastes (trial_id, output, format, samples, checks, recorded_by)
+				VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+				trialID, paste.Output, paste.Format, paste.Samples, checks, nullableActorID(a)).Scan(&id); err != nil {
+				return fmt.Errorf("trial paste: %w", err)
+			}
+			pasteID, action = &id, ActionTrialPaste
+			pasteAudit = map[string]any{"paste_id": id, "format": paste.Format, "samples": paste.Samples,
+				"output_chars": len([]rune(paste.Output)), "checks": paste.Checks}
+		}
+		logged := make([]trialRecordAudit, 0, len(recs))
+		for _, r := range recs {
+			reasons, err := json.Marshal(nonNilReasons(r.Reasons))
+			if err != nil {
+				return fmt.Errorf("trial result reasons: %w", err)
+			}
+			if _, err := tx.Exec(ctx, `
+				INSERT INTO trial_check_results (trial_id, check_no, state, note, output, measured, reasons, paste_id, recorded_by)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+				trialID, r.Check, r.State, strings.TrimSpace(r.Note), r.Output, strings.TrimSpace(r.Measured), reasons,
+				pasteID, nullableActorID(a)); err != nil {
+				return fmt.Errorf("trial result %d: %w", r.Check, err)
+			}
+			logged = append(logged, trialRecordAudit{Check: r.Check, State: r.State, Note: strings.TrimSpace(r.Note),
+				Measured: strings.TrimSpace(r.Measured), OutputChars: len([]rune(r.Output)), Reasons: r.Reasons})
+		}
+		states, err := trialStates(ctx, tx, trialID)
+		if err != nil {
+			return err
+		}
+		verdict := trial.VerdictOf(states)
+		if _, err := tx.Exec(ctx, `UPDATE trials SET verdict = $2, updated_at = now() WHERE id = $1`, trialID, verdict); err != nil {
+			return fmt.Errorf("trial verdict: %w", err)
+		}
+		if out, err = trialByID(ctx, tx, trialID); err != nil {
+			return err
+		}
+		after := map[string]any{"verdict": verdict, "results": logged}
+		if pasteAudit != nil {
+			after["paste"] = pasteAudit
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: action, Entity: "trial", EntityID: strconv.FormatInt(trialID, 10),
+			Before: map[string]any{"verdict": before}, After: after})
+	})
+	return out, err
+}
+
+func nonNilReasons(r []TrialReason) []TrialReason {
+	if r == nil {
+		return []TrialReason{}
+	}
+	return r
+}
+
+func nonNilChecks(c []TrialPasteCheck) []TrialPasteCheck {
+	if c == nil {
+		return []TrialPasteCheck{}
+	}
+	return c
+}
+
+// TrialResults returns every recording of a trial's checks, oldest first
+// (the history; the last one of each check is its state).
+func (s *Store) TrialResults(ctx context.Context, trialID int64) ([]TrialResult, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT r.id, r.trial_id, r.check_no, r.state, r.note, r.output, r.measured, r.reasons,
+			coalesce(r.paste_id, 0), coalesce(r.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), r.recorded_at
+		FROM trial_check_results r LEFT JOIN users u ON u.id = r.recorded_by
+		WHERE r.trial_id = $1
+		ORDER BY r.id`, trialID)
+	if err != nil {
+		return nil, fmt.Errorf("trial results: %w", err)
+	}
+	defer rows.Close()
+	var out []TrialResult
+	for rows.Next() {
+		var (
+			r       TrialResult
+			reasons []byte
+		)
+		if err := rows.Scan(&r.ID, &r.TrialID, &r.Check, &r.State, &r.Note, &r.Output, &r.Measured, &reasons,
+			&r.PasteID, &r.RecordedBy, &r.RecordedByName, &r.RecordedAt); err != nil {
+			return nil, fmt.Errorf("trial results: %w", err)
+		}
+		if err := decodeJSON(reasons, &r.Reasons); err != nil {
+			return nil, fmt.Errorf("trial result %d reasons: %w", r.ID, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// TrialPastes returns the output pasted into a trial, newest first.
+func (s *Store) TrialPastes(ctx context.Context, trialID int64) ([]TrialPaste, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT pa.id, pa.trial_id, pa.output, pa.format, pa.samples, pa.checks,
+			coalesce(pa.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pa.recorded_at
+		FROM trial_pastes pa LEFT JOIN users u ON u.id = pa.recorded_by
+		WHERE pa.trial_id = $1
+		ORDER BY pa.id DESC`, trialID)
+	if err != nil {
+		return nil, fmt.Errorf("trial pastes: %w", err)
+	}
+	defer rows.Close()
+	var out []TrialPaste
+	for rows.Next() {
+		var (
+			p      TrialPaste
+			checks []byte
+		)
+		if err := rows.Scan(&p.ID, &p.TrialID, &p.Output, &p.Format, &p.Samples, &checks,
+			&p.RecordedBy, &p.RecordedByName, &p.RecordedAt); err != nil {
+			return nil, fmt.Errorf("trial pastes: %w", err)
+		}
+		if err := decodeJSON(checks, &p.Checks); err != nil {
+			return nil, fmt.Errorf("trial paste %d checks: %w", p.ID, err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// TrialPerf is one measured TFLOPS figure of a trial with the 85 % rule's
+// verdict on it and the catalog figures it was compared against.
+type TrialPerf struct {
+	ID              int64               `json:"id"`
+	TrialID         int64               `json:"trial_id"`
+	PlatformID      int64               `json:"platform_id"`
+	GPUModelID      int64               `json:"gpu_model_id"`
+	Precision       string              `json:"precision"`
+	MeasuredTFLOPS  decimal.Decimal     `json:"measured_tflops"`
+	Benchmark       string              `json:"benchmark"`
+	NominalTFLOPS   decimal.Decimal     `json:"nominal_tflops"`
+	Sparse          bool                `json:"sparse"`
+	ReferenceTFLOPS decimal.NullDecimal `json:"reference_tflops"`
+	// Basis is "reference" or "nominal": which figure Ratio divides by.
+	Basis       string          `json:"basis"`
+	BasisTFLOPS decimal.Decimal `json:"basis_tflops"`
+	// Ratio is measured ÷ basis and RatioToNominal measured ÷ nominal,
+	// both cut to 6 decimal places when stored.
+	Ratio           decimal.Decimal `json:"ratio"`
+	RatioToNominal  decimal.Decimal `json:"ratio_to_nominal"`
+	ThresholdTFLOPS decimal.Decimal `json:"threshold_tflops"`
+	Below           bool            `json:"below"`
+	// Message is the verdict's wording (internal/verify's message).
+	Message        TrialReason `json:"message"`
+	Note           string      `json:"note,omitempty"`
+	RecordedBy     int64       `json:"recorded_by"`
+	RecordedByName string      `json:"-"`
+	RecordedAt     time.Time   `json:"recorded_at"`
+}
+
+// RatioPlaces is how many decimal places a stored performance ratio keeps
+// (the TCO engine's limit for performance_ratio).
+const RatioPlaces = 6
+
+// cutRatio cuts a ratio to RatioPlaces places, rounding toward zero, so
+// that it is below 0.85 exactly when the exact ratio is (0.85 has fewer
+// places); a positive ratio never becomes 0.
+func cutRatio(r decimal.Decimal) decimal.Decimal {
+	c := r.Truncate(RatioPlaces)
+	if c.Sign() <= 0 && r.Sign() > 0 {
+		return decimal.New(1, -RatioPlaces)
+	}
+	return c
+}
+
+const trialPerfColumns = `pf.id, pf.trial_id, pf.platform_id, pf.gpu_model_id, pf.precision, pf.measured_tflops, pf.benchmark,
+	pf.nominal_tflops, pf.sparse, pf.reference_tflops, pf.basis, pf.basis_tflops, pf.ratio, pf.ratio_to_nominal,
+	pf.threshold_tflops, pf.below, pf.message, pf.note,
+	coalesce(pf.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pf.recorded_at`
+
+func scanTrialPerf(row pgx.Row) (TrialPerf, error) {
+	var (
+		p   TrialPerf
+		msg []byte
+	)
+	if err := row.Scan(&p.ID, &p.TrialID, &p.PlatformID, &p.GPUModelID, &p.Precision, &p.MeasuredTFLOPS, &p.Benchmark,
+		&p.NominalTFLOPS, &p.Sparse, &p.ReferenceTFLOPS, &p.Basis, &p.BasisTFLOPS, &p.Ratio, &p.RatioToNominal,
+		&p.ThresholdTFLOPS, &p.Below, &msg, &p.Note, &p.RecordedBy, &p.RecordedByName, &p.RecordedAt); err != nil {
+		return TrialPerf{}, err
+	}
+	if err := decodeJSON(msg, &p.Message); err != nil {
+		return TrialPerf{}, fmt.Errorf("trial perf %d message: %w", p.ID, err)
+	}
+	return p, nil
+}
+
+// RecordTrialPerf appends a performance measurement to trial p.TrialID (the
+// platform and GPU model are the trial's) and audits it. The ratios are cut
+// to RatioPlaces places. ErrNotFound for a missing trial.
+func (s *Store) RecordTrialPerf(ctx context.Context, a Actor, p TrialPerf) (TrialPerf, error) {
+	var out TrialPerf
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT platform_id, gpu_model_id FROM trials WHERE id = $1 FOR SHARE`, p.TrialID).
+			Scan(&p.PlatformID, &p.GPUModelID); err != nil {
+			return notFound(err)
+		}
+		msg, err := json.Marshal(p.Message)
+		if err != nil {
+			return fmt.Errorf("trial perf message: %w", err)
+		}
+		var id int64
+		if err := tx.QueryRow(ctx, `
+			INSERT INTO trial_perf (trial_id, platform_id, gpu_model_id, precision, measured_tflops, benchmark,
+				nominal_tflops, sparse, reference_tflops, basis, basis_tflops, ratio, ratio_to_nominal,
+				threshold_tflops, below, message, note, recorded_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+			RETURNING id`,
+			p.TrialID, p.PlatformID, p.GPUModelID, p.Precision, p.MeasuredTFLOPS, strings.TrimSpace(p.Benchmark),
+			p.NominalTFLOPS, p.Sparse, p.ReferenceTFLOPS, p.Basis, p.BasisTFLOPS, cutRatio(p.Ratio), cutRatio(p.RatioToNominal),
+			p.ThresholdTFLOPS, p.Below, msg, strings.TrimSpace(p.Note), nullableActorID(a)).Scan(&id); err != nil {
+			return fmt.Errorf("record trial perf: %w", err)
+		}
+		if out, err = scanTrialPerf(tx.QueryRow(ctx, `SELECT `+trialPerfColumns+`
+			FROM trial_perf pf LEFT JOIN users u ON u.id = pf.recorded_by WHERE pf.id = $1`, id)); err != nil {
+			return fmt.Errorf("record trial perf: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE trials SET updated_at = now() WHERE id = $1`, p.TrialID); err != nil {
+			return fmt.Errorf("record trial perf: %w", err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionTrialPerf, Entity: "trial", EntityID: strconv.FormatInt(p.TrialID, 10), After: out})
+	})
+	return out, err
+}
+
+// TrialPerfs returns a trial's performance measurements, newest first.
+func (s *Store) TrialPerfs(ctx context.Context, trialID int64) ([]TrialPerf, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+trialPerfColumns+`
+		FROM trial_perf pf LEFT JOIN users u ON u.id = pf.recorded_by
+		WHERE pf.trial_id = $1 ORDER BY pf.id DESC`, trialID)
+	if err != nil {
+		return nil, fmt.Errorf("trial perfs: %w", err)
+	}
+	defer rows.Close()
+	var out []TrialPerf
+	for rows.Next() {
+		p, err := scanTrialPerf(rows)
+		if err != nil {
+			return nil, fmt.Errorf("trial perfs: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PlatformGPU names a platform × GPU model pair.
+type PlatformGPU struct {
+	PlatformID int64
+	GPUModelID int64
+}
+
+// PerformanceRatios returns, per platform × GPU model, the measured ratio
+// (measured ÷ the basis the 85 % rule compared against) of the newest
+// performance measurement of any trial of that pair: what comparisons use
+// as the TCO engine's performance_ratio.
+func (s *Store) PerformanceRatios(ctx context.Context) (map[PlatformGPU]decimal.Decimal, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT DISTINCT ON (platform_id, gpu_model_id) platform_id, gpu_model_id, ratio
+		FROM trial_perf
+		ORDER BY platform_id, gpu_model_id, id DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("performance ratios: %w", err)
+	}
+	defer rows.Close()
+	out := map[PlatformGPU]decimal.Decimal{}
+	for rows.Next() {
+		var (
+			k PlatformGPU
+			r decimal.Decimal
+		)
+		if err := rows.Scan(&k.PlatformID, &k.GPUModelID, &r); err != nil {
+			return nil, fmt.Errorf("performance ratios: %w", err)
+		}
+		out[k] = r
+	}
+	return out, rows.Err()
+}
