@@ -61,6 +61,10 @@ func Nav(u *User) []NavItem {
 		NavItem{Href: "/platforms", LabelID: "nav.platforms", TestID: "nav-platforms"},
 		NavItem{Href: "/gpus", LabelID: "nav.gpus", TestID: "nav-gpus"},
 		NavItem{Href: "/trials", LabelID: "nav.trials", TestID: "nav-trials"})
+	items = append(items, NavItem{Href: "/reports", LabelID: "nav.reports", TestID: "nav-reports"})
+	if u.Role == "finance" || u.Role == "admin" {
+		items = append(items, NavItem{Href: "/reports/inbox", LabelID: "nav.report_inbox", TestID: "nav-report-inbox"})
+	}
 	if u.Role == "editor" || u.Role == "admin" {
 		items = append(items,
 			NavItem{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices"},

@@ -115,6 +115,22 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/compare/profiles", Policy: auth.AnyUser, Handler: s.saveProfile},
 		{Method: http.MethodPost, Path: "/compare/profiles/:id/delete", Policy: auth.AnyUser, Handler: s.deleteProfile},
 
+		// Saved TCO reports.
+		{Method: http.MethodGet, Path: "/reports", Policy: auth.AnyUser, Handler: s.reportList},
+		{Method: http.MethodGet, Path: "/reports/inbox", Policy: auth.Allow(auth.RoleFinance), Handler: s.reportInbox},
+		{Method: http.MethodGet, Path: "/reports/new", Policy: auth.AnyUser, Handler: s.reportNewForm},
+		{Method: http.MethodPost, Path: "/reports", Policy: auth.AnyUser, Handler: s.reportCreate},
+		{Method: http.MethodGet, Path: "/reports/:id", Policy: auth.AnyUser, Handler: s.reportShow},
+		{Method: http.MethodGet, Path: "/reports/:id/export.csv", Policy: auth.AnyUser, Handler: s.reportExportCSV},
+		{Method: http.MethodGet, Path: "/reports/:id/export.xlsx", Policy: auth.AnyUser, Handler: s.reportExportXLSX},
+		{Method: http.MethodPost, Path: "/reports/:id/submit", Policy: auth.AnyUser, Handler: s.reportSubmit},
+		{Method: http.MethodPost, Path: "/reports/:id/approve", Policy: auth.Allow(auth.RoleFinance), Handler: s.reportApprove},
+		{Method: http.MethodPost, Path: "/reports/:id/return", Policy: auth.Allow(auth.RoleFinance), Handler: s.reportReturn},
+		{Method: http.MethodPost, Path: "/reports/:id/revise", Policy: auth.AnyUser, Handler: s.reportRevise},
+		{Method: http.MethodPost, Path: "/reports/:id/recompute", Policy: auth.AnyUser, Handler: s.reportRecompute},
+		{Method: http.MethodPost, Path: "/reports/:id/retitle", Policy: auth.AnyUser, Handler: s.reportRetitle},
+		{Method: http.MethodPost, Path: "/reports/:id/delete", Policy: auth.AnyUser, Handler: s.reportDelete},
+
 		// Administration.
 		{Method: http.MethodGet, Path: "/admin/users", Policy: admin, Handler: s.adminUsers},
 		{Method: http.MethodPost, Path: "/admin/users", Policy: admin, Handler: s.adminCreateUser},

@@ -177,6 +177,45 @@ func TestRoutePolicies(t *testing.T) {
 
 		// Saved TCO reports: the steps on one report are someone else's
 		// (drafts are their author's alone: others get 404, admins 403).
+		"GET /reports":       {want: want{303, 200, 200, 200, 200}},
+		"GET /reports/inbox": {want: want{303, 403, 200, 403, 200}},
+		"GET /reports/new": {setup: func(a *testutil.App) string {
+			return "/reports/new?" + reportForm("", "200", publishedQuote(a)).Encode()
+		}, want: want{303, 200, 200, 200, 200}},
+		"POST /reports": {form: func(a *testutil.App) url.Values { return reportForm("Route test", "200", publishedQuote(a)) },
+			want: want{401, 303, 303, 303, 303}},
+		"GET /reports/:id": {setup: func(a *testutil.App) string { return "/reports/" + itoa(someonesReport(a, "submitted")) },
+			want: want{303, 200, 200, 200, 200}},
+		"GET /reports/:id/export.csv": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/export.csv"
+		}, want: want{303, 200, 200, 200, 200}},
+		"GET /reports/:id/export.xlsx": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/export.xlsx"
+		}, want: want{303, 200, 200, 200, 200}},
+		"POST /reports/:id/submit": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "draft")) + "/submit"
+		}, want: want{401, 404, 404, 404, 403}},
+		"POST /reports/:id/approve": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/approve"
+		}, want: want{401, 403, 303, 403, 303}},
+		"POST /reports/:id/return": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/return"
+		}, form: func(*testutil.App) url.Values { return url.Values{"comment": {"Use twelve months"}} },
+			want: want{401, 403, 303, 403, 303}},
+		"POST /reports/:id/revise": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "returned")) + "/revise"
+		}, form: func(*testutil.App) url.Values { return url.Values{"title": {"Revised"}, "data": {"same"}} },
+			want: want{401, 403, 403, 403, 403}},
+		"POST /reports/:id/recompute": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/recompute"
+		}, want: want{401, 303, 303, 303, 303}},
+		"POST /reports/:id/retitle": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "draft")) + "/retitle"
+		}, form: func(*testutil.App) url.Values { return url.Values{"title": {"Renamed"}} },
+			want: want{401, 404, 404, 404, 403}},
+		"POST /reports/:id/delete": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "draft")) + "/delete"
+		}, want: want{401, 404, 404, 404, 403}},
 
 		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},
 		"POST /admin/users": {form: func(*testutil.App) url.Values {

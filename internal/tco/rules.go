@@ -10,6 +10,9 @@ import (
 	"gpuquote/internal/money"
 )
 
+// RulesVersion names this edition of the engine's rules; a saved report records it next to its figures.
+const RulesVersion = "2026.1"
+
 // Constants of TCO.md, as decimals (never floats).
 var (
 	// HoursPerMonth is a full month of continuous running: 365 × 24 ÷ 12 = 730.

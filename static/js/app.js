@@ -54,4 +54,11 @@
       e.detail.isError = false;
     }
   });
+  // Print buttons (hidden without JavaScript) open the print dialog.
+  document.addEventListener("click", function (e) {
+    if (e.target.closest("[data-print]")) window.print();
+  });
+  document.querySelectorAll("[data-print]").forEach(function (b) {
+    b.hidden = false;
+  });
 })();

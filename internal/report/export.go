@@ -1,0 +1,360 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/xuri/excelize/v2"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/money"
+)
+
+// Kind says how a cell's value is written: text, or a number with a fixed
+// number of places (the same digits in every format).
+type Kind int
+
+// The kinds of cell.
+const (
+	Text   Kind = iota
+	Money       // 2 places, grouped in spreadsheets
+	Rate4       // 4 places (cost per GPU-hour)
+	Share       // a fraction with 4 places, a percentage in spreadsheets
+	Hours       // 2 places
+	Number      // as exact as stored (quantities, unit prices, rates)
+)
+
+// Cell is one value of an exported table.
+type Cell struct {
+	Kind Kind
+	Text string
+	Num  decimal.Decimal
+}
+
+// String is the cell as written to CSV, and as the digits of a spreadsheet
+// number: money and hours to 2 places, per-hour rates and shares to 4,
+// other numbers exactly.
+func (c Cell) String() string {
+	switch c.Kind {
+	case Money, Hours:
+		return money.Fixed(c.Num, 2)
+	case Rate4, Share:
+		return money.Fixed(c.Num, 4)
+	case Number:
+		return money.String(c.Num)
+	default:
+		return c.Text
+	}
+}
+
+func text(s string) Cell                 { return Cell{Kind: Text, Text: s} }
+func num(k Kind, d decimal.Decimal) Cell { return Cell{Kind: k, Num: d} }
+
+func nullNum(k Kind, d decimal.NullDecimal) Cell {
+	if !d.Valid {
+		return text("")
+	}
+	return num(k, d.Decimal)
+}
+
+// Table is a header and rows of cells.
+type Table struct {
+	Header []string
+	Rows   [][]Cell
+}
+
+// Document is a report laid out for export: facts about the report, one
+// summary row per compared quote, and every hidden-cost line.
+type Document struct {
+	// SummaryName and LinesName name the spreadsheet's two sheets.
+	SummaryName, LinesName string
+	// Meta are label/value pairs (number, dates, people, currency…).
+	Meta    [][2]string
+	Summary Table
+	Lines   Table
+}
+
+// Translate renders a catalog message in the reader's language
+// ((*i18n.Translator).TMap).
+type Translate func(id string, args map[string]any) string
+
+// BuildDocument lays a snapshot out for export. name gives a quote's name
+// as the report view shows it; meta are the report's facts, translated.
+// Every figure comes from the snapshot, so the exports show exactly what
+// the view shows.
+func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) string) Document {
+	t := func(id string) string { return tr(id, nil) }
+	d := Document{SummaryName: t("report.sheet.summary"), LinesName: t("report.sheet.lines"), Meta: meta}
+	d.Summary.Header = []string{t("report.col.rank"), t("compare.col.quote"), t("report.col.version"), t("calc.quote.as_of"),
+		t("calc.quote.currency"), t("report.col.fx_rate"), t("report.col.fx_date"), t("report.col.eligible"),
+		t("compare.col.chosen"), t("calc.result.compute"), t("calc.result.hidden"), t("calc.result.one_off"),
+		t("calc.result.tco"), t("calc.result.tco_pessimistic"), t("calc.result.hidden_share"), t("calc.result.effective"),
+		t("calc.result.break_even_hours"), t("calc.result.flags"), t("report.col.reasons")}
+	d.Lines.Header = []string{t("compare.col.quote"), t("report.col.line_no"), t("calc.line.item"), t("calc.line.status"),
+		t("report.col.quantity"), t("calc.line.unit"), t("report.col.unit_price"), t("calc.line.free_allowance"),
+		t("report.col.amount"), t("report.col.reference_unit_price"), t("report.col.reference_amount")}
+	rank := map[int]int{}
+	for n, i := range s.Ranking() {
+		rank[i] = n + 1
+	}
+	yes, no := t("report.yes"), t("report.no")
+	for i, r := range s.Rows {
+		q := r.Quote
+		nm := name(r)
+		row := make([]Cell, 0, len(d.Summary.Header))
+		if n, ok := rank[i]; ok {
+			row = append(row, num(Number, decimal.NewFromInt(int64(n))))
+		} else {
+			row = append(row, text(""))
+		}
+		row = append(row, text(nm), text(tr("report.quote_version", map[string]any{"ID": strconv.FormatInt(q.ID, 10),
+			"Version": strconv.Itoa(q.Version)})), text(q.AsOf), text(q.Currency))
+		if rate, date, ok := s.Rate(q.Currency); ok {
+			row = append(row, num(Number, rate), text(date))
+		} else {
+			row = append(row, text(""), text(""))
+		}
+		if r.Eligible() {
+			row = append(row, text(yes))
+		} else {
+			row = append(row, text(no))
+		}
+		var reasons []string
+		for _, m := range r.Reasons {
+			reasons = append(reasons, tr(m.ID, m.ArgsMap()))
+		}
+		if res := r.Result; r.Priced && res != nil {
+			var flags []string
+			for _, f := range res.Flags {
+				flags = append(flags, t(catalog.Flag(f).LabelID()))
+			}
+			row = append(row, text(t(catalog.Mode(res.ChosenMode).LabelID())), num(Money, res.ComputeTotal), num(Money, res.HiddenTotal),
+				num(Money, res.OneOffTotal), num(Money, res.TCO), num(Money, res.TCOPessimistic), nullNum(Share, res.HiddenShare),
+				num(Rate4, res.EffectivePerGPUHour), nullNum(Hours, res.BreakEvenHours), text(strings.Join(flags, "；")))
+			for n, l := range res.Lines {
+				lr := []Cell{text(nm), num(Number, decimal.NewFromInt(int64(n+1))), text(t(itemLabel(l.Item))),
+					text(t(catalog.Status(l.Status).LabelID())), num(Number, l.Quantity), text(unitLabel(t, l.Unit)),
+					nullNum(Number, l.UnitPrice), num(Number, l.FreeAllowance), num(Money, l.Amount),
+					nullNum(Number, l.ReferenceUnitPrice), nullNum(Money, l.ReferenceAmount)}
+				d.Lines.Rows = append(d.Lines.Rows, lr)
+			}
+		} else {
+			row = append(row, text(t("compare.not_priced")))
+			for range 9 {
+				row = append(row, text(""))
+			}
+		}
+		row = append(row, text(strings.Join(reasons, "；")))
+		d.Summary.Rows = append(d.Summary.Rows, row)
+	}
+	return d
+}
+
+func itemLabel(key string) string {
+	if it, ok := catalog.LookupItem(catalog.ItemKey(key)); ok {
+		return it.LabelID
+	}
+	return key
+}
+
+func unitLabel(t func(string) string, u string) string {
+	if u == "" {
+		return ""
+	}
+	return t(catalog.Unit(u).LabelID())
+}
+
+// utf8BOM starts the CSV so spreadsheets detect UTF-8.
+const utf8BOM = "\ufeff"
+
+// guardText keeps a spreadsheet from running text as a formula: text that
+// starts with = + - @ (or a tab or carriage return) gets a leading
+// apostrophe, as the quote export does. Numbers are never guarded.
+func guardText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// WriteCSV writes the document as one CSV file (UTF-8 with a BOM, CRLF
+// line ends): the facts as label/value rows, a blank row, the summary
+// table, a blank row, the lines table. Numbers are plain digits with a
+// point and no grouping, exactly as in the spreadsheet.
+func WriteCSV(w io.Writer, d Document) error {
+	if _, err := io.WriteString(w, utf8BOM); err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
+	for _, m := range d.Meta {
+		if err := cw.Write([]string{guardText(m[0]), guardText(m[1])}); err != nil {
+			return err
+		}
+	}
+	rec := make([]string, 0, 32)
+	for _, tb := range []Table{d.Summary, d.Lines} {
+		if err := cw.Write([]string{}); err != nil {
+			return err
+		}
+		if err := cw.Write(tb.Header); err != nil {
+			return err
+		}
+		for _, row := range tb.Rows {
+			rec = rec[:0]
+			for _, c := range row {
+				if c.Kind == Text {
+					rec = append(rec, guardText(c.Text))
+				} else {
+					rec = append(rec, c.String())
+				}
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Number formats of the spreadsheet, by kind.
+var numFmts = map[Kind]string{
+	Money:  "#,##0.00",
+	Rate4:  "#,##0.0000",
+	Share:  "0.00%",
+	Hours:  "#,##0.00",
+	Number: "General",
+}
+
+// WriteXLSX writes the document as a workbook of two sheets: the facts and
+// the summary table, then the lines. Numbers are numeric cells written from
+// their exact decimal digits (never through a float) with 2-decimal number
+// formats for money, so the workbook sums what the CSV shows.
+func WriteXLSX(w io.Writer, d Document) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	styles := map[Kind]int{}
+	for k, code := range numFmts {
+		c := code
+		id, err := f.NewStyle(&excelize.Style{CustomNumFmt: &c})
+		if err != nil {
+			return err
+		}
+		styles[k] = id
+	}
+	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	if err != nil {
+		return err
+	}
+	summary, lines := sheetName(d.SummaryName, "Summary"), sheetName(d.LinesName, "Lines")
+	if err := f.SetSheetName("Sheet1", summary); err != nil {
+		return err
+	}
+	if _, err := f.NewSheet(lines); err != nil {
+		return err
+	}
+	row := 1
+	for _, m := range d.Meta {
+		if err := setText(f, summary, 1, row, m[0], bold); err != nil {
+			return err
+		}
+		if err := setText(f, summary, 2, row, m[1], 0); err != nil {
+			return err
+		}
+		row++
+	}
+	row++
+	if err := writeTable(f, summary, row, d.Summary, styles, bold); err != nil {
+		return err
+	}
+	if err := writeTable(f, lines, 1, d.Lines, styles, bold); err != nil {
+		return err
+	}
+	for _, s := range []struct {
+		sheet string
+		cols  int
+	}{{summary, len(d.Summary.Header)}, {lines, len(d.Lines.Header)}} {
+		last, _ := excelize.ColumnNumberToName(s.cols)
+		if err := f.SetColWidth(s.sheet, "A", last, 14); err != nil {
+			return err
+		}
+	}
+	if err := f.SetColWidth(summary, "B", "B", 36); err != nil {
+		return err
+	}
+	if err := f.SetColWidth(lines, "A", "A", 36); err != nil {
+		return err
+	}
+	f.SetActiveSheet(0)
+	_, err = f.WriteTo(w)
+	return err
+}
+
+// sheetName keeps a translated sheet name within Excel's rules.
+func sheetName(name, fallback string) string {
+	if name == "" || len([]rune(name)) > 31 || strings.ContainsAny(name, `[]:*?/\`) {
+		return fallback
+	}
+	return name
+}
+
+func setText(f *excelize.File, sheet string, col, row int, v string, style int) error {
+	ref, err := excelize.CoordinatesToCellName(col, row)
+	if err != nil {
+		return err
+	}
+	if err := f.SetCellStr(sheet, ref, v); err != nil {
+		return err
+	}
+	if style != 0 {
+		return f.SetCellStyle(sheet, ref, ref, style)
+	}
+	return nil
+}
+
+func writeTable(f *excelize.File, sheet string, row int, tb Table, styles map[Kind]int, bold int) error {
+	for i, h := range tb.Header {
+		if err := setText(f, sheet, i+1, row, h, bold); err != nil {
+			return err
+		}
+	}
+	for _, r := range tb.Rows {
+		row++
+		for i, c := range r {
+			ref, err := excelize.CoordinatesToCellName(i+1, row)
+			if err != nil {
+				return err
+			}
+			if c.Kind == Text {
+				if c.Text != "" {
+					if err := f.SetCellStr(sheet, ref, c.Text); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			// SetCellDefault stores the digits as a numeric cell as they are.
+			if err := f.SetCellDefault(sheet, ref, c.String()); err != nil {
+				return err
+			}
+			if err := f.SetCellStyle(sheet, ref, ref, styles[c.Kind]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Filename is the export's file name: the report number, its revision
+// after the first, and the extension.
+func Filename(number string, revision int, ext string) string {
+	if revision > 1 {
+		return fmt.Sprintf("%s-r%d.%s", number, revision, ext)
+	}
+	return number + "." + ext
+}

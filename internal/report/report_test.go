@@ -1,0 +1,130 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/compare"
+	"gpuquote/internal/report"
+	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
+)
+
+func nd(s string) decimal.NullDecimal { return decimal.NewNullDecimal(decimal.RequireFromString(s)) }
+
+var day = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+
+// freeze prices quotes for 200 h in EUR (USD at rate) and freezes them.
+func freeze(t *testing.T, rate string, quotes ...store.Quote) report.Snapshot {
+	t.Helper()
+	p := tco.Profile{HoursPerMonth: decimal.RequireFromString("200"), Months: 1, Instances: 1,
+		EgressGBPerMonth: decimal.RequireFromString("100")}
+	in := compare.Input{Profile: p, ReportCurrency: "EUR", Today: day,
+		Rates: map[string]tco.FX{"USD": {Rate: decimal.RequireFromString(rate), Date: day.AddDate(0, 0, -1)}}}
+	var cands []compare.Candidate
+	values := url.Values{"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"},
+		"profile.egress_gb_per_month": {"100"}, "report_currency": {"EUR"}, "currency": {"ignored"}}
+	for _, q := range quotes {
+		cands = append(cands, compare.Candidate{Quote: q, GPU: store.GPUModel{ID: 1, Vendor: "NVIDIA", Name: "RTX 4090",
+			VRAMGB: decimal.RequireFromString("24"), Interconnect: "pcie"}})
+		values.Add("q", itoa(q.ID))
+	}
+	rows := compare.Run(cands, in)
+	compare.Sort(rows, compare.SortTCO, false)
+	return report.Freeze(report.Source{Values: values, In: in, Rows: rows, Sort: compare.SortTCO})
+}
+
+func itoa(n int64) string { return decimal.NewFromInt(n).String() }
+
+func quote(id, series int64, version int, currency, hourly string) store.Quote {
+	return store.Quote{ID: id, SeriesID: series, Version: version, State: store.QuotePublished, PlatformID: 3,
+		PlatformNameZH: "示例云", PlatformNameEN: "Example", GPUModelID: 1, GPUVendor: "NVIDIA", GPUName: "RTX 4090",
+		GPUCount: 1, Sharing: "dedicated", Currency: currency, Hourly: nd(hourly), BillingGranularity: "second",
+		PricesIncludeTax: true, AsOf: day.AddDate(0, 0, -10), Source: "test",
+		Lines: []store.QuoteLine{{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: nd("0.05"), InWriting: true}}}
+}
+
+// TestSnapshotRoundTrip: decimals travel as JSON strings (never bare
+// numbers), the page state keeps only what a report needs, and a snapshot
+// read back gives the engine's figures exactly.
+func TestSnapshotRoundTrip(t *testing.T) {
+	s := freeze(t, "0.9", quote(10, 10, 1, "EUR", "0.471"), quote(11, 11, 1, "USD", "0.40"))
+	raw, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"tco", "tco_pessimistic", "compute_total", "amount", "fx_rate", "hourly", "rate", "hours_per_month"} {
+		if regexp.MustCompile(`"` + key + `":-?\d`).Match(raw) {
+			t.Errorf("%s is written as a JSON number", key)
+		}
+	}
+	if !bytes.Contains(raw, []byte(`"tco":"99.2"`)) || !bytes.Contains(raw, []byte(`"rules_version":"`+tco.RulesVersion+`"`)) {
+		t.Errorf("snapshot lacks its figures or rules version: %s", raw)
+	}
+	if _, ok := s.Values["currency"]; ok || len(s.Values["q"]) != 2 {
+		t.Errorf("page state %v", s.Values)
+	}
+	var back report.Snapshot
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(back)
+	if !bytes.Equal(raw, again) {
+		t.Error("a snapshot read back writes differently")
+	}
+	rows := back.CompareRows()
+	// EUR: 200 × 0.471 + 100 × 0.05 = 99.20; USD: (80 + 5) × 0.9 = 76.50.
+	want := map[int64]string{10: "99.2", 11: "76.5"}
+	for _, r := range rows {
+		if !r.Priced || r.Result.TCO.String() != want[r.Quote.ID] || r.Quote.PlatformNameZH != "示例云" {
+			t.Errorf("quote %d: %v %s", r.Quote.ID, r.Priced, r.Result.TCO)
+		}
+	}
+	if rows[0].Quote.ID != 11 || back.CompareInput().Rates["USD"].Rate.String() != "0.9" {
+		t.Error("table order and rates survive")
+	}
+	if len(back.Rows[0].Questions) == 0 {
+		t.Error("the vendor questions are frozen with the rows")
+	}
+}
+
+// TestSummaryAndCompare: the recommendation, the savings against the
+// runner-up, and what a recomputation changed offer by offer.
+func TestSummaryAndCompare(t *testing.T) {
+	old := freeze(t, "0.9", quote(10, 10, 1, "EUR", "0.471"), quote(11, 11, 1, "USD", "0.40"))
+	sum := old.Summary()
+	if old.Rows[sum.Recommended].Quote.ID != 11 || old.Rows[sum.Next].Quote.ID != 10 ||
+		sum.Savings.Decimal.String() != "22.7" || sum.SavingsPct.Decimal.String() != "0.2288" {
+		t.Errorf("summary %+v", sum)
+	}
+	// Quote 10 gets version 2 (series 10) and the USD rate moves.
+	now := freeze(t, "0.95", quote(20, 10, 2, "EUR", "0.3"), quote(11, 11, 1, "USD", "0.40"))
+	d := report.Compare(old, now)
+	if len(d.Changes) != 2 {
+		t.Fatalf("changes %+v", d.Changes)
+	}
+	for _, c := range d.Changes {
+		switch c.New.Quote.SeriesID {
+		case 10:
+			// 200 × 0.3 + 5 = 65.00, was 99.20.
+			if !c.VersionChanged || c.RateChanged || c.TCODelta.Decimal.String() != "-34.2" {
+				t.Errorf("EUR offer: %+v", c)
+			}
+		case 11:
+			// 85 × 0.95 = 80.75, was 76.50.
+			if c.VersionChanged || !c.RateChanged || c.TCODelta.Decimal.String() != "4.25" || !strings.HasPrefix(c.NewRate.Date, "2026-11-30") {
+				t.Errorf("USD offer: %+v", c)
+			}
+		}
+	}
+	if report.Compare(old, old).Changes[0].Changed() {
+		t.Error("a report compared with itself changed")
+	}
+}

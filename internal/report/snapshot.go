@@ -1,0 +1,605 @@
+// Package report freezes a comparison into the snapshot of a saved TCO
+// report and reads it back. A snapshot holds everything a report shows —
+// the page state, the usage profile, the quote versions compared with all
+// their prices and lines, the dated exchange rates and reference prices,
+// the engine's rules version, every computed figure and the questions for
+// each vendor — so a report renders, exports and compares from it alone
+// and says the same thing next year, whatever happens to prices. It does
+// no IO.
+//
+// The snapshot is versioned and every field is explicitly JSON-tagged;
+// decimals travel as JSON strings (shopspring/decimal), never as floats.
+package report
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/compare"
+	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/vendorq"
+)
+
+// SnapshotVersion is the format version of snapshots written now.
+const SnapshotVersion = 1
+
+// Snapshot is a comparison frozen at the moment a report was saved.
+type Snapshot struct {
+	// Version is the snapshot format (SnapshotVersion).
+	Version int `json:"version"`
+	// RulesVersion is the engine's rules edition that computed the figures.
+	RulesVersion string `json:"rules_version"`
+	// FiguresDate is the day the figures were computed for (rates and
+	// reference prices in force, quote staleness), YYYY-MM-DD.
+	FiguresDate string `json:"figures_date"`
+	// Values is the comparison page's state: profile fields,
+	// report_currency, q (the quote versions), sort and dir.
+	Values map[string][]string `json:"values"`
+	// ReportCurrency is the currency of every amount.
+	ReportCurrency string `json:"report_currency"`
+	// Profile is the usage profile the quotes were priced for.
+	Profile Profile `json:"profile"`
+	// VRAMFloorGB is the task's VRAM floor per GPU, when the profile names one.
+	VRAMFloorGB decimal.NullDecimal `json:"vram_floor_gb"`
+	// Sort and Descending are the table's order.
+	Sort       string `json:"sort"`
+	Descending bool   `json:"descending"`
+	// FXRates are the dated rates into ReportCurrency of the quotes'
+	// currencies that had one.
+	FXRates []FXRate `json:"fx_rates"`
+	// ReferencePrices are those in force in the quotes' currencies (they
+	// price unconfirmed lines into the pessimistic TCO).
+	ReferencePrices []ReferencePrice `json:"reference_prices"`
+	// Rows are the compared quotes in table order.
+	Rows []Row `json:"rows"`
+}
+
+// Profile is the usage profile (TCO.md "Usage profile"), field by field.
+type Profile struct {
+	HoursPerMonth         decimal.Decimal     `json:"hours_per_month"`
+	Months                int                 `json:"months"`
+	Instances             int                 `json:"instances"`
+	StartsPerMonth        int                 `json:"starts_per_month"`
+	BetweenRuns           string              `json:"between_runs"`
+	Resumable             bool                `json:"resumable"`
+	SpotOverhead          decimal.NullDecimal `json:"spot_overhead"`
+	Mbps                  decimal.Decimal     `json:"mbps"`
+	SystemDiskGB          decimal.Decimal     `json:"system_disk_gb"`
+	DataDiskGB            decimal.Decimal     `json:"data_disk_gb"`
+	ObjectStorageGB       decimal.Decimal     `json:"object_storage_gb"`
+	SnapshotGB            decimal.Decimal     `json:"snapshot_gb"`
+	ImageGB               decimal.Decimal     `json:"image_gb"`
+	EgressGBPerMonth      decimal.Decimal     `json:"egress_gb_per_month"`
+	MigrationGB           decimal.Decimal     `json:"migration_gb"`
+	PublicIPs             int                 `json:"public_ips"`
+	TokensPerSecondPerGPU decimal.NullDecimal `json:"tokens_per_second_per_gpu"`
+	PerformanceRatio      decimal.NullDecimal `json:"performance_ratio"`
+	Task                  string              `json:"task"`
+	ParamsBillions        decimal.NullDecimal `json:"params_billions"`
+	Precision             string              `json:"precision"`
+}
+
+// FXRate is a dated exchange rate: 1 Base = Rate Quote.
+type FXRate struct {
+	Base  string          `json:"base"`
+	Quote string          `json:"quote"`
+	Rate  decimal.Decimal `json:"rate"`
+	// Date is YYYY-MM-DD, empty when the rate was not dated.
+	Date string `json:"date"`
+}
+
+// ReferencePrice is an editor's reference price for one item and unit.
+type ReferencePrice struct {
+	Item      string          `json:"item"`
+	Currency  string          `json:"currency"`
+	Unit      string          `json:"unit"`
+	UnitPrice decimal.Decimal `json:"unit_price"`
+	// Date is the sample's YYYY-MM-DD, empty when not known.
+	Date string `json:"date"`
+}
+
+// Quote is one quote version as it was compared, with the names it was
+// shown under.
+type Quote struct {
+	ID                   int64               `json:"id"`
+	SeriesID             int64               `json:"series_id"`
+	Version              int                 `json:"version"`
+	State                string              `json:"state"`
+	PlatformID           int64               `json:"platform_id"`
+	PlatformNameZH       string              `json:"platform_name_zh"`
+	PlatformNameEN       string              `json:"platform_name_en"`
+	Label                string              `json:"label"`
+	GPUCount             int                 `json:"gpu_count"`
+	VRAMGB               decimal.NullDecimal `json:"vram_gb"`
+	Sharing              string              `json:"sharing"`
+	CPUCores             *int                `json:"cpu_cores"`
+	RAMGB                decimal.NullDecimal `json:"ram_gb"`
+	IncludedSystemDiskGB decimal.Decimal     `json:"included_system_disk_gb"`
+	IncludedDataDiskGB   decimal.Decimal     `json:"included_data_disk_gb"`
+	IncludedMbps         decimal.Decimal     `json:"included_mbps"`
+	Region               string              `json:"region"`
+	Currency             string              `json:"currency"`
+	Hourly               decimal.NullDecimal `json:"hourly"`
+	Monthly              decimal.NullDecimal `json:"monthly"`
+	Yearly               decimal.NullDecimal `json:"yearly"`
+	SpotHourly           decimal.NullDecimal `json:"spot_hourly"`
+	BillingGranularity   string              `json:"billing_granularity"`
+	CommitmentMonths     int                 `json:"commitment_months"`
+	EarlyTerminationPct  decimal.NullDecimal `json:"early_termination_pct"`
+	Deposit              decimal.NullDecimal `json:"deposit"`
+	DepositRefundable    *bool               `json:"deposit_refundable"`
+	BalanceWithdrawable  *bool               `json:"balance_withdrawable"`
+	PricesIncludeTax     bool                `json:"prices_include_tax"`
+	TaxRate              decimal.Decimal     `json:"tax_rate"`
+	InvoiceType          string              `json:"invoice_type"`
+	SLAAvailabilityPct   decimal.NullDecimal `json:"sla_availability_pct"`
+	SLACompensation      string              `json:"sla_compensation"`
+	AsOf                 string              `json:"as_of"`
+	Source               string              `json:"source"`
+	Notes                string              `json:"notes"`
+	Lines                []QuoteLine         `json:"lines"`
+}
+
+// QuoteLine is one of a quote's twelve hidden-cost answers.
+type QuoteLine struct {
+	Item          string              `json:"item"`
+	Status        string              `json:"status"`
+	Unit          string              `json:"unit"`
+	UnitPrice     decimal.NullDecimal `json:"unit_price"`
+	FreeAllowance decimal.Decimal     `json:"free_allowance"`
+	Note          string              `json:"note"`
+	InWriting     bool                `json:"in_writing"`
+}
+
+// GPU is the GPU model of a quote, as far as a comparison uses it.
+type GPU struct {
+	ID           int64           `json:"id"`
+	Vendor       string          `json:"vendor"`
+	Name         string          `json:"name"`
+	VRAMGB       decimal.Decimal `json:"vram_gb"`
+	Interconnect string          `json:"interconnect"`
+}
+
+// Message is a catalog message with its arguments (reasons, questions).
+// Arguments are stored as text, as they were rendered.
+type Message struct {
+	ID   string            `json:"id"`
+	Args map[string]string `json:"args,omitempty"`
+}
+
+// QuestionGroup is the questions a quote raised under one written
+// confirmation or SLA clause (vendorq.Group).
+type QuestionGroup struct {
+	Kind      string    `json:"kind"`
+	LabelID   string    `json:"label_id"`
+	Number    int       `json:"number"`
+	Questions []Message `json:"questions"`
+}
+
+// Row is one compared quote: the quote version, why the profile rules it
+// out (if it does), the engine's figures when it could be priced, and the
+// questions to send its vendor.
+type Row struct {
+	Quote               Quote           `json:"quote"`
+	GPU                 GPU             `json:"gpu"`
+	Reasons             []Message       `json:"reasons"`
+	Priced              bool            `json:"priced"`
+	Result              *Result         `json:"result,omitempty"`
+	CheapestConfirmed   bool            `json:"cheapest_confirmed"`
+	CheapestPessimistic bool            `json:"cheapest_pessimistic"`
+	Questions           []QuestionGroup `json:"questions"`
+}
+
+// Eligible reports whether the profile left the quote in the running.
+func (r Row) Eligible() bool { return len(r.Reasons) == 0 && r.Priced && r.Result != nil }
+
+// Result is the engine's result for one quote (tco.Result).
+type Result struct {
+	QuoteCurrency        string              `json:"quote_currency"`
+	ReportCurrency       string              `json:"report_currency"`
+	FXRate               decimal.Decimal     `json:"fx_rate"`
+	FXDate               string              `json:"fx_date"`
+	ChosenMode           string              `json:"chosen_mode"`
+	BreakEvenHours       decimal.NullDecimal `json:"break_even_hours"`
+	BreakEvenMonths      decimal.NullDecimal `json:"break_even_months"`
+	Modes                []ModeResult        `json:"modes"`
+	ComputeTotal         decimal.Decimal     `json:"compute_total"`
+	HiddenTotal          decimal.Decimal     `json:"hidden_total"`
+	OneOffTotal          decimal.Decimal     `json:"one_off_total"`
+	TCO                  decimal.Decimal     `json:"tco"`
+	TCOPessimistic       decimal.Decimal     `json:"tco_pessimistic"`
+	HiddenShare          decimal.NullDecimal `json:"hidden_share"`
+	EffectivePerGPUHour  decimal.Decimal     `json:"effective_per_gpu_hour"`
+	PerReferenceGPUHour  decimal.NullDecimal `json:"per_reference_gpu_hour"`
+	CostPerMillionTokens decimal.NullDecimal `json:"cost_per_million_tokens"`
+	Lines                []LineResult        `json:"lines"`
+	Flags                []string            `json:"flags"`
+	VRAMFloorGB          decimal.NullDecimal `json:"vram_floor_gb"`
+}
+
+// ModeResult is one billing mode's figures (tco.ModeResult).
+type ModeResult struct {
+	Mode                  string              `json:"mode"`
+	Status                string              `json:"status"`
+	BillableHoursPerMonth decimal.NullDecimal `json:"billable_hours_per_month"`
+	BilledPeriods         int                 `json:"billed_periods"`
+	ComputeTotal          decimal.Decimal     `json:"compute_total"`
+	HiddenTotal           decimal.Decimal     `json:"hidden_total"`
+	OneOffTotal           decimal.Decimal     `json:"one_off_total"`
+	TCO                   decimal.Decimal     `json:"tco"`
+	TCOPessimistic        decimal.Decimal     `json:"tco_pessimistic"`
+}
+
+// LineResult is one hidden-cost line of a result (tco.LineResult).
+type LineResult struct {
+	Item               string              `json:"item"`
+	Status             string              `json:"status"`
+	Quantity           decimal.Decimal     `json:"quantity"`
+	Unit               string              `json:"unit"`
+	UnitPrice          decimal.NullDecimal `json:"unit_price"`
+	FreeAllowance      decimal.Decimal     `json:"free_allowance"`
+	Amount             decimal.Decimal     `json:"amount"`
+	ReferenceUnitPrice decimal.NullDecimal `json:"reference_unit_price"`
+	ReferenceAmount    decimal.NullDecimal `json:"reference_amount"`
+	OneOff             bool                `json:"one_off"`
+}
+
+// Source is what Freeze reads: a comparison as the compare page computed it.
+type Source struct {
+	// Values is the page state; only the profile fields, report_currency,
+	// q, sort and dir are kept.
+	Values url.Values
+	// Floor is the task's VRAM floor, when the profile names one.
+	Floor decimal.NullDecimal
+	// In is the engine input (profile, currency, rates, reference prices, day).
+	In compare.Input
+	// Rows are the priced rows in table order.
+	Rows []compare.Row
+	// Sort and Desc are the table's order.
+	Sort string
+	Desc bool
+	// ReferenceDates gives the date of a reference price in force, when
+	// known (the engine input carries none).
+	ReferenceDates func(tco.ReferencePrice) (time.Time, bool)
+	// Terms are each platform's answers to the SLA clauses and written
+	// confirmations, by platform id: the missing or unwritten ones are
+	// asked, as on the questions page.
+	Terms map[int64][]vendorq.Term
+}
+
+// dateText is a date as YYYY-MM-DD, or "" for the zero time.
+func dateText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.DateOnly)
+}
+
+// parseDate reads dateText back (the zero time for "").
+func parseDate(s string) time.Time {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// keepValue reports whether a page-state key belongs in a report.
+func keepValue(k string) bool {
+	return strings.HasPrefix(k, "profile.") || k == "report_currency" || k == "q" || k == "sort" || k == "dir"
+}
+
+// Freeze turns a comparison into a snapshot. The rows' vendor questions
+// are computed now, with the profile's volumes, as the questions page
+// does, so the report keeps the questions as they were.
+func Freeze(src Source) Snapshot {
+	in := src.In
+	s := Snapshot{Version: SnapshotVersion, RulesVersion: tco.RulesVersion, FiguresDate: dateText(in.Today),
+		Values: map[string][]string{}, ReportCurrency: in.ReportCurrency, Profile: profileOf(in.Profile),
+		VRAMFloorGB: src.Floor, Sort: src.Sort, Descending: src.Desc}
+	compared := map[string]bool{}
+	for _, r := range src.Rows {
+		compared[strconv.FormatInt(r.Quote.ID, 10)] = true
+	}
+	for k, vs := range src.Values {
+		if !keepValue(k) {
+			continue
+		}
+		var kept []string
+		for _, v := range vs {
+			v = strings.TrimSpace(v)
+			if v == "" || (k == "q" && !compared[v]) {
+				continue
+			}
+			if k == "q" && slices.Contains(kept, v) {
+				continue
+			}
+			kept = append(kept, v)
+		}
+		if len(kept) > 0 {
+			s.Values[k] = kept
+		}
+	}
+	if _, ok := s.Values["report_currency"]; !ok {
+		s.Values["report_currency"] = []string{in.ReportCurrency}
+	}
+	currencies := map[string]bool{}
+	for _, r := range src.Rows {
+		currencies[r.Quote.Currency] = true
+	}
+	for _, cur := range sortedKeys(currencies) {
+		if fx, ok := in.Rates[cur]; ok && cur != in.ReportCurrency {
+			s.FXRates = append(s.FXRates, FXRate{Base: cur, Quote: in.ReportCurrency, Rate: fx.Rate, Date: dateText(fx.Date)})
+		}
+	}
+	for _, rp := range in.ReferencePrices {
+		if rp.Currency != "" && !currencies[rp.Currency] {
+			continue
+		}
+		ref := ReferencePrice{Item: string(rp.Item), Currency: rp.Currency, Unit: string(rp.Unit), UnitPrice: rp.UnitPrice}
+		if src.ReferenceDates != nil {
+			if d, ok := src.ReferenceDates(rp); ok {
+				ref.Date = dateText(d)
+			}
+		}
+		s.ReferencePrices = append(s.ReferencePrices, ref)
+	}
+	for _, r := range src.Rows {
+		row := Row{Quote: quoteOf(r.Quote), GPU: GPU{ID: r.GPU.ID, Vendor: r.GPU.Vendor, Name: r.GPU.Name, VRAMGB: r.GPU.VRAMGB,
+			Interconnect: r.GPU.Interconnect}, Priced: r.Priced, CheapestConfirmed: r.CheapestConfirmed,
+			CheapestPessimistic: r.CheapestPessimistic, Reasons: []Message{}}
+		for _, rs := range r.Reasons {
+			row.Reasons = append(row.Reasons, messageOf(rs.MessageID, rs.Args))
+		}
+		if r.Priced {
+			res := resultOf(r.Result)
+			row.Result = &res
+		}
+		row.Questions = []QuestionGroup{}
+		qc := vendorq.ContextFor(r.Quote, in.Profile, in.Today)
+		qc.Terms = src.Terms[r.Quote.PlatformID]
+		for _, g := range vendorq.For(r.Quote, qc) {
+			qg := QuestionGroup{Kind: string(g.Kind), LabelID: g.LabelID, Number: g.Number}
+			for _, q := range g.Questions {
+				qg.Questions = append(qg.Questions, messageOf(q.MessageID, q.Args))
+			}
+			row.Questions = append(row.Questions, qg)
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	if s.Rows == nil {
+		s.Rows = []Row{}
+	}
+	return s
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// messageOf keeps a message's arguments as the text they render as.
+func messageOf(id string, args map[string]any) Message {
+	m := Message{ID: id}
+	if len(args) > 0 {
+		m.Args = make(map[string]string, len(args))
+		for k, v := range args {
+			switch x := v.(type) {
+			case string:
+				m.Args[k] = x
+			case int:
+				m.Args[k] = strconv.Itoa(x)
+			case decimal.Decimal:
+				m.Args[k] = x.String()
+			default:
+				m.Args[k] = fmt.Sprint(x)
+			}
+		}
+	}
+	return m
+}
+
+// ArgsMap returns the message's arguments for a translator.
+func (m Message) ArgsMap() map[string]any {
+	out := make(map[string]any, len(m.Args))
+	for k, v := range m.Args {
+		out[k] = v
+	}
+	return out
+}
+
+func profileOf(p tco.Profile) Profile {
+	return Profile{HoursPerMonth: p.HoursPerMonth, Months: p.Months, Instances: p.Instances, StartsPerMonth: p.StartsPerMonth,
+		BetweenRuns: string(p.BetweenRuns), Resumable: p.Resumable, SpotOverhead: p.SpotOverhead, Mbps: p.Mbps,
+		SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
+		ImageGB: p.ImageGB, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
+		TokensPerSecondPerGPU: p.TokensPerSecondPerGPU, PerformanceRatio: p.PerformanceRatio, Task: string(p.Task),
+		ParamsBillions: p.ParamsBillions, Precision: string(p.Precision)}
+}
+
+// TCOProfile is the frozen profile as the engine's.
+func (p Profile) TCOProfile() tco.Profile {
+	return tco.Profile{HoursPerMonth: p.HoursPerMonth, Months: p.Months, Instances: p.Instances, StartsPerMonth: p.StartsPerMonth,
+		BetweenRuns: catalog.BetweenRuns(p.BetweenRuns), Resumable: p.Resumable, SpotOverhead: p.SpotOverhead, Mbps: p.Mbps,
+		SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
+		ImageGB: p.ImageGB, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
+		TokensPerSecondPerGPU: p.TokensPerSecondPerGPU, PerformanceRatio: p.PerformanceRatio, Task: catalog.Task(p.Task),
+		ParamsBillions: p.ParamsBillions, Precision: catalog.Precision(p.Precision)}
+}
+
+func quoteOf(q store.Quote) Quote {
+	out := Quote{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, PlatformID: q.PlatformID,
+		PlatformNameZH: q.PlatformNameZH, PlatformNameEN: q.PlatformNameEN, Label: q.Label, GPUCount: q.GPUCount,
+		VRAMGB: q.VRAMGB, Sharing: q.Sharing, CPUCores: q.CPUCores, RAMGB: q.RAMGB, IncludedSystemDiskGB: q.IncludedSystemDiskGB,
+		IncludedDataDiskGB: q.IncludedDataDiskGB, IncludedMbps: q.IncludedMbps, Region: q.Region, Currency: q.Currency,
+		Hourly: q.Hourly, Monthly: q.Monthly, Yearly: q.Yearly, SpotHourly: q.SpotHourly, BillingGranularity: q.BillingGranularity,
+		CommitmentMonths: q.CommitmentMonths, EarlyTerminationPct: q.EarlyTerminationPct, Deposit: q.Deposit,
+		DepositRefundable: q.DepositRefundable, BalanceWithdrawable: q.BalanceWithdrawable, PricesIncludeTax: q.PricesIncludeTax,
+		TaxRate: q.TaxRate, InvoiceType: q.InvoiceType, SLAAvailabilityPct: q.SLAAvailabilityPct, SLACompensation: q.SLACompensation,
+		AsOf: dateText(q.AsOf), Source: q.Source, Notes: q.Notes, Lines: []QuoteLine{}}
+	for _, l := range q.Lines {
+		out.Lines = append(out.Lines, QuoteLine{Item: l.Item, Status: l.Status, Unit: l.Unit, UnitPrice: l.UnitPrice,
+			FreeAllowance: l.FreeAllowance, Note: l.Note, InWriting: l.InWriting})
+	}
+	return out
+}
+
+// StoreQuote is the frozen quote as the store's type (with the names it was
+// shown under), for the comparison's formatting code.
+func (q Quote) StoreQuote(g GPU) store.Quote {
+	out := store.Quote{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, PlatformID: q.PlatformID,
+		GPUModelID: g.ID, Label: q.Label, GPUCount: q.GPUCount, VRAMGB: q.VRAMGB, Sharing: q.Sharing, CPUCores: q.CPUCores,
+		RAMGB: q.RAMGB, IncludedSystemDiskGB: q.IncludedSystemDiskGB, IncludedDataDiskGB: q.IncludedDataDiskGB,
+		IncludedMbps: q.IncludedMbps, Region: q.Region, Currency: q.Currency, Hourly: q.Hourly, Monthly: q.Monthly,
+		Yearly: q.Yearly, SpotHourly: q.SpotHourly, BillingGranularity: q.BillingGranularity, CommitmentMonths: q.CommitmentMonths,
+		EarlyTerminationPct: q.EarlyTerminationPct, Deposit: q.Deposit, DepositRefundable: q.DepositRefundable,
+		BalanceWithdrawable: q.BalanceWithdrawable, PricesIncludeTax: q.PricesIncludeTax, TaxRate: q.TaxRate,
+		InvoiceType: q.InvoiceType, SLAAvailabilityPct: q.SLAAvailabilityPct, SLACompensation: q.SLACompensation,
+		AsOf: parseDate(q.AsOf), Source: q.Source, Notes: q.Notes, PlatformNameZH: q.PlatformNameZH,
+		PlatformNameEN: q.PlatformNameEN, GPUVendor: g.Vendor, GPUName: g.Name}
+	for _, l := range q.Lines {
+		out.Lines = append(out.Lines, store.QuoteLine{Item: l.Item, Status: l.Status, Unit: l.Unit, UnitPrice: l.UnitPrice,
+			FreeAllowance: l.FreeAllowance, Note: l.Note, InWriting: l.InWriting})
+	}
+	return out
+}
+
+func resultOf(r tco.Result) Result {
+	out := Result{QuoteCurrency: r.QuoteCurrency, ReportCurrency: r.ReportCurrency, FXRate: r.FXRate, FXDate: dateText(r.FXDate),
+		ChosenMode: string(r.ChosenMode), BreakEvenHours: r.BreakEvenHours, BreakEvenMonths: r.BreakEvenMonths,
+		ComputeTotal: r.ComputeTotal, HiddenTotal: r.HiddenTotal, OneOffTotal: r.OneOffTotal, TCO: r.TCO,
+		TCOPessimistic: r.TCOPessimistic, HiddenShare: r.HiddenShare, EffectivePerGPUHour: r.EffectivePerGPUHour,
+		PerReferenceGPUHour: r.PerReferenceGPUHour, CostPerMillionTokens: r.CostPerMillionTokens, VRAMFloorGB: r.VRAMFloorGB,
+		Modes: []ModeResult{}, Lines: []LineResult{}, Flags: []string{}}
+	for _, m := range r.Modes {
+		out.Modes = append(out.Modes, ModeResult{Mode: string(m.Mode), Status: string(m.Status), BillableHoursPerMonth: m.BillableHoursPerMonth,
+			BilledPeriods: m.BilledPeriods, ComputeTotal: m.ComputeTotal, HiddenTotal: m.HiddenTotal, OneOffTotal: m.OneOffTotal,
+			TCO: m.TCO, TCOPessimistic: m.TCOPessimistic})
+	}
+	for _, l := range r.Lines {
+		out.Lines = append(out.Lines, LineResult{Item: string(l.Item), Status: string(l.Status), Quantity: l.Quantity, Unit: string(l.Unit),
+			UnitPrice: l.UnitPrice, FreeAllowance: l.FreeAllowance, Amount: l.Amount, ReferenceUnitPrice: l.ReferenceUnitPrice,
+			ReferenceAmount: l.ReferenceAmount, OneOff: l.OneOff})
+	}
+	for _, f := range r.Flags {
+		out.Flags = append(out.Flags, string(f))
+	}
+	return out
+}
+
+// TCOResult is the frozen result as the engine's.
+func (r Result) TCOResult() tco.Result {
+	out := tco.Result{QuoteCurrency: r.QuoteCurrency, ReportCurrency: r.ReportCurrency, FXRate: r.FXRate, FXDate: parseDate(r.FXDate),
+		ChosenMode: catalog.Mode(r.ChosenMode), BreakEvenHours: r.BreakEvenHours, BreakEvenMonths: r.BreakEvenMonths,
+		ComputeTotal: r.ComputeTotal, HiddenTotal: r.HiddenTotal, OneOffTotal: r.OneOffTotal, TCO: r.TCO,
+		TCOPessimistic: r.TCOPessimistic, HiddenShare: r.HiddenShare, EffectivePerGPUHour: r.EffectivePerGPUHour,
+		PerReferenceGPUHour: r.PerReferenceGPUHour, CostPerMillionTokens: r.CostPerMillionTokens, VRAMFloorGB: r.VRAMFloorGB}
+	for _, m := range r.Modes {
+		out.Modes = append(out.Modes, tco.ModeResult{Mode: catalog.Mode(m.Mode), Status: catalog.ModeStatus(m.Status),
+			BillableHoursPerMonth: m.BillableHoursPerMonth, BilledPeriods: m.BilledPeriods, ComputeTotal: m.ComputeTotal,
+			HiddenTotal: m.HiddenTotal, OneOffTotal: m.OneOffTotal, TCO: m.TCO, TCOPessimistic: m.TCOPessimistic})
+	}
+	for _, l := range r.Lines {
+		out.Lines = append(out.Lines, tco.LineResult{Item: catalog.ItemKey(l.Item), Status: catalog.Status(l.Status), Quantity: l.Quantity,
+			Unit: catalog.Unit(l.Unit), UnitPrice: l.UnitPrice, FreeAllowance: l.FreeAllowance, Amount: l.Amount,
+			ReferenceUnitPrice: l.ReferenceUnitPrice, ReferenceAmount: l.ReferenceAmount, OneOff: l.OneOff})
+	}
+	for _, f := range r.Flags {
+		out.Flags = append(out.Flags, catalog.Flag(f))
+	}
+	return out
+}
+
+// PageValues is the frozen page state, for links and recomputing.
+func (s Snapshot) PageValues() url.Values {
+	out := url.Values{}
+	for k, vs := range s.Values {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}
+
+// CompareInput is the frozen engine input, for the comparison's
+// formatting code.
+func (s Snapshot) CompareInput() compare.Input {
+	in := compare.Input{Profile: s.Profile.TCOProfile(), ReportCurrency: s.ReportCurrency, Today: parseDate(s.FiguresDate),
+		Rates: map[string]tco.FX{}}
+	for _, r := range s.FXRates {
+		in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: parseDate(r.Date)}
+	}
+	for _, rp := range s.ReferencePrices {
+		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(rp.Item), Unit: catalog.Unit(rp.Unit),
+			UnitPrice: rp.UnitPrice, Currency: rp.Currency})
+	}
+	return in
+}
+
+// CompareRows are the frozen rows as the comparison's, in table order.
+func (s Snapshot) CompareRows() []compare.Row {
+	out := make([]compare.Row, 0, len(s.Rows))
+	for _, r := range s.Rows {
+		gpu := store.GPUModel{ID: r.GPU.ID, Vendor: r.GPU.Vendor, Name: r.GPU.Name, VRAMGB: r.GPU.VRAMGB, Interconnect: r.GPU.Interconnect}
+		row := compare.Row{Candidate: compare.Candidate{Quote: r.Quote.StoreQuote(r.GPU), GPU: gpu}, Priced: r.Priced && r.Result != nil,
+			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
+		for _, m := range r.Reasons {
+			row.Reasons = append(row.Reasons, compare.Reason{MessageID: m.ID, Args: m.ArgsMap()})
+		}
+		if row.Priced {
+			row.Result = r.Result.TCOResult()
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// VendorGroups are a row's frozen vendor questions as vendorq's groups.
+func (r Row) VendorGroups() []vendorq.Group {
+	out := make([]vendorq.Group, 0, len(r.Questions))
+	for _, g := range r.Questions {
+		vg := vendorq.Group{Kind: vendorq.Kind(g.Kind), LabelID: g.LabelID, Number: g.Number}
+		for _, q := range g.Questions {
+			vg.Questions = append(vg.Questions, vendorq.Question{MessageID: q.ID, Args: q.ArgsMap()})
+		}
+		out = append(out, vg)
+	}
+	return out
+}
+
+// Rate returns the frozen rate of a quote currency into the report
+// currency (1 for the same currency) and its date; ok is false when the
+// comparison held none.
+func (s Snapshot) Rate(currency string) (rate decimal.Decimal, date string, ok bool) {
+	if currency == s.ReportCurrency {
+		return decimal.New(1, 0), "", true
+	}
+	for _, r := range s.FXRates {
+		if r.Base == currency {
+			return r.Rate, r.Date, true
+		}
+	}
+	return decimal.Decimal{}, "", false
+}
+
+// PlatformIDs lists the platforms of the compared quotes, once each.
+func (s Snapshot) PlatformIDs() []int64 {
+	var out []int64
+	for _, r := range s.Rows {
+		if !slices.Contains(out, r.Quote.PlatformID) {
+			out = append(out, r.Quote.PlatformID)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

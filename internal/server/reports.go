@@ -1,0 +1,866 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/money"
+	"gpuquote/internal/report"
+	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/vendorq"
+	"gpuquote/web"
+)
+
+// reportsPerPage is the length of a page of the report list.
+const reportsPerPage = 25
+
+// Limits of a report's texts (the database checks them too).
+const (
+	reportTitleMax   = 200
+	reportPurposeMax = 2000
+	reportCommentMax = 2000
+)
+
+// reportURL is a report's page.
+func reportURL(id int64) string { return "/reports/" + strconv.FormatInt(id, 10) }
+
+// reportLink names a report for links.
+func reportLink(id int64, number string, revision int, status string) *web.ReportLink {
+	return &web.ReportLink{Number: number, Revision: revision, URL: reportURL(id), Status: status}
+}
+
+// isFinance reports whether the reader may approve or return reports.
+func isFinance(c echo.Context) bool {
+	cur := auth.CurrentUser(c)
+	return cur != nil && (cur.Role == auth.RoleFinance || cur.Role == auth.RoleAdmin)
+}
+
+// canSeeReport says whether the reader may see a report: drafts are their
+// author's (and admins'); deleted drafts are nobody's.
+func canSeeReport(c echo.Context, r store.Report) bool {
+	cur := auth.CurrentUser(c)
+	switch {
+	case cur == nil || r.Status == store.ReportDeleted:
+		return false
+	case r.Status == store.ReportDraft:
+		return r.AuthorID == cur.UserID || cur.Role == auth.RoleAdmin
+	default:
+		return true
+	}
+}
+
+// loadReport reads the report named in the path with its snapshot, as the
+// reader may see it (404 otherwise).
+func (s *Server) loadReport(c echo.Context) (store.Report, report.Snapshot, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return store.Report{}, report.Snapshot{}, echo.ErrNotFound
+	}
+	r, err := s.store.Report(c.Request().Context(), id)
+	if err != nil {
+		return store.Report{}, report.Snapshot{}, err
+	}
+	if !canSeeReport(c, r) {
+		return store.Report{}, report.Snapshot{}, echo.ErrNotFound
+	}
+	var snap report.Snapshot
+	if err := json.Unmarshal(r.Snapshot, &snap); err != nil {
+		return store.Report{}, report.Snapshot{}, fmt.Errorf("report %d snapshot: %w", id, err)
+	}
+	return r, snap, nil
+}
+
+// reportTexts validates a report's title and purpose; errs maps a field to
+// the catalog message of its problem.
+func reportTexts(form url.Values) (title, purpose string, errs web.Errors) {
+	errs = web.Errors{}
+	title = strings.TrimSpace(form.Get("title"))
+	purpose = strings.TrimSpace(strings.ReplaceAll(form.Get("purpose"), "\r\n", "\n"))
+	if n := utf8.RuneCountInString(title); n == 0 {
+		errs["title"] = "report.error.title_required"
+	} else if n > reportTitleMax {
+		errs["title"] = "report.error.title_long"
+	}
+	if utf8.RuneCountInString(purpose) > reportPurposeMax {
+		errs["purpose"] = "report.error.purpose_long"
+	}
+	return title, purpose, errs
+}
+
+// frozen is a comparison computed now and frozen for a report.
+type frozen struct {
+	snap     report.Snapshot
+	problems []string // translated: why it cannot be saved
+}
+
+// freezeComparison computes the comparison of values for today, as the
+// compare page does, and freezes it.
+func (s *Server) freezeComparison(c echo.Context, values url.Values) (frozen, error) {
+	ctx := c.Request().Context()
+	today := s.today()
+	cmp, err := s.loadComparison(ctx, values, today)
+	if err != nil {
+		return frozen{}, err
+	}
+	// The platforms' answers to the SLA clauses and written confirmations
+	// decide which of them the frozen vendor questions ask.
+	var platformIDs []int64
+	for _, q := range cmp.Selected {
+		platformIDs = append(platformIDs, q.PlatformID)
+	}
+	terms, err := s.store.PlatformTermsByPlatform(ctx, platformIDs)
+	if err != nil {
+		return frozen{}, err
+	}
+	vterms := map[int64][]vendorq.Term{}
+	for _, id := range platformIDs {
+		vterms[id] = vendorTerms(terms[id])
+	}
+	var out frozen
+	tr := t(c)
+	for _, e := range cmp.ProfileErrors {
+		out.problems = append(out.problems, tr.T(profileLabelID(e.Field))+": "+tr.TMap(e.MessageID, e.Args))
+	}
+	if cmp.TooMany {
+		out.problems = append(out.problems, tr.T("compare.too_many", "Max", "20"))
+	}
+	if len(cmp.ProfileErrors) == 0 && len(cmp.Rows) == 0 {
+		out.problems = append(out.problems, tr.T("report.error.no_quotes"))
+	}
+	dates := func(rp tco.ReferencePrice) (time.Time, bool) {
+		// The engine input carries no dates; the report names them.
+		for _, r := range cmp.ReferencePrices {
+			if r.Item == string(rp.Item) && r.Unit == string(rp.Unit) && r.Currency == rp.Currency && r.UnitPrice.Equal(rp.UnitPrice) {
+				return r.AsOf, true
+			}
+		}
+		return time.Time{}, false
+	}
+	out.snap = report.Freeze(report.Source{Values: cmp.Values, Floor: cmp.Floor, In: cmp.In, Rows: cmp.Rows,
+		Sort: cmp.SortKey, Desc: cmp.Desc, ReferenceDates: dates, Terms: vterms})
+	return out, nil
+}
+
+// profileLabelID is the label of a profile field named in an error.
+func profileLabelID(field string) string {
+	for _, sec := range web.ProfileSections(url.Values{}, nil) {
+		for _, f := range sec.Fields {
+			if f.Name == field || "profile."+strings.TrimPrefix(field, "profile.") == f.Name {
+				return f.LabelID
+			}
+		}
+	}
+	return "report.inputs.title"
+}
+
+// newReport is what the store saves of a frozen snapshot.
+func newReport(snap report.Snapshot, title, purpose string) (store.NewReport, error) {
+	raw, err := json.Marshal(snap)
+	if err != nil {
+		return store.NewReport{}, err
+	}
+	nr := store.NewReport{Title: title, Purpose: purpose, Snapshot: raw, SnapshotVersion: snap.Version,
+		RulesVersion: snap.RulesVersion, ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows),
+		PlatformIDs: snap.PlatformIDs()}
+	nr.FiguresDate, err = time.Parse(time.DateOnly, snap.FiguresDate)
+	if err != nil {
+		return store.NewReport{}, fmt.Errorf("figures date: %w", err)
+	}
+	if sum := snap.Summary(); sum.Recommended >= 0 {
+		res := snap.Rows[sum.Recommended].Result
+		nr.RecommendedTCO = decimal.NewNullDecimal(res.TCO)
+		nr.RecommendedTCOPessimistic = decimal.NewNullDecimal(res.TCOPessimistic)
+	}
+	return nr, nil
+}
+
+// reportStoreError turns the store's refusals into HTTP errors: a step
+// this user may not take is 403; a conflict is answered by the caller.
+func reportStoreError(err error) error {
+	if errors.Is(err, store.ErrNotAllowed) {
+		return echo.NewHTTPError(http.StatusForbidden)
+	}
+	return err
+}
+
+// reportNewForm shows the "save as report" form for the comparison in the
+// query (the compare page links here with its state).
+func (s *Server) reportNewForm(c echo.Context) error {
+	values := c.QueryParams()
+	return s.renderReportNew(c, http.StatusOK, values, values.Get("title"), values.Get("purpose"), nil)
+}
+
+// renderReportNew computes the comparison to preview what will be frozen.
+func (s *Server) renderReportNew(c echo.Context, status int, values url.Values, title, purpose string, errs web.Errors) error {
+	ctx := c.Request().Context()
+	fz, err := s.freezeComparison(c, values)
+	if err != nil {
+		return err
+	}
+	v := web.ReportNewView{State: web.ReportState(values), Title: title, Purpose: purpose, Errors: errs,
+		Problems: fz.problems, Currency: fz.snap.ReportCurrency, QuoteCount: len(fz.snap.Rows), FiguresDate: fz.snap.FiguresDate}
+	back := url.Values{}
+	for _, h := range v.State {
+		back.Add(h.Name, h.Value)
+	}
+	// The reader's returned reports that await a revision: saving may make
+	// the next revision of one of them instead of a new report.
+	cur := auth.CurrentUser(c)
+	returned, _, err := s.store.Reports(ctx, store.ReportFilter{ViewerID: cur.UserID, AuthorID: cur.UserID,
+		Statuses: []string{store.ReportReturned}, Limit: 200})
+	if err != nil {
+		return err
+	}
+	v.ReviseOfID, _ = strconv.ParseInt(values.Get("revise_of"), 10, 64)
+	for _, r := range returned {
+		if r.NextRevisionID != 0 {
+			continue
+		}
+		v.Revisable = append(v.Revisable, web.Option{Value: strconv.FormatInt(r.ID, 10),
+			Label: r.Number + " " + t(c).T("report.revision", "Revision", strconv.Itoa(r.Revision+1)) + " · " + r.Title})
+		if r.ID == v.ReviseOfID {
+			back.Set("revise_of", strconv.FormatInt(r.ID, 10))
+			if v.Title == "" {
+				v.Title, v.Purpose = r.Title, r.Purpose
+			}
+		}
+	}
+	v.BackURL = "/compare?" + back.Encode()
+	if len(fz.snap.Rows) > 0 {
+		v.Summary = s.reportSummary(c, fz.snap)
+	}
+	v.Page = s.page(c, "report.new.title")
+	return s.render(c, status, v.Page, web.ReportNew(v))
+}
+
+// reportCreate freezes the comparison in the form as a new draft report
+// (or as the next revision of the author's returned report).
+func (s *Server) reportCreate(c echo.Context) error {
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	title, purpose, errs := reportTexts(form)
+	fz, err := s.freezeComparison(c, form)
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 || len(fz.problems) > 0 {
+		return s.renderReportNew(c, http.StatusUnprocessableEntity, form, form.Get("title"), form.Get("purpose"), errs)
+	}
+	nr, err := newReport(fz.snap, title, purpose)
+	if err != nil {
+		return err
+	}
+	if raw := form.Get("revise_of"); raw != "" {
+		if nr.PreviousRevisionID, err = strconv.ParseInt(raw, 10, 64); err != nil || nr.PreviousRevisionID <= 0 {
+			return echo.ErrNotFound
+		}
+		prev, err := s.store.Report(c.Request().Context(), nr.PreviousRevisionID)
+		if err != nil {
+			return err
+		}
+		if !canSeeReport(c, prev) {
+			return echo.ErrNotFound
+		}
+	}
+	r, err := s.store.CreateReport(c.Request().Context(), s.actor(c), s.now(), nr)
+	if errors.Is(err, store.ErrConflict) {
+		return echo.NewHTTPError(http.StatusConflict)
+	}
+	if err != nil {
+		return reportStoreError(err)
+	}
+	return s.redirectWithFlash(c, reportURL(r.ID), "ok", "report.flash.saved", "Number", r.Number)
+}
+
+// reportShow is a saved report's page.
+func (s *Server) reportShow(c echo.Context) error {
+	r, snap, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	return s.renderReport(c, http.StatusOK, r, snap, nil, nil, false)
+}
+
+// renderReport renders a report from its row and snapshot only (and its
+// timeline and links): it never reads quotes, rates or prices, so it shows
+// the same figures whatever happened to them since.
+func (s *Server) renderReport(c echo.Context, status int, r store.Report, snap report.Snapshot, form url.Values, errs web.Errors, conflict bool) error {
+	ctx := c.Request().Context()
+	tr := t(c)
+	cur := auth.CurrentUser(c)
+	events, err := s.store.ReportEvents(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	into, err := s.store.ReportsRecomputedFrom(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	v := web.ReportView{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Purpose: r.Purpose, Status: r.Status,
+		Author: r.AuthorName, CreatedAt: s.reportTime(c, r.CreatedAt), FiguresDate: snap.FiguresDate, RulesVersion: snap.RulesVersion,
+		ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows), Form: form, Errors: errs, Conflict: conflict,
+		CSVURL: reportURL(r.ID) + "/export.csv", XLSXURL: reportURL(r.ID) + "/export.xlsx",
+		CompareURL: "/compare?" + snap.PageValues().Encode()}
+	if r.SubmittedAt != nil {
+		v.SubmittedAt = s.reportTime(c, *r.SubmittedAt)
+	}
+	if r.DecidedAt != nil {
+		v.DecidedAt, v.DecidedBy, v.Decision = s.reportTime(c, *r.DecidedAt), r.DecidedByName, r.DecisionComment
+	}
+	author := cur != nil && cur.UserID == r.AuthorID
+	v.CanSubmit = author && r.Status == store.ReportDraft
+	v.CanEdit = v.CanSubmit
+	v.CanDecide = isFinance(c) && !author && r.Status == store.ReportSubmitted
+	v.OwnPending = isFinance(c) && author && r.Status == store.ReportSubmitted
+	v.CanRevise = author && r.Status == store.ReportReturned && r.NextRevisionID == 0
+	if v.CanRevise {
+		q := snap.PageValues()
+		q.Set("revise_of", strconv.FormatInt(r.ID, 10))
+		v.ReviseCompareURL = "/compare?" + q.Encode()
+	}
+	if r.PreviousRevisionID != 0 {
+		v.PreviousRevision = reportLink(r.PreviousRevisionID, r.Number, r.Revision-1, "")
+	}
+	if r.NextRevisionID != 0 {
+		v.NextRevision = reportLink(r.NextRevisionID, r.Number, r.Revision+1, "")
+	}
+	for _, x := range into {
+		v.RecomputedInto = append(v.RecomputedInto, *reportLink(x.ID, x.Number, x.Revision, x.Status))
+	}
+	if r.RecomputedFromID != 0 {
+		src, err := s.store.Report(ctx, r.RecomputedFromID)
+		if err != nil {
+			return err
+		}
+		v.RecomputedFrom = reportLink(src.ID, src.Number, src.Revision, src.Status)
+		var old report.Snapshot
+		if err := json.Unmarshal(src.Snapshot, &old); err != nil {
+			return fmt.Errorf("report %d snapshot: %w", src.ID, err)
+		}
+		ch := s.reportChanges(c, old, snap)
+		ch.From = *v.RecomputedFrom
+		v.Changes = &ch
+	}
+
+	// The full table and charts: the comparison's own formatting, fed
+	// from the snapshot.
+	var cv web.CompareView
+	s.compareTable(c, &cv, snap.CompareRows(), snap.CompareInput(), snap.PageValues(), snap.Sort, snap.Descending)
+	v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = cv.Rows, cv.ItemLabelIDs, cv.FXNotes, cv.CurvesSVG, cv.BarsSVG
+	v.Summary = s.reportSummary(c, snap)
+	v.Profile = reportProfile(c, snap)
+	if snap.VRAMFloorGB.Valid {
+		v.VRAMFloor = money.Fixed(snap.VRAMFloorGB.Decimal, 2)
+	}
+	for _, rp := range snap.ReferencePrices {
+		date := rp.Date
+		if date == "" {
+			date = tr.T("compare.fx.undated")
+		}
+		v.ReferencePrices = append(v.ReferencePrices, tr.T("report.inputs.reference", "Item", tr.T(itemLabelID(rp.Item)),
+			"Price", money.FormatPlaces(rp.UnitPrice, rp.Currency, string(tr.Lang), max(2, int32(money.Places(rp.UnitPrice)))),
+			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date))
+	}
+	for _, row := range snap.Rows {
+		sq := row.Quote.StoreQuote(row.GPU)
+		name := compareCandidateName(c, sq)
+		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(sq.Version)) + " · " + row.Quote.AsOf
+		v.Questions = append(v.Questions, web.ReportQuestions{ID: row.Quote.ID, Name: name,
+			Text: vendorq.PlainText(title, row.VendorGroups(), tr.TMap)})
+	}
+	for _, e := range events {
+		ev := web.ReportEventView{At: s.reportTime(c, e.At), Actor: e.ActorName, ActionID: web.ReportEventLabelID(e.Action),
+			ToID: web.ReportStatusLabelID(e.ToStatus), Comment: e.Comment}
+		if e.FromStatus != "" {
+			ev.FromID = web.ReportStatusLabelID(e.FromStatus)
+		}
+		if e.RelatedReportID != 0 {
+			ev.Related = reportLink(e.RelatedReportID, e.RelatedNumber, e.RelatedRevision, "")
+		}
+		v.Timeline = append(v.Timeline, ev)
+	}
+	v.Page = s.page(c, "report.page.title")
+	v.Page.Title = r.Number + " · " + r.Title
+	return s.render(c, status, v.Page, web.ReportPage(v))
+}
+
+// itemLabelID is a hidden-cost item's label.
+func itemLabelID(key string) string {
+	if it, ok := catalog.LookupItem(catalog.ItemKey(key)); ok {
+		return it.LabelID
+	}
+	return key
+}
+
+// reportTime is a moment as reports show it, in UTC.
+func (s *Server) reportTime(c echo.Context, at time.Time) string {
+	return t(c).T("report.time.utc", "Time", at.UTC().Format("2006-01-02 15:04"))
+}
+
+// reportProfile lists the frozen profile's fields that were given, with
+// their labels, in the form's order.
+func reportProfile(c echo.Context, snap report.Snapshot) []web.ReportFact {
+	tr := t(c)
+	var out []web.ReportFact
+	for _, sec := range web.ProfileSections(snap.PageValues(), nil) {
+		for _, f := range sec.Fields {
+			if f.Value == "" {
+				continue
+			}
+			val := f.Value
+			switch f.Kind {
+			case "checkbox":
+				val = tr.T("report.yes")
+				if f.Value != "true" {
+					val = tr.T("report.no")
+				}
+			case "select":
+				for _, o := range f.Options {
+					if o.Value == f.Value && o.LabelID != "" {
+						val = tr.T(o.LabelID)
+					}
+				}
+			}
+			out = append(out, web.ReportFact{Label: tr.T(f.LabelID), Value: val})
+		}
+	}
+	return out
+}
+
+// reportSummary formats the snapshot's summary.
+func (s *Server) reportSummary(c echo.Context, snap report.Snapshot) web.ReportSummaryView {
+	tr := t(c)
+	cur := snap.ReportCurrency
+	m := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), cur) }
+	sum := snap.Summary()
+	v := web.ReportSummaryView{Eligible: sum.Eligible, RuledOut: sum.RuledOut, UnconfirmedLines: sum.UnconfirmedLines}
+	if sum.Recommended < 0 {
+		return v
+	}
+	rec := snap.Rows[sum.Recommended]
+	v.HasRecommendation = true
+	v.Recommended = compareCandidateName(c, rec.Quote.StoreQuote(rec.GPU))
+	v.RecommendedURL = "/quotes/" + strconv.FormatInt(rec.Quote.ID, 10)
+	v.ChosenModeID = catalog.Mode(rec.Result.ChosenMode).LabelID()
+	v.TCO, v.Pessimistic, v.Range = m(rec.Result.TCO), m(rec.Result.TCOPessimistic), m(sum.Range.Decimal)
+	v.HasRange = sum.Range.Valid && sum.Range.Decimal.Sign() > 0
+	for _, f := range rec.Result.Flags {
+		if catalog.Flag(f) != catalog.FlagUnconfirmedLines || sum.UnconfirmedLines == 0 {
+			v.Risks = append(v.Risks, tr.T(catalog.Flag(f).LabelID()))
+		}
+	}
+	if sum.Next >= 0 {
+		next := snap.Rows[sum.Next]
+		v.HasNext = true
+		v.Next = compareCandidateName(c, next.Quote.StoreQuote(next.GPU))
+		v.Savings = m(sum.Savings.Decimal)
+		if sum.SavingsPct.Valid {
+			v.SavingsPct = tr.T("calc.result.percent", "Value", money.Fixed(sum.SavingsPct.Decimal.Mul(decimal.NewFromInt(100)), 2))
+		}
+	}
+	return v
+}
+
+// reportChanges formats what recomputing changed, offer by offer.
+func (s *Server) reportChanges(c echo.Context, old, new report.Snapshot) web.ReportChanges {
+	tr := t(c)
+	d := report.Compare(old, new)
+	out := web.ReportChanges{OldDate: d.OldDate, NewDate: d.NewDate, RulesChanged: d.RulesChanged, RefsChanged: d.ReferencePricesChanged}
+	version := func(r *report.Row) string {
+		if r == nil {
+			return ""
+		}
+		return tr.T("quote.version_short", "Version", strconv.Itoa(r.Quote.Version)) + " · " + r.Quote.AsOf
+	}
+	rate := func(fx report.FXRate, ok bool) string {
+		if !ok {
+			return tr.T("report.changes.no_rate")
+		}
+		if fx.Base == fx.Quote {
+			return tr.T("report.changes.same_currency")
+		}
+		date := fx.Date
+		if date == "" {
+			date = tr.T("compare.fx.undated")
+		}
+		return tr.T("compare.fx", "From", fx.Base, "To", fx.Quote, "Rate", money.String(fx.Rate), "Date", date)
+	}
+	money2 := func(r *report.Row, cur string, pick func(*report.Result) decimal.Decimal) string {
+		if r == nil || !r.Priced || r.Result == nil {
+			return tr.T("report.changes.not_priced")
+		}
+		return s.formatMoney(c, decimal.NewNullDecimal(pick(r.Result)), cur)
+	}
+	delta := func(d decimal.NullDecimal, cur string) string {
+		if !d.Valid || d.Decimal.IsZero() {
+			return ""
+		}
+		sign := "+"
+		if d.Decimal.Sign() < 0 {
+			sign = "−"
+		}
+		return sign + s.formatMoney(c, decimal.NewNullDecimal(d.Decimal.Abs()), cur)
+	}
+	for _, ch := range d.Changes {
+		row := web.ReportChangeRow{Added: ch.Old == nil, Removed: ch.New == nil, Changed: ch.Changed(),
+			OldVersion: version(ch.Old), NewVersion: version(ch.New), VersionChanged: ch.VersionChanged,
+			OldRate: rate(ch.OldRate, ch.OldRateOK), NewRate: rate(ch.NewRate, ch.NewRateOK), RateChanged: ch.RateChanged,
+			ModeChanged: ch.ModeChanged}
+		named := ch.New
+		if named == nil {
+			named = ch.Old
+			row.NewVersion, row.NewRate = tr.T("report.changes.gone"), ""
+		}
+		if ch.Old == nil {
+			row.OldVersion = tr.T("report.changes.new_offer")
+		}
+		row.Name = compareCandidateName(c, named.Quote.StoreQuote(named.GPU))
+		if ch.Old != nil && ch.Old.Priced && ch.Old.Result != nil {
+			row.OldModeID = catalog.Mode(ch.Old.Result.ChosenMode).LabelID()
+		}
+		if ch.New != nil && ch.New.Priced && ch.New.Result != nil {
+			row.NewModeID = catalog.Mode(ch.New.Result.ChosenMode).LabelID()
+		}
+		tcoOf := func(r *report.Result) decimal.Decimal { return r.TCO }
+		pessOf := func(r *report.Result) decimal.Decimal { return r.TCOPessimistic }
+		row.OldTCO, row.NewTCO = money2(ch.Old, old.ReportCurrency, tcoOf), money2(ch.New, new.ReportCurrency, tcoOf)
+		row.OldPess, row.NewPess = money2(ch.Old, old.ReportCurrency, pessOf), money2(ch.New, new.ReportCurrency, pessOf)
+		row.TCODelta, row.PessDelta = delta(ch.TCODelta, new.ReportCurrency), delta(ch.PessimDelta, new.ReportCurrency)
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// reportAction runs one workflow step on the report in the path and
+// answers like every form: 303 back to the report with a message; 403
+// when the reader may not; 409 with the report as it now is when someone
+// else moved it first; 422 with the form when the comment is missing.
+func (s *Server) reportAction(c echo.Context, step func(ctx context.Context, a store.Actor, now time.Time, id int64, comment string) error, flashID string) error {
+	r, snap, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	comment := strings.TrimSpace(strings.ReplaceAll(form.Get("comment"), "\r\n", "\n"))
+	if utf8.RuneCountInString(comment) > reportCommentMax {
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, url.Values{"return_comment": {comment}},
+			web.Errors{"comment": "report.error.comment_long"}, false)
+	}
+	err = step(c.Request().Context(), s.actor(c), s.now(), r.ID, comment)
+	switch {
+	case errors.Is(err, store.ErrCommentRequired):
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, url.Values{"return_comment": {comment}},
+			web.Errors{"comment": "report.error.comment_required"}, false)
+	case errors.Is(err, store.ErrConflict):
+		now, err := s.store.Report(c.Request().Context(), r.ID)
+		if err != nil {
+			return err
+		}
+		if !canSeeReport(c, now) {
+			return echo.ErrNotFound
+		}
+		return s.renderReport(c, http.StatusConflict, now, snap, nil, nil, true)
+	case err != nil:
+		return reportStoreError(err)
+	}
+	return s.redirectWithFlash(c, reportURL(r.ID), "ok", flashID, "Number", r.Number)
+}
+
+func (s *Server) reportSubmit(c echo.Context) error {
+	return s.reportAction(c, func(ctx context.Context, a store.Actor, now time.Time, id int64, _ string) error {
+		return s.store.SubmitReport(ctx, a, now, id)
+	}, "report.flash.submitted")
+}
+
+func (s *Server) reportApprove(c echo.Context) error {
+	return s.reportAction(c, s.store.ApproveReport, "report.flash.approved")
+}
+
+func (s *Server) reportReturn(c echo.Context) error {
+	return s.reportAction(c, s.store.ReturnReport, "report.flash.returned")
+}
+
+// reportDelete deletes the author's draft and goes back to the list.
+func (s *Server) reportDelete(c echo.Context) error {
+	r, snap, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	err = s.store.DeleteReport(c.Request().Context(), s.actor(c), s.now(), r.ID)
+	if errors.Is(err, store.ErrConflict) {
+		return s.renderReport(c, http.StatusConflict, r, snap, nil, nil, true)
+	}
+	if err != nil {
+		return reportStoreError(err)
+	}
+	return s.redirectWithFlash(c, "/reports", "ok", "report.flash.deleted", "Number", r.Number)
+}
+
+// reportRetitle changes the title and purpose of the author's draft.
+func (s *Server) reportRetitle(c echo.Context) error {
+	r, snap, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	title, purpose, errs := reportTexts(form)
+	if len(errs) > 0 {
+		if cur := auth.CurrentUser(c); cur.UserID != r.AuthorID {
+			return echo.NewHTTPError(http.StatusForbidden)
+		}
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, errs, false)
+	}
+	err = s.store.RetitleReport(c.Request().Context(), s.actor(c), s.now(), r.ID, title, purpose)
+	if errors.Is(err, store.ErrConflict) {
+		return s.renderReport(c, http.StatusConflict, r, snap, nil, nil, true)
+	}
+	if err != nil {
+		return reportStoreError(err)
+	}
+	return s.redirectWithFlash(c, reportURL(r.ID), "ok", "report.flash.retitled", "Number", r.Number)
+}
+
+// recomputed freezes the report's comparison again with today's data: the
+// same profile and offers, each at its version published today (a
+// withdrawn offer keeps its old version), today's rates and reference
+// prices.
+func (s *Server) recomputed(c echo.Context, snap report.Snapshot) (frozen, error) {
+	values := snap.PageValues()
+	var series []int64
+	for _, r := range snap.Rows {
+		series = append(series, r.Quote.SeriesID)
+	}
+	current, err := s.store.CurrentQuoteVersions(c.Request().Context(), series)
+	if err != nil {
+		return frozen{}, err
+	}
+	bySeries := map[string]int64{}
+	for _, r := range snap.Rows {
+		bySeries[strconv.FormatInt(r.Quote.ID, 10)] = r.Quote.SeriesID
+	}
+	var ids []string
+	for _, q := range values["q"] {
+		if id, ok := current[bySeries[q]]; ok {
+			q = strconv.FormatInt(id, 10)
+		}
+		ids = append(ids, q)
+	}
+	values["q"] = ids
+	return s.freezeComparison(c, values)
+}
+
+// reportRecompute makes a new draft report from this one's comparison with
+// today's data, linked to it; its page shows what changed.
+func (s *Server) reportRecompute(c echo.Context) error {
+	r, snap, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	fz, err := s.recomputed(c, snap)
+	if err != nil {
+		return err
+	}
+	if len(fz.problems) > 0 {
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, nil, web.Errors{"recompute": "report.error.recompute"}, false)
+	}
+	nr, err := newReport(fz.snap, r.Title, r.Purpose)
+	if err != nil {
+		return err
+	}
+	nr.RecomputedFromID = r.ID
+	out, err := s.store.CreateReport(c.Request().Context(), s.actor(c), s.now(), nr)
+	if err != nil {
+		return reportStoreError(err)
+	}
+	return s.redirectWithFlash(c, reportURL(out.ID), "ok", "report.flash.recomputed", "Number", out.Number, "From", r.Number)
+}
+
+// reportRevise makes the next revision of the author's returned report:
+// with the same figures, or recomputed with today's data.
+func (s *Server) reportRevise(c echo.Context) error {
+	r, snap, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	cur := auth.CurrentUser(c)
+	if cur.UserID != r.AuthorID {
+		return echo.NewHTTPError(http.StatusForbidden)
+	}
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	title, purpose, errs := reportTexts(form)
+	if form.Get("data") != "same" && form.Get("data") != "today" {
+		errs["data"] = "report.error.revise_data"
+	}
+	if len(errs) > 0 {
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, errs, false)
+	}
+	next := snap
+	if form.Get("data") == "today" {
+		fz, err := s.recomputed(c, snap)
+		if err != nil {
+			return err
+		}
+		if len(fz.problems) > 0 {
+			return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, web.Errors{"data": "report.error.recompute"}, false)
+		}
+		next = fz.snap
+	}
+	nr, err := newReport(next, title, purpose)
+	if err != nil {
+		return err
+	}
+	nr.PreviousRevisionID = r.ID
+	out, err := s.store.CreateReport(c.Request().Context(), s.actor(c), s.now(), nr)
+	if errors.Is(err, store.ErrConflict) {
+		now, err := s.store.Report(c.Request().Context(), r.ID)
+		if err != nil {
+			return err
+		}
+		return s.renderReport(c, http.StatusConflict, now, snap, nil, nil, true)
+	}
+	if err != nil {
+		return reportStoreError(err)
+	}
+	return s.redirectWithFlash(c, reportURL(out.ID), "ok", "report.flash.revised", "Number", out.Number,
+		"Revision", strconv.Itoa(out.Revision))
+}
+
+// reportList lists the reports the reader may see, filtered.
+func (s *Server) reportList(c echo.Context) error {
+	ctx := c.Request().Context()
+	q := c.QueryParams()
+	cur := auth.CurrentUser(c)
+	f := store.ReportFilter{ViewerID: cur.UserID, ViewerAdmin: cur.Role == auth.RoleAdmin, Limit: reportsPerPage}
+	filter, errs := url.Values{}, web.Errors{}
+	for _, k := range []string{"status", "author", "from", "to", "platform", "min", "max", "currency"} {
+		if v := strings.TrimSpace(q.Get(k)); v != "" {
+			filter.Set(k, v)
+		}
+	}
+	for _, st := range store.ReportStatuses {
+		if filter.Get("status") == st {
+			f.Statuses = []string{st}
+		}
+	}
+	f.AuthorID, _ = strconv.ParseInt(filter.Get("author"), 10, 64)
+	f.PlatformID, _ = strconv.ParseInt(filter.Get("platform"), 10, 64)
+	f.Currency = strings.ToUpper(filter.Get("currency"))
+	for _, d := range []struct {
+		key string
+		to  *time.Time
+	}{{"from", &f.From}, {"to", &f.To}} {
+		if v := filter.Get(d.key); v != "" {
+			day, err := time.Parse(time.DateOnly, v)
+			if err != nil {
+				errs[d.key] = "report.error.date"
+				continue
+			}
+			*d.to = day
+		}
+	}
+	for _, a := range []struct {
+		key string
+		to  *decimal.NullDecimal
+	}{{"min", &f.MinTCO}, {"max", &f.MaxTCO}} {
+		if v := filter.Get(a.key); v != "" {
+			d, err := money.ParseDecimal(strings.ReplaceAll(v, ",", ""))
+			if err != nil {
+				errs[a.key] = "report.error.amount"
+				continue
+			}
+			*a.to = decimal.NewNullDecimal(d)
+		}
+	}
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	f.Offset = (page - 1) * reportsPerPage
+	status := http.StatusOK
+	var (
+		rows  []store.Report
+		total int
+		err   error
+	)
+	if len(errs) > 0 {
+		status = http.StatusUnprocessableEntity
+	} else if rows, total, err = s.store.Reports(ctx, f); err != nil {
+		return err
+	}
+	authors, err := s.store.ReportAuthors(ctx, cur.UserID)
+	if err != nil {
+		return err
+	}
+	platforms, _, err := s.store.QuoteRefNames(ctx)
+	if err != nil {
+		return err
+	}
+	v := web.ReportListView{Filter: filter, Errors: errs, Platforms: refOptions(t(c).Lang, platforms),
+		Pager: web.Pager{Page: page, PerPage: reportsPerPage, Total: total, Base: "/reports?" + filter.Encode()}}
+	for _, st := range store.ReportStatuses {
+		v.Statuses = append(v.Statuses, web.Option{Value: st, LabelID: web.ReportStatusLabelID(st)})
+	}
+	for _, a := range authors {
+		v.Authors = append(v.Authors, web.Option{Value: strconv.FormatInt(a.ID, 10), Label: a.Names[0]})
+	}
+	v.Rows = s.reportRows(c, rows)
+	v.Page = s.page(c, "report.list.title")
+	return s.render(c, status, v.Page, web.ReportList(v))
+}
+
+// reportInbox lists the reports waiting for finance, oldest first.
+func (s *Server) reportInbox(c echo.Context) error {
+	cur := auth.CurrentUser(c)
+	q := c.QueryParams()
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	rows, total, err := s.store.Reports(c.Request().Context(), store.ReportFilter{ViewerID: cur.UserID,
+		ViewerAdmin: cur.Role == auth.RoleAdmin, Statuses: []string{store.ReportSubmitted}, OldestFirst: true,
+		Offset: (page - 1) * reportsPerPage, Limit: reportsPerPage})
+	if err != nil {
+		return err
+	}
+	v := web.ReportListView{Inbox: true, Pager: web.Pager{Page: page, PerPage: reportsPerPage, Total: total, Base: "/reports/inbox"}}
+	v.Rows = s.reportRows(c, rows)
+	v.Page = s.page(c, "report.inbox.title")
+	return s.render(c, http.StatusOK, v.Page, web.ReportList(v))
+}
+
+func (s *Server) reportRows(c echo.Context, rows []store.Report) []web.ReportListRow {
+	cur := auth.CurrentUser(c)
+	out := make([]web.ReportListRow, 0, len(rows))
+	for _, r := range rows {
+		lr := web.ReportListRow{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Status: r.Status,
+			Author: r.AuthorName, Own: cur != nil && cur.UserID == r.AuthorID, CreatedAt: web.FormatDate(r.CreatedAt.UTC()),
+			Currency: r.ReportCurrency, QuoteCount: r.QuoteCount, URL: reportURL(r.ID),
+			Recommended: s.formatMoney(c, r.RecommendedTCO, r.ReportCurrency)}
+		if r.SubmittedAt != nil {
+			lr.SubmittedAt = web.FormatDate(r.SubmittedAt.UTC())
+		}
+		out = append(out, lr)
+	}
+	return out
+}

@@ -1,0 +1,610 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+)
+
+// Report statuses: draft → submitted → approved | returned; a draft may be
+// deleted (kept as a row, so its number stays accounted for).
+const (
+	ReportDraft     = "draft"
+	ReportSubmitted = "submitted"
+	ReportApproved  = "approved"
+	ReportReturned  = "returned"
+	ReportDeleted   = "deleted"
+)
+
+// ReportStatuses lists the statuses a reader may filter by.
+var ReportStatuses = []string{ReportDraft, ReportSubmitted, ReportApproved, ReportReturned}
+
+// Audit actions of saved reports.
+const (
+	ActionReportCreate  = "report.create"
+	ActionReportSubmit  = "report.submit"
+	ActionReportApprove = "report.approve"
+	ActionReportReturn  = "report.return"
+	ActionReportRetitle = "report.retitle"
+	ActionReportDelete  = "report.delete"
+)
+
+// Timeline actions of a report (report_events.action).
+const (
+	EventCreated    = "created"
+	EventSubmitted  = "submitted"
+	EventApproved   = "approved"
+	EventReturned   = "returned"
+	EventRetitled   = "retitled"
+	EventDeleted    = "deleted"
+	EventRevised    = "revised"
+	EventRecomputed = "recomputed"
+)
+
+// ErrNotAllowed means this user may not do this to this report: it is not
+// their own (submit, retitle, delete, revise), or it is their own (approve,
+// return), or they are not finance.
+var ErrNotAllowed = errors.New("store: not allowed for this user")
+
+// Report is one saved TCO report. Snapshot is filled by Report only.
+type Report struct {
+	ID                 int64
+	Number             string
+	Revision           int
+	PreviousRevisionID int64
+	// NextRevisionID is the revision made from this (returned) report.
+	NextRevisionID   int64
+	RecomputedFromID int64
+	AuthorID         int64
+	AuthorName       string
+	AuthorEmail      string
+	Title            string
+	Purpose          string
+	Status           string
+
+	Snapshot        []byte
+	SnapshotVersion int
+	RulesVersion    string
+	FiguresDate     time.Time
+	ReportCurrency  string
+	QuoteCount      int
+	PlatformIDs     []int64
+	// RecommendedTCO is the confirmed TCO of the recommended option (none
+	// when no option is eligible); likewise its pessimistic TCO.
+	RecommendedTCO            decimal.NullDecimal
+	RecommendedTCOPessimistic decimal.NullDecimal
+
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	SubmittedAt     *time.Time
+	DecidedAt       *time.Time
+	DecidedBy       int64
+	DecidedByName   string
+	DecisionComment string
+}
+
+// NewReport is a report to save: the frozen snapshot and the values the
+// list filters by, copied from it.
+type NewReport struct {
+	Title                     string
+	Purpose                   string
+	Snapshot                  []byte
+	SnapshotVersion           int
+	RulesVersion              string
+	FiguresDate               time.Time
+	ReportCurrency            string
+	QuoteCount                int
+	PlatformIDs               []int64
+	RecommendedTCO            decimal.NullDecimal
+	RecommendedTCOPessimistic decimal.NullDecimal
+	// PreviousRevisionID, when set, makes this the next revision of that
+	// returned report (its author only): same number, revision + 1.
+	PreviousRevisionID int64
+	// RecomputedFromID, when set, names the report this one recomputes.
+	RecomputedFromID int64
+}
+
+// ReportEvent is one entry of a report's timeline.
+type ReportEvent struct {
+	ID              int64
+	At              time.Time
+	ActorID         int64
+	ActorName       string
+	Action          string
+	FromStatus      string
+	ToStatus        string
+	Comment         string
+	RelatedReportID int64
+	RelatedNumber   string
+	RelatedRevision int
+}
+
+const reportColumns = `r.id, r.number, r.revision, coalesce(r.previous_revision_id, 0),
+	coalesce((SELECT n.id FROM reports n WHERE n.previous_revision_id = r.id), 0), coalesce(r.recomputed_from_id, 0),
+	r.author_id, a.display_name, a.email, r.title, r.purpose, r.status, r.snapshot_version, r.rules_version,
+	r.figures_date, r.report_currency, r.quote_count, r.platform_ids, r.recommended_tco, r.recommended_tco_pessimistic,
+	r.created_at, r.updated_at, r.submitted_at, r.decided_at, coalesce(r.decided_by, 0), coalesce(d.display_name, ''),
+	r.decision_comment`
+
+const reportFrom = ` FROM reports r JOIN users a ON a.id = r.author_id LEFT JOIN users d ON d.id = r.decided_by`
+
+func scanReport(row pgx.Row, extra ...any) (Report, error) {
+	var r Report
+	dest := append([]any{&r.ID, &r.Number, &r.Revision, &r.PreviousRevisionID, &r.NextRevisionID, &r.RecomputedFromID,
+		&r.AuthorID, &r.AuthorName, &r.AuthorEmail, &r.Title, &r.Purpose, &r.Status, &r.SnapshotVersion, &r.RulesVersion,
+		&r.FiguresDate, &r.ReportCurrency, &r.QuoteCount, &r.PlatformIDs, &r.RecommendedTCO, &r.RecommendedTCOPessimistic,
+		&r.CreatedAt, &r.UpdatedAt, &r.SubmittedAt, &r.DecidedAt, &r.DecidedBy, &r.DecidedByName,
+		&r.DecisionComment}, extra...)
+	err := row.Scan(dest...)
+	return r, err
+}
+
+func reportByID(ctx context.Context, q Querier, id int64) (Report, error) {
+	var snap []byte
+	r, err := scanReport(q.QueryRow(ctx, `SELECT `+reportColumns+`, r.snapshot`+reportFrom+` WHERE r.id = $1`, id), &snap)
+	if err != nil {
+		return Report{}, notFound(err)
+	}
+	r.Snapshot = snap
+	return r, nil
+}
+
+// Report returns a report with its snapshot (deleted drafts included:
+// the caller decides what a reader sees).
+func (s *Store) Report(ctx context.Context, id int64) (Report, error) {
+	return reportByID(ctx, s.pool, id)
+}
+
+// reportAudit is what the audit log records of a report: its identity and
+// the figures it recommends (the snapshot itself never changes and stays
+// in the report).
+func reportAudit(r Report) map[string]any {
+	return map[string]any{"id": r.ID, "number": r.Number, "revision": r.Revision, "title": r.Title,
+		"purpose": r.Purpose, "status": r.Status, "report_currency": r.ReportCurrency,
+		"recommended_tco": r.RecommendedTCO, "recommended_tco_pessimistic": r.RecommendedTCOPessimistic,
+		"rules_version": r.RulesVersion, "figures_date": r.FiguresDate.Format(time.DateOnly),
+		"previous_revision_id": r.PreviousRevisionID, "recomputed_from_id": r.RecomputedFromID}
+}
+
+// addReportEvent appends an entry to a report's timeline in the caller's
+// transaction; the actor's name is recorded as it is now.
+func addReportEvent(ctx context.Context, q Querier, a Actor, at time.Time, reportID int64, action, from, to, comment string, related int64) error {
+	var fromStatus *string
+	if from != "" {
+		fromStatus = &from
+	}
+	var rel *int64
+	if related != 0 {
+		rel = &related
+	}
+	_, err := q.Exec(ctx, `
+		INSERT INTO report_events (report_id, at, actor_id, actor_name, action, from_status, to_status, comment, related_report_id)
+		VALUES ($1, $2, $3, coalesce((SELECT display_name FROM users WHERE id = $3), $4), $5, $6, $7, $8, $9)`,
+		reportID, at, nullID(a.UserID), a.Email, action, fromStatus, to, comment, rel)
+	if err != nil {
+		return fmt.Errorf("report event: %w", err)
+	}
+	return nil
+}
+
+// CreateReport saves a report as a draft of the actor, numbered in the
+// creating transaction: a new report takes the next number of the year
+// (R-YYYY-NNNN, from report_counters, so a failed save gives it back); a
+// revision of a returned report keeps its number with the next revision.
+// The timeline and the audit log record it, and so does the report it
+// revises or recomputes.
+func (s *Store) CreateReport(ctx context.Context, a Actor, now time.Time, in NewReport) (Report, error) {
+	var out Report
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		var (
+			number   string
+			revision = 1
+			prevStat string
+			srcStat  string
+		)
+		if in.PreviousRevisionID != 0 {
+			var author int64
+			err := tx.QueryRow(ctx, `SELECT number, revision, author_id, status FROM reports WHERE id = $1 FOR UPDATE`,
+				in.PreviousRevisionID).Scan(&number, &revision, &author, &prevStat)
+			if err != nil {
+				return notFound(err)
+			}
+			if author != a.UserID {
+				return ErrNotAllowed
+			}
+			if prevStat != ReportReturned {
+				return ErrConflict
+			}
+			// The row lock above serialises revisions of one report.
+			var revised bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM reports WHERE previous_revision_id = $1)`,
+				in.PreviousRevisionID).Scan(&revised); err != nil {
+				return fmt.Errorf("report revision: %w", err)
+			}
+			if revised {
+				return ErrConflict
+			}
+			revision++
+		} else {
+			var seq int
+			year := now.UTC().Year()
+			// One row per year; the row lock serialises concurrent saves.
+			if err := tx.QueryRow(ctx, `
+				INSERT INTO report_counters (year, last) VALUES ($1, 1)
+				ON CONFLICT (year) DO UPDATE SET last = report_counters.last + 1
+				RETURNING last`, year).Scan(&seq); err != nil {
+				return fmt.Errorf("report number: %w", err)
+			}
+			number = fmt.Sprintf("R-%04d-%04d", year, seq)
+		}
+		if in.RecomputedFromID != 0 {
+			if err := tx.QueryRow(ctx, `SELECT status FROM reports WHERE id = $1`, in.RecomputedFromID).Scan(&srcStat); err != nil {
+				return notFound(err)
+			}
+			if srcStat == ReportDeleted {
+				return ErrNotFound
+			}
+		}
+		if in.PlatformIDs == nil {
+			in.PlatformIDs = []int64{}
+		}
+		var id int64
+		err := tx.QueryRow(ctx, `
+			INSERT INTO reports (number, revision, previous_revision_id, recomputed_from_id, author_id, title, purpose,
+			                     snapshot, snapshot_version, rules_version, figures_date, report_currency, quote_count,
+			                     platform_ids, recommended_tco, recommended_tco_pessimistic, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
+			RETURNING id`,
+			number, revision, nullID(in.PreviousRevisionID), nullID(in.RecomputedFromID), a.UserID, strings.TrimSpace(in.Title),
+			in.Purpose, in.Snapshot, in.SnapshotVersion, in.RulesVersion, in.FiguresDate, in.ReportCurrency, in.QuoteCount,
+			in.PlatformIDs, in.RecommendedTCO, in.RecommendedTCOPessimistic, now).Scan(&id)
+		if isUniqueViolation(err, "") {
+			return ErrConflict // a revision (or number) taken concurrently
+		}
+		if err != nil {
+			return fmt.Errorf("create report: %w", err)
+		}
+		if err := addReportEvent(ctx, tx, a, now, id, EventCreated, "", ReportDraft, "", 0); err != nil {
+			return err
+		}
+		if in.PreviousRevisionID != 0 {
+			if err := addReportEvent(ctx, tx, a, now, in.PreviousRevisionID, EventRevised, prevStat, prevStat, "", id); err != nil {
+				return err
+			}
+		}
+		if in.RecomputedFromID != 0 {
+			if err := addReportEvent(ctx, tx, a, now, in.RecomputedFromID, EventRecomputed, srcStat, srcStat, "", id); err != nil {
+				return err
+			}
+		}
+		if out, err = reportByID(ctx, tx, id); err != nil {
+			return err
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionReportCreate, Entity: "report", EntityID: strconv.FormatInt(id, 10),
+			After: reportAudit(out)})
+	})
+	return out, err
+}
+
+// reportStep is one move of the workflow.
+type reportStep struct {
+	from, to    string
+	action      string // audit action
+	event       string // timeline action
+	authorOnly  bool   // only the report's author may take it
+	reviewer    bool   // only finance or admin, never the author
+	decision    bool   // records decided_at, decided_by and the comment
+	needComment bool
+}
+
+var (
+	stepSubmit  = reportStep{from: ReportDraft, to: ReportSubmitted, action: ActionReportSubmit, event: EventSubmitted, authorOnly: true}
+	stepApprove = reportStep{from: ReportSubmitted, to: ReportApproved, action: ActionReportApprove, event: EventApproved, reviewer: true, decision: true}
+	stepReturn  = reportStep{from: ReportSubmitted, to: ReportReturned, action: ActionReportReturn, event: EventReturned, reviewer: true, decision: true, needComment: true}
+	stepDelete  = reportStep{from: ReportDraft, to: ReportDeleted, action: ActionReportDelete, event: EventDeleted, authorOnly: true}
+)
+
+// ErrCommentRequired means a report is returned without saying why.
+var ErrCommentRequired = errors.New("store: a comment is required")
+
+// SubmitReport sends the author's draft to finance.
+func (s *Store) SubmitReport(ctx context.Context, a Actor, now time.Time, id int64) error {
+	return s.moveReport(ctx, a, now, id, stepSubmit, "")
+}
+
+// ApproveReport approves a submitted report: finance or admin only, never
+// the author; the comment is optional.
+func (s *Store) ApproveReport(ctx context.Context, a Actor, now time.Time, id int64, comment string) error {
+	return s.moveReport(ctx, a, now, id, stepApprove, comment)
+}
+
+// ReturnReport sends a submitted report back to its author with a
+// comment: finance or admin only, never the author.
+func (s *Store) ReturnReport(ctx context.Context, a Actor, now time.Time, id int64, comment string) error {
+	return s.moveReport(ctx, a, now, id, stepReturn, comment)
+}
+
+// DeleteReport deletes the author's draft (it stays as a row marked
+// deleted, so its number is never reused and its timeline is kept).
+func (s *Store) DeleteReport(ctx context.Context, a Actor, now time.Time, id int64) error {
+	return s.moveReport(ctx, a, now, id, stepDelete, "")
+}
+
+// moveReport takes one workflow step with a conditional update: the row
+// changes only if it is still in the step's starting status and the actor
+// may take the step, so of two concurrent decisions exactly one wins and
+// the other gets ErrConflict. When nothing changed, the row is read again
+// to say why (ErrNotFound, ErrNotAllowed or ErrConflict).
+func (s *Store) moveReport(ctx context.Context, a Actor, now time.Time, id int64, st reportStep, comment string) error {
+	comment = strings.TrimSpace(comment)
+	if st.needComment && comment == "" {
+		return ErrCommentRequired
+	}
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		var (
+			sql  string
+			args = []any{id, a.UserID, st.from, st.to, now}
+		)
+		switch {
+		case st.decision:
+			args = append(args, comment)
+			sql = `UPDATE reports SET status = $4, decided_at = $5, decided_by = $2, decision_comment = $6, updated_at = $5
+				WHERE id = $1 AND status = $3 AND author_id <> $2
+				  AND EXISTS (SELECT 1 FROM users u WHERE u.id = $2 AND u.role IN ('finance', 'admin') AND NOT u.disabled)`
+		case st.to == ReportSubmitted:
+			sql = `UPDATE reports SET status = $4, submitted_at = $5, updated_at = $5
+				WHERE id = $1 AND status = $3 AND author_id = $2`
+		default:
+			sql = `UPDATE reports SET status = $4, updated_at = $5 WHERE id = $1 AND status = $3 AND author_id = $2`
+		}
+		tag, err := tx.Exec(ctx, sql, args...)
+		if err != nil {
+			return fmt.Errorf("report %s: %w", st.event, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return s.whyNot(ctx, tx, a, id, st)
+		}
+		if err := addReportEvent(ctx, tx, a, now, id, st.event, st.from, st.to, comment, 0); err != nil {
+			return err
+		}
+		after := map[string]any{"status": st.to}
+		if comment != "" {
+			after["comment"] = comment
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: st.action, Entity: "report", EntityID: strconv.FormatInt(id, 10),
+			Before: map[string]any{"status": st.from}, After: after})
+	})
+}
+
+// whyNot explains a workflow step that changed nothing.
+func (s *Store) whyNot(ctx context.Context, q Querier, a Actor, id int64, st reportStep) error {
+	var (
+		author int64
+		status string
+		role   string
+	)
+	err := q.QueryRow(ctx, `SELECT r.author_id, r.status, coalesce((SELECT u.role FROM users u WHERE u.id = $2 AND NOT u.disabled), '')
+		FROM reports r WHERE r.id = $1`, id, a.UserID).Scan(&author, &status, &role)
+	if err != nil {
+		return notFound(err)
+	}
+	switch {
+	case status == ReportDeleted:
+		return ErrNotFound
+	case st.authorOnly && author != a.UserID:
+		return ErrNotAllowed
+	case st.reviewer && (author == a.UserID || (role != "finance" && role != "admin")):
+		return ErrNotAllowed
+	default:
+		return ErrConflict // the status moved on meanwhile
+	}
+}
+
+// RetitleReport changes the title and purpose of the author's draft.
+func (s *Store) RetitleReport(ctx context.Context, a Actor, now time.Time, id int64, title, purpose string) error {
+	title = strings.TrimSpace(title)
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		var oldTitle, oldPurpose string
+		if err := tx.QueryRow(ctx, `SELECT title, purpose FROM reports WHERE id = $1 FOR UPDATE`, id).Scan(&oldTitle, &oldPurpose); err != nil {
+			return notFound(err)
+		}
+		tag, err := tx.Exec(ctx, `UPDATE reports SET title = $3, purpose = $4, updated_at = $5
+			WHERE id = $1 AND status = 'draft' AND author_id = $2`, id, a.UserID, title, purpose, now)
+		if err != nil {
+			return fmt.Errorf("retitle report: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return s.whyNot(ctx, tx, a, id, reportStep{authorOnly: true})
+		}
+		if err := addReportEvent(ctx, tx, a, now, id, EventRetitled, ReportDraft, ReportDraft, title, 0); err != nil {
+			return err
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionReportRetitle, Entity: "report", EntityID: strconv.FormatInt(id, 10),
+			Before: map[string]any{"title": oldTitle, "purpose": oldPurpose}, After: map[string]any{"title": title, "purpose": purpose}})
+	})
+}
+
+// ReportEvents returns a report's timeline, oldest first.
+func (s *Store) ReportEvents(ctx context.Context, id int64) ([]ReportEvent, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT e.id, e.at, coalesce(e.actor_id, 0), e.actor_name, e.action, coalesce(e.from_status, ''), e.to_status, e.comment,
+		       coalesce(e.related_report_id, 0), coalesce(x.number, ''), coalesce(x.revision, 0)
+		FROM report_events e LEFT JOIN reports x ON x.id = e.related_report_id
+		WHERE e.report_id = $1 ORDER BY e.id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("report events: %w", err)
+	}
+	defer rows.Close()
+	var out []ReportEvent
+	for rows.Next() {
+		var e ReportEvent
+		if err := rows.Scan(&e.ID, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.FromStatus, &e.ToStatus, &e.Comment,
+			&e.RelatedReportID, &e.RelatedNumber, &e.RelatedRevision); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// ReportFilter narrows the report list; zero fields do not filter.
+type ReportFilter struct {
+	// ViewerID sees their own drafts; other drafts only when ViewerAdmin.
+	ViewerID    int64
+	ViewerAdmin bool
+	Statuses    []string
+	AuthorID    int64
+	// From and To bound the day the report was saved (To inclusive).
+	From, To   time.Time
+	PlatformID int64
+	// MinTCO and MaxTCO bound the recommended confirmed TCO, in each
+	// report's own currency (Currency narrows to one).
+	MinTCO, MaxTCO decimal.NullDecimal
+	Currency       string
+	// OldestFirst orders a work queue (the finance inbox).
+	OldestFirst bool
+	Offset      int
+	Limit       int
+}
+
+// Reports lists reports (without snapshots), newest first, with the number
+// matching the filter. Deleted drafts are never listed.
+func (s *Store) Reports(ctx context.Context, f ReportFilter) ([]Report, int, error) {
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 25
+	}
+	var (
+		where = []string{"r.status <> 'deleted'"}
+		args  []any
+	)
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	if !f.ViewerAdmin {
+		add("(r.status <> 'draft' OR r.author_id = ?)", f.ViewerID)
+	}
+	if len(f.Statuses) > 0 {
+		add("r.status = ANY(?)", f.Statuses)
+	}
+	if f.AuthorID != 0 {
+		add("r.author_id = ?", f.AuthorID)
+	}
+	if !f.From.IsZero() {
+		add("r.created_at >= ?", f.From)
+	}
+	if !f.To.IsZero() {
+		add("r.created_at < ?", f.To.AddDate(0, 0, 1))
+	}
+	if f.PlatformID != 0 {
+		add("r.platform_ids @> ARRAY[?::bigint]", f.PlatformID)
+	}
+	if f.MinTCO.Valid {
+		add("r.recommended_tco >= ?", f.MinTCO.Decimal)
+	}
+	if f.MaxTCO.Valid {
+		add("r.recommended_tco <= ?", f.MaxTCO.Decimal)
+	}
+	if f.Currency != "" {
+		add("r.report_currency = ?", f.Currency)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM reports r WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count reports: %w", err)
+	}
+	order := "r.created_at DESC, r.id DESC"
+	if f.OldestFirst {
+		order = "r.submitted_at, r.id"
+	}
+	args = append(args, f.Offset, f.Limit)
+	rows, err := s.pool.Query(ctx, `SELECT `+reportColumns+reportFrom+` WHERE `+cond+` ORDER BY `+order+
+		` OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reports: %w", err)
+	}
+	defer rows.Close()
+	var out []Report
+	for rows.Next() {
+		r, err := scanReport(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, r)
+	}
+	return out, total, rows.Err()
+}
+
+// ReportAuthors lists the people whose reports the viewer can see (for the
+// list's author filter), by name: drafts count for their author only.
+func (s *Store) ReportAuthors(ctx context.Context, viewerID int64) ([]RefName, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT u.id, u.display_name FROM users u
+		WHERE EXISTS (SELECT 1 FROM reports r WHERE r.author_id = u.id
+		              AND (r.status NOT IN ('deleted', 'draft') OR (r.status = 'draft' AND r.author_id = $1)))
+		ORDER BY u.display_name, u.id`, viewerID)
+	if err != nil {
+		return nil, fmt.Errorf("report authors: %w", err)
+	}
+	defer rows.Close()
+	var out []RefName
+	for rows.Next() {
+		var (
+			r    RefName
+			name string
+		)
+		if err := rows.Scan(&r.ID, &name); err != nil {
+			return nil, err
+		}
+		r.Names = []string{name}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// ReportsRecomputedFrom lists the reports recomputed from report id
+// (number and revision only, for links), oldest first.
+func (s *Store) ReportsRecomputedFrom(ctx context.Context, id int64) ([]Report, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT id, number, revision, status FROM reports
+		WHERE recomputed_from_id = $1 AND status <> 'deleted' ORDER BY id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("recomputed reports: %w", err)
+	}
+	defer rows.Close()
+	var out []Report
+	for rows.Next() {
+		var r Report
+		if err := rows.Scan(&r.ID, &r.Number, &r.Revision, &r.Status); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// CurrentQuoteVersions maps each quote series to its published version
+// today, for recomputing a report with today's data; a series with no
+// published version (withdrawn) is left out.
+func (s *Store) CurrentQuoteVersions(ctx context.Context, seriesIDs []int64) (map[int64]int64, error) {
+	rows, err := s.pool.Query(ctx, `SELECT series_id, id FROM quotes WHERE series_id = ANY($1) AND state = 'published'`, seriesIDs)
+	if err != nil {
+		return nil, fmt.Errorf("current quote versions: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64]int64, len(seriesIDs))
+	for rows.Next() {
+		var series, id int64
+		if err := rows.Scan(&series, &id); err != nil {
+			return nil, err
+		}
+		out[series] = id
+	}
+	return out, rows.Err()
+}

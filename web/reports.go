@@ -1,0 +1,267 @@
+package web
+
+import (
+	"context"
+	"net/url"
+	"sort"
+	"strconv"
+)
+
+// ReportLink names another report: its number and revision, and where it is.
+type ReportLink struct {
+	Number   string
+	Revision int
+	URL      string
+	Status   string
+}
+
+// ReportStatusLabelID is the catalog message of a report status.
+func ReportStatusLabelID(status string) string { return "report.status." + status }
+
+// ReportEventLabelID is the catalog message of a timeline action.
+func ReportEventLabelID(action string) string { return "report.event." + action }
+
+// modeText is a billing mode's label, or nothing when there is none.
+func modeText(ctx context.Context, labelID string) string {
+	if labelID == "" {
+		return ""
+	}
+	return T(ctx, labelID)
+}
+
+// ReportSummaryView is the report's conclusion, formatted.
+type ReportSummaryView struct {
+	// HasRecommendation is false when no option is eligible.
+	HasRecommendation bool
+	Recommended       string
+	RecommendedURL    string
+	ChosenModeID      string
+	TCO               string
+	Pessimistic       string
+	Range             string
+	HasRange          bool
+	UnconfirmedLines  int
+	HasNext           bool
+	Next              string
+	Savings           string
+	SavingsPct        string
+	Eligible          int
+	RuledOut          int
+	// Risks are the recommended option's risk flags, translated.
+	Risks []string
+}
+
+// ReportFact is one labelled value (the usage profile, the inputs).
+type ReportFact struct {
+	Label string
+	Value string
+}
+
+// ReportQuestions are the questions one compared quote raised, as text.
+type ReportQuestions struct {
+	ID   int64
+	Name string
+	Text string
+}
+
+// ReportChangeRow is what recomputing changed for one quote offer.
+type ReportChangeRow struct {
+	Name                        string
+	Added, Removed              bool
+	OldVersion, NewVersion      string
+	VersionChanged              bool
+	OldRate, NewRate            string
+	RateChanged                 bool
+	OldModeID, NewModeID        string
+	ModeChanged                 bool
+	OldTCO, NewTCO, TCODelta    string
+	OldPess, NewPess, PessDelta string
+	Changed                     bool
+}
+
+// ReportChanges compares a recomputed report with the one it recomputes.
+type ReportChanges struct {
+	From         ReportLink
+	OldDate      string
+	NewDate      string
+	RulesChanged bool
+	RefsChanged  bool
+	Rows         []ReportChangeRow
+}
+
+// ReportEventView is one entry of a report's timeline.
+type ReportEventView struct {
+	At       string
+	Actor    string
+	ActionID string
+	FromID   string
+	ToID     string
+	Comment  string
+	Related  *ReportLink
+}
+
+// ReportView is a saved report's page: the facts, the summary, the full
+// comparison as frozen, the timeline and the actions the reader may take.
+type ReportView struct {
+	Page           Page
+	ID             int64
+	Number         string
+	Revision       int
+	Title          string
+	Purpose        string
+	Status         string
+	Author         string
+	CreatedAt      string
+	SubmittedAt    string
+	DecidedAt      string
+	DecidedBy      string
+	Decision       string
+	FiguresDate    string
+	RulesVersion   string
+	ReportCurrency string
+	QuoteCount     int
+
+	PreviousRevision *ReportLink
+	NextRevision     *ReportLink
+	RecomputedFrom   *ReportLink
+	RecomputedInto   []ReportLink
+
+	CanSubmit  bool
+	CanEdit    bool
+	CanDecide  bool
+	OwnPending bool // submitted, the reader is finance but the author
+	CanRevise  bool
+	// ReviseCompareURL reopens the comparison to revise it with changes.
+	ReviseCompareURL string
+	CSVURL           string
+	XLSXURL          string
+	CompareURL       string
+
+	Summary         ReportSummaryView
+	Profile         []ReportFact
+	VRAMFloor       string
+	FXNotes         []string
+	ReferencePrices []string
+	Rows            []CompareRow
+	ItemLabelIDs    []string
+	CurvesSVG       string
+	BarsSVG         string
+	Questions       []ReportQuestions
+	Changes         *ReportChanges
+	Timeline        []ReportEventView
+
+	// Form state of the actions (after a 422): values and errors.
+	Form   url.Values
+	Errors Errors
+	// Conflict says the action lost to a concurrent one (409).
+	Conflict bool
+}
+
+// FormValue is a submitted value of an action's form, or def.
+func (v ReportView) FormValue(name, def string) string {
+	if v.Form != nil {
+		if _, ok := v.Form[name]; ok {
+			return v.Form.Get(name)
+		}
+	}
+	return def
+}
+
+// NumberLabel is the report number with its revision after the first.
+func (v ReportView) NumberLabel() ReportLink {
+	return ReportLink{Number: v.Number, Revision: v.Revision}
+}
+
+// ReportListRow is one report of a list.
+type ReportListRow struct {
+	ID          int64
+	Number      string
+	Revision    int
+	Title       string
+	Status      string
+	Author      string
+	Own         bool
+	CreatedAt   string
+	SubmittedAt string
+	Currency    string
+	Recommended string
+	QuoteCount  int
+	URL         string
+}
+
+// ReportListView is the report list (and the finance inbox).
+type ReportListView struct {
+	Page      Page
+	Inbox     bool
+	Rows      []ReportListRow
+	Pager     Pager
+	Filter    url.Values
+	Statuses  []Option
+	Authors   []Option
+	Platforms []Option
+	Errors    Errors
+}
+
+// HiddenValue is one name/value pair carried through a form.
+type HiddenValue struct {
+	Name  string
+	Value string
+}
+
+// ReportNewView is the "save as report" form: the comparison's state in
+// hidden fields, a preview of what will be frozen, title and purpose.
+type ReportNewView struct {
+	Page     Page
+	State    []HiddenValue
+	Title    string
+	Purpose  string
+	Errors   Errors
+	Problems []string // translated problems of the comparison itself
+	// Revisable are the reader's returned reports this may revise;
+	// ReviseOfID is the one chosen (0: a new report).
+	Revisable   []Option
+	ReviseOfID  int64
+	BackURL     string
+	Currency    string
+	QuoteCount  int
+	Summary     ReportSummaryView
+	FiguresDate string
+}
+
+// reportStateKeys are the comparison page's fields a report keeps.
+func reportStateKey(k string) bool {
+	return len(k) > 8 && k[:8] == "profile." || k == "report_currency" || k == "q" || k == "sort" || k == "dir"
+}
+
+// ReportState returns the comparison's state a report keeps, as sorted
+// hidden fields.
+func ReportState(values url.Values) []HiddenValue {
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		if reportStateKey(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out []HiddenValue
+	for _, k := range keys {
+		for _, v := range values[k] {
+			if v != "" {
+				out = append(out, HiddenValue{Name: k, Value: v})
+			}
+		}
+	}
+	return out
+}
+
+// reportNewURL links from the comparison to the "save as report" form.
+func reportNewURL(values url.Values) string {
+	q := url.Values{}
+	for _, h := range ReportState(values) {
+		q.Add(h.Name, h.Value)
+	}
+	if id, err := strconv.ParseInt(values.Get("revise_of"), 10, 64); err == nil && id > 0 {
+		q.Set("revise_of", strconv.FormatInt(id, 10))
+	}
+	return "/reports/new?" + q.Encode()
+}
