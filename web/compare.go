@@ -113,7 +113,7 @@ type CompareView struct {
 	GPUs           []Option
 	Qualifications []Option
 	Candidates     []CompareCandidate
-	CandidateTotal int
+	// CandidatesMore says more quotes match than are listed.
 	CandidatesMore bool
 	VRAMFloor      string
 	SelectedCount  int

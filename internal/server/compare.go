@@ -128,7 +128,7 @@ func (s *Server) comparePage(c echo.Context) error {
 
 	// Candidates: published quotes the filters find, each screened against
 	// the profile (greyed with the reason, never dropped).
-	f := store.QuoteFilter{Limit: maxCandidates, Currency: strings.ToUpper(strings.TrimSpace(values.Get("currency")))}
+	f := store.QuoteFilter{Limit: maxCandidates, NoCount: true, Currency: strings.ToUpper(strings.TrimSpace(values.Get("currency")))}
 	f.GPUModelID, _ = strconv.ParseInt(values.Get("gpu"), 10, 64)
 	if sh := values.Get("sharing"); catalog.Sharing(sh).Valid() {
 		f.Sharing = sh
@@ -169,7 +169,7 @@ func (s *Server) comparePage(c echo.Context) error {
 	for _, g := range cmp.GPUs {
 		v.GPUs = append(v.GPUs, web.Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Vendor + " " + g.Name})
 	}
-	v.CandidateTotal, v.CandidatesMore = total, total > len(cands)
+	v.CandidatesMore = total > len(cands)
 
 	stale := today.AddDate(0, 0, -staleAfterDays)
 	for _, q := range cands {

@@ -3,6 +3,7 @@ package server_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -34,9 +35,31 @@ func TestBrowserCompareFlipsModeAtBreakEven(t *testing.T) {
 		chromedp.Click(chromedp.ID("cand-q-"+itoa(a))),
 		chromedp.Click(chromedp.ID("cand-q-"+itoa(b))),
 		chromedp.Click(chromedp.ID("cand-q-"+itoa(c))),
-		chromedp.Click(chromedp.CSS(`[data-testid="compare-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="cmp-row-`+itoa(a)+`"]`)),
 	); err != nil {
+		t.Fatal(err)
+	}
+	// Ticking already refreshes the results in place (htmx); the submit
+	// button loads the whole page. Mark this document and wait for the new
+	// one, so nothing below reads a page that is being replaced.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__beforeSubmit = true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="compare-submit"]`))); err != nil {
+		t.Fatal(err)
+	}
+	// (Asked again on an error: a question asked while the old page goes
+	// away fails with "target navigated".)
+	for i := 0; ; i++ {
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__beforeSubmit === undefined && document.readyState === "complete"`))
+		if err == nil && done {
+			break
+		}
+		if i == 200 {
+			t.Fatalf("the compare page did not load after the submit within 10 s (%v)", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="cmp-row-`+itoa(a)+`"]`))); err != nil {
 		t.Fatal(err)
 	}
 	chosen := `[data-testid="cmp-` + itoa(a) + `-chosen"]`

@@ -521,6 +521,10 @@ type QuoteFilter struct {
 	Qualifications []string
 	Offset         int
 	Limit          int
+	// NoCount skips counting every match: the total returned is then the
+	// rows returned, or Limit+1 when more match (a list that only says
+	// "more match, narrow the filters" needs no count).
+	NoCount bool
 }
 
 // where is the filter's condition over quotes q (names are searched through
@@ -616,11 +620,17 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 	}
 	cond, args := f.where()
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM quotes q WHERE `+cond+
-		` LIMIT `+strconv.Itoa(QuoteCountCap+1)+`) c`, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count quotes: %w", err)
+	if !f.NoCount {
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM quotes q WHERE `+cond+
+			` LIMIT `+strconv.Itoa(QuoteCountCap+1)+`) c`, args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count quotes: %w", err)
+		}
 	}
-	args = append(args, f.Offset, f.Limit)
+	limit := f.Limit
+	if f.NoCount {
+		limit++ // one more tells whether more match
+	}
+	args = append(args, f.Offset, limit)
 	rows, err := s.pool.Query(ctx, `SELECT `+quoteListColumns+`
 		FROM (SELECT * FROM quotes q WHERE `+cond+` ORDER BY q.as_of DESC, q.id DESC
 		      OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args))+`) q
@@ -638,5 +648,14 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 		}
 		out = append(out, q)
 	}
-	return out, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if f.NoCount {
+		total = len(out)
+		if len(out) > f.Limit {
+			out = out[:f.Limit]
+		}
+	}
+	return out, total, nil
 }

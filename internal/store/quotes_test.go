@@ -223,4 +223,12 @@ func TestQuoteListFilters(t *testing.T) {
 	if l, n, _ := st.Quotes(ctx, store.QuoteFilter{Query: "example"}); n != 2 || l[0].AsOf.Month() != 7 {
 		t.Fatalf("query: %d", n)
 	}
+	// Without a count: the rows asked for, and a total one past them when
+	// more match.
+	if l, n, _ := st.Quotes(ctx, store.QuoteFilter{Limit: 1, NoCount: true}); len(l) != 1 || n != 2 || l[0].AsOf.Month() != 7 {
+		t.Fatalf("no count, more match: %d rows, total %d", len(l), n)
+	}
+	if l, n, _ := st.Quotes(ctx, store.QuoteFilter{Limit: 2, NoCount: true}); len(l) != 2 || n != 2 {
+		t.Fatalf("no count, all listed: %d rows, total %d", len(l), n)
+	}
 }
