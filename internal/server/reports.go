@@ -70,16 +70,16 @@ func (s *Server) loadReport(c echo.Context) (store.Report, report.Snapshot, erro
 	if err != nil || id <= 0 {
 		return store.Report{}, report.Snapshot{}, echo.ErrNotFound
 	}
-	r, err := s.store.Report(c.Request().Context(), id)
+	r, err := s.store.ReportHead(c.Request().Context(), id)
 	if err != nil {
 		return store.Report{}, report.Snapshot{}, err
 	}
 	if !canSeeReport(c, r) {
 		return store.Report{}, report.Snapshot{}, echo.ErrNotFound
 	}
-	var snap report.Snapshot
-	if err := json.Unmarshal(r.Snapshot, &snap); err != nil {
-		return store.Report{}, report.Snapshot{}, fmt.Errorf("report %d snapshot: %w", id, err)
+	snap, err := s.reportSnapshot(c.Request().Context(), id)
+	if err != nil {
+		return store.Report{}, report.Snapshot{}, err
 	}
 	return r, snap, nil
 }
@@ -270,7 +270,7 @@ func (s *Server) reportCreate(c echo.Context) error {
 		if nr.PreviousRevisionID, err = strconv.ParseInt(raw, 10, 64); err != nil || nr.PreviousRevisionID <= 0 {
 			return echo.ErrNotFound
 		}
-		prev, err := s.store.Report(c.Request().Context(), nr.PreviousRevisionID)
+		prev, err := s.store.ReportHead(c.Request().Context(), nr.PreviousRevisionID)
 		if err != nil {
 			return err
 		}
@@ -302,7 +302,6 @@ func (s *Server) reportShow(c echo.Context) error {
 // the same figures whatever happened to them since.
 func (s *Server) renderReport(c echo.Context, status int, r store.Report, snap report.Snapshot, form url.Values, errs web.Errors, conflict bool) error {
 	ctx := c.Request().Context()
-	tr := t(c)
 	cur := auth.CurrentUser(c)
 	events, err := s.store.ReportEvents(ctx, r.ID)
 	if err != nil {
@@ -344,46 +343,21 @@ func (s *Server) renderReport(c echo.Context, status int, r store.Report, snap r
 		v.RecomputedInto = append(v.RecomputedInto, *reportLink(x.ID, x.Number, x.Revision, x.Status))
 	}
 	if r.RecomputedFromID != 0 {
-		src, err := s.store.Report(ctx, r.RecomputedFromID)
+		src, err := s.store.ReportHead(ctx, r.RecomputedFromID)
 		if err != nil {
 			return err
 		}
 		v.RecomputedFrom = reportLink(src.ID, src.Number, src.Revision, src.Status)
-		var old report.Snapshot
-		if err := json.Unmarshal(src.Snapshot, &old); err != nil {
-			return fmt.Errorf("report %d snapshot: %w", src.ID, err)
+		old, err := s.reportSnapshot(ctx, src.ID)
+		if err != nil {
+			return err
 		}
 		ch := s.reportChanges(c, old, snap)
 		ch.From = *v.RecomputedFrom
 		v.Changes = &ch
 	}
 
-	// The full table and charts: the comparison's own formatting, fed
-	// from the snapshot.
-	var cv web.CompareView
-	s.compareTable(c, &cv, snap.CompareRows(), snap.CompareInput(), snap.PageValues(), snap.Sort, snap.Descending)
-	v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = cv.Rows, cv.ItemLabelIDs, cv.FXNotes, cv.CurvesSVG, cv.BarsSVG
-	v.Summary = s.reportSummary(c, snap)
-	v.Profile = reportProfile(c, snap)
-	if snap.VRAMFloorGB.Valid {
-		v.VRAMFloor = money.Fixed(snap.VRAMFloorGB.Decimal, 2)
-	}
-	for _, rp := range snap.ReferencePrices {
-		date := rp.Date
-		if date == "" {
-			date = tr.T("compare.fx.undated")
-		}
-		v.ReferencePrices = append(v.ReferencePrices, tr.T("report.inputs.reference", "Item", tr.T(itemLabelID(rp.Item)),
-			"Price", money.FormatPlaces(rp.UnitPrice, rp.Currency, string(tr.Lang), max(2, int32(money.Places(rp.UnitPrice)))),
-			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date))
-	}
-	for _, row := range snap.Rows {
-		sq := row.Quote.StoreQuote(row.GPU)
-		name := compareCandidateName(c, sq)
-		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(sq.Version)) + " · " + row.Quote.AsOf
-		v.Questions = append(v.Questions, web.ReportQuestions{ID: row.Quote.ID, Name: name,
-			Text: vendorq.PlainText(title, row.VendorGroups(), tr.TMap)})
-	}
+	s.reportFrozenParts(c, r.ID, snap, &v)
 	for _, e := range events {
 		ev := web.ReportEventView{At: s.reportTime(c, e.At), Actor: e.ActorName, ActionID: web.ReportEventLabelID(e.Action),
 			ToID: web.ReportStatusLabelID(e.ToStatus), Comment: e.Comment}
@@ -398,6 +372,48 @@ func (s *Server) renderReport(c echo.Context, status int, r store.Report, snap r
 	v.Page = s.page(c, "report.page.title")
 	v.Page.Title = r.Number + " · " + r.Title
 	return s.render(c, status, v.Page, web.ReportPage(v))
+}
+
+// reportFrozenParts fills the parts of a report's page drawn from its
+// snapshot alone — the full table and charts (the comparison's own
+// formatting), the summary, the inputs and the vendor questions — drawn
+// once per report and language (see frozenCache).
+func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapshot, v *web.ReportView) {
+	tr := t(c)
+	k := frozenKey{id: id, kind: "view", lang: string(tr.Lang)}
+	if cached, ok := s.frozen.get(k); ok {
+		f := cached.(web.ReportView)
+		v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
+		v.Summary, v.Profile, v.VRAMFloor, v.ReferencePrices, v.Questions = f.Summary, f.Profile, f.VRAMFloor, f.ReferencePrices, f.Questions
+		return
+	}
+	var f web.ReportView
+	var cv web.CompareView
+	s.compareTable(c, &cv, snap.CompareRows(), snap.CompareInput(), snap.PageValues(), snap.Sort, snap.Descending)
+	f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG = cv.Rows, cv.ItemLabelIDs, cv.FXNotes, cv.CurvesSVG, cv.BarsSVG
+	f.Summary = s.reportSummary(c, snap)
+	f.Profile = reportProfile(c, snap)
+	if snap.VRAMFloorGB.Valid {
+		f.VRAMFloor = money.Fixed(snap.VRAMFloorGB.Decimal, 2)
+	}
+	for _, rp := range snap.ReferencePrices {
+		date := rp.Date
+		if date == "" {
+			date = tr.T("compare.fx.undated")
+		}
+		f.ReferencePrices = append(f.ReferencePrices, tr.T("report.inputs.reference", "Item", tr.T(itemLabelID(rp.Item)),
+			"Price", money.FormatPlaces(rp.UnitPrice, rp.Currency, string(tr.Lang), max(2, int32(money.Places(rp.UnitPrice)))),
+			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date))
+	}
+	for _, row := range snap.Rows {
+		sq := row.Quote.StoreQuote(row.GPU)
+		name := compareCandidateName(c, sq)
+		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(sq.Version)) + " · " + row.Quote.AsOf
+		f.Questions = append(f.Questions, web.ReportQuestions{ID: row.Quote.ID, Name: name,
+			Text: vendorq.PlainText(title, row.VendorGroups(), tr.TMap)})
+	}
+	s.frozen.put(k, f)
+	s.reportFrozenParts(c, id, snap, v)
 }
 
 // itemLabelID is a hidden-cost item's label.
@@ -571,7 +587,7 @@ func (s *Server) reportAction(c echo.Context, step func(ctx context.Context, a s
 		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, url.Values{"return_comment": {comment}},
 			web.Errors{"comment": "report.error.comment_required"}, false)
 	case errors.Is(err, store.ErrConflict):
-		now, err := s.store.Report(c.Request().Context(), r.ID)
+		now, err := s.store.ReportHead(c.Request().Context(), r.ID)
 		if err != nil {
 			return err
 		}
@@ -737,7 +753,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 	nr.PreviousRevisionID = r.ID
 	out, err := s.store.CreateReport(c.Request().Context(), s.actor(c), s.now(), nr)
 	if errors.Is(err, store.ErrConflict) {
-		now, err := s.store.Report(c.Request().Context(), r.ID)
+		now, err := s.store.ReportHead(c.Request().Context(), r.ID)
 		if err != nil {
 			return err
 		}

@@ -2,8 +2,11 @@ package server
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -75,11 +78,11 @@ func (s *Server) reportExportCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := report.WriteCSV(&buf, s.reportDocument(c, r, snap)); err != nil {
+	body, err := s.reportFile(c, r, snap, "csv", report.WriteCSV)
+	if err != nil {
 		return err
 	}
-	return s.download(c, "text/csv; charset=utf-8", report.Filename(r.Number, r.Revision, "csv"), buf.Bytes())
+	return s.download(c, "text/csv; charset=utf-8", report.Filename(r.Number, r.Revision, "csv"), body)
 }
 
 // reportExportXLSX downloads the report as an Excel workbook.
@@ -88,12 +91,31 @@ func (s *Server) reportExportXLSX(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := report.WriteXLSX(&buf, s.reportDocument(c, r, snap)); err != nil {
+	body, err := s.reportFile(c, r, snap, "xlsx", report.WriteXLSX)
+	if err != nil {
 		return err
 	}
 	return s.download(c, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-		report.Filename(r.Number, r.Revision, "xlsx"), buf.Bytes())
+		report.Filename(r.Number, r.Revision, "xlsx"), body)
+}
+
+// reportFile is a report's export file, written once per report, language
+// and state: the figures come from the immutable snapshot, and the state
+// key holds everything else the file shows that may change (the status,
+// its last change, the names of the people).
+func (s *Server) reportFile(c echo.Context, r store.Report, snap report.Snapshot, kind string,
+	write func(io.Writer, report.Document) error) ([]byte, error) {
+	k := frozenKey{id: r.ID, kind: kind, lang: string(t(c).Lang),
+		state: strings.Join([]string{r.Status, r.UpdatedAt.UTC().Format(time.RFC3339Nano), r.AuthorName, r.DecidedByName, r.Title, r.Purpose}, "\x00")}
+	if cached, ok := s.frozen.get(k); ok {
+		return cached.([]byte), nil
+	}
+	var buf bytes.Buffer
+	if err := write(&buf, s.reportDocument(c, r, snap)); err != nil {
+		return nil, err
+	}
+	s.frozen.put(k, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 // download sends a file built in memory (so a failure is still an error

@@ -1006,3 +1006,55 @@ func TestReportReviseFromComparison(t *testing.T) {
 		t.Errorf("someone else revises through the form: %d", got)
 	}
 }
+
+// TestReportExportsFollowTheStatus: a report's files are drawn once and
+// kept, but a status change, a decision or a new title shows in the next
+// download, in the reader's language, and two readers in two languages
+// each get their own.
+func TestReportExportsFollowTheStatus(t *testing.T) {
+	app, _ := reportApp(t)
+	a, b := reportMarket(t, app)
+	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	finance, _ := app.AsUser(auth.RoleFinance)
+	id := saveReport(t, analyst, marketForm("缓存测试", a, b))
+	csvPath, xlsxPath := "/reports/"+itoa(id)+"/export.csv", "/reports/"+itoa(id)+"/export.xlsx"
+	zh := app.Catalog.Translator("zh-CN")
+	has := func(c *testutil.Client, path, want string) bool {
+		t.Helper()
+		r := c.Get(path)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d", path, r.StatusCode)
+		}
+		if strings.HasSuffix(path, ".xlsx") {
+			return strings.Contains(strings.Join(xlsxCells(t, r.Body), "\n"), want)
+		}
+		return strings.Contains(r.Body, want)
+	}
+	for _, p := range []string{csvPath, xlsxPath} {
+		if !has(analyst, p, zh.T("report.status.draft")) {
+			t.Fatalf("%s: the draft's status is missing", p)
+		}
+	}
+	if st := postStatus(analyst, "/reports/"+itoa(id)+"/retitle", url.Values{"title": {"新标题"}, "purpose": {"同上"}}); st != http.StatusSeeOther {
+		t.Fatalf("retitle: %d", st)
+	}
+	if st := postStatus(analyst, "/reports/"+itoa(id)+"/submit", nil); st != http.StatusSeeOther {
+		t.Fatalf("submit: %d", st)
+	}
+	if st := postStatus(finance, "/reports/"+itoa(id)+"/approve", url.Values{"comment": {"同意采购"}}); st != http.StatusSeeOther {
+		t.Fatalf("approve: %d", st)
+	}
+	for _, p := range []string{csvPath, xlsxPath} {
+		for _, want := range []string{zh.T("report.status.approved"), "新标题", "同意采购"} {
+			if !has(analyst, p, want) {
+				t.Errorf("%s after the approval: %q missing (a stale file?)", p, want)
+			}
+		}
+	}
+	english := app.Client()
+	english.Header.Set("Accept-Language", "en")
+	english.HTTP.Jar = analyst.HTTP.Jar
+	if want := app.Catalog.Translator("en").T("report.status.approved"); !has(english, csvPath, want) {
+		t.Errorf("an English reader gets the Chinese file (no %q)", want)
+	}
+}

@@ -44,6 +44,8 @@ type Server struct {
 	now     func() time.Time
 	metrics *metrics
 	echo    *echo.Echo
+	// frozen keeps what saved reports' immutable snapshots yield.
+	frozen *frozenCache
 }
 
 // New builds the server and registers every route of the route table.
@@ -54,7 +56,8 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	s := &Server{cfg: d.Config, store: d.Store, catalog: d.Catalog, log: d.Logger, hasher: d.Hasher, now: d.Now}
+	s := &Server{cfg: d.Config, store: d.Store, catalog: d.Catalog, log: d.Logger, hasher: d.Hasher, now: d.Now,
+		frozen: newFrozenCache(frozenCacheEntries)}
 	s.auth = &auth.Manager{Store: d.Store, Hasher: d.Hasher, Logger: d.Logger, Now: d.Now,
 		Idle: d.Config.SessionIdle, Max: d.Config.SessionMax, Secure: d.Config.TLS, Throttle: d.Throttle}
 	if err := s.auth.Init(ctx); err != nil {

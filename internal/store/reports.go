@@ -161,6 +161,26 @@ func (s *Store) Report(ctx context.Context, id int64) (Report, error) {
 	return reportByID(ctx, s.pool, id)
 }
 
+// ReportHead returns a report without its snapshot: what the workflow and
+// the reader's rights need, without reading the frozen figures.
+func (s *Store) ReportHead(ctx context.Context, id int64) (Report, error) {
+	r, err := scanReport(s.pool.QueryRow(ctx, `SELECT `+reportColumns+reportFrom+` WHERE r.id = $1`, id))
+	if err != nil {
+		return Report{}, notFound(err)
+	}
+	return r, nil
+}
+
+// ReportSnapshot returns a report's frozen snapshot (JSON). It never
+// changes once saved, so a caller may keep it.
+func (s *Store) ReportSnapshot(ctx context.Context, id int64) ([]byte, error) {
+	var snap []byte
+	if err := s.pool.QueryRow(ctx, `SELECT snapshot FROM reports WHERE id = $1`, id).Scan(&snap); err != nil {
+		return nil, notFound(err)
+	}
+	return snap, nil
+}
+
 // reportAudit is what the audit log records of a report: its identity and
 // the figures it recommends (the snapshot itself never changes and stays
 // in the report).

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"gpuquote/internal/report"
+)
+
+// frozenCache keeps what a saved report's snapshot yields — the decoded
+// snapshot, the parts of its page drawn from it, its export files — so a
+// report read often is decoded and drawn once, not on every request. A
+// snapshot never changes (a database trigger forbids it), so an entry
+// drawn from the snapshot alone never goes stale; what also shows the
+// report's status or names carries them in its key. The cache only bounds
+// its size: the oldest entry goes first.
+type frozenCache struct {
+	mu      sync.Mutex
+	max     int
+	entries map[frozenKey]any
+	order   []frozenKey
+}
+
+// frozenKey names one cached thing of one report.
+type frozenKey struct {
+	id   int64
+	kind string // "snapshot", "view", "csv", "xlsx"
+	// lang and state are the reader's language and, for what shows the
+	// report's status or people, their current values.
+	lang, state string
+}
+
+// frozenCacheEntries bounds the cache: a 20-quote report's decoded
+// snapshot and page parts take about a megabyte.
+const frozenCacheEntries = 96
+
+func newFrozenCache(max int) *frozenCache {
+	return &frozenCache{max: max, entries: map[frozenKey]any{}}
+}
+
+func (fc *frozenCache) get(k frozenKey) (any, bool) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	v, ok := fc.entries[k]
+	return v, ok
+}
+
+func (fc *frozenCache) put(k frozenKey, v any) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if _, ok := fc.entries[k]; ok {
+		fc.entries[k] = v
+		return
+	}
+	for len(fc.order) >= fc.max {
+		delete(fc.entries, fc.order[0])
+		fc.order = fc.order[1:]
+	}
+	fc.entries[k] = v
+	fc.order = append(fc.order, k)
+}
+
+// reportSnapshot is a report's decoded snapshot, read and decoded once.
+func (s *Server) reportSnapshot(ctx context.Context, id int64) (report.Snapshot, error) {
+	k := frozenKey{id: id, kind: "snapshot"}
+	if v, ok := s.frozen.get(k); ok {
+		return v.(report.Snapshot), nil
+	}
+	raw, err := s.store.ReportSnapshot(ctx, id)
+	if err != nil {
+		return report.Snapshot{}, err
+	}
+	var snap report.Snapshot
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		return report.Snapshot{}, fmt.Errorf("report %d snapshot: %w", id, err)
+	}
+	s.frozen.put(k, snap)
+	return snap, nil
+}
