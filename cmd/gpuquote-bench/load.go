@@ -93,11 +93,16 @@ type result struct {
 	requests uint64
 }
 
+// rateWorkers bounds the constant-rate runs' workers and connections:
+// enough that a request is sent on time while earlier ones are still
+// answered (no coordinated omission at the rates measured here), but not a
+// new connection per request once the server falls behind, which would
+// turn an overload into a collapse of the shared machine.
+const rateWorkers = 64
+
 func attack(ctx context.Context, t target, pacer vegeta.Pacer, workers uint64, d time.Duration) vegeta.Metrics {
-	opts := []func(*vegeta.Attacker){vegeta.KeepAlive(true), vegeta.Timeout(10 * time.Second), vegeta.Redirects(vegeta.NoFollow)}
-	if workers > 0 {
-		opts = append(opts, vegeta.Workers(workers), vegeta.MaxWorkers(workers), vegeta.Connections(int(workers)))
-	}
+	opts := []func(*vegeta.Attacker){vegeta.KeepAlive(true), vegeta.Timeout(10 * time.Second), vegeta.Redirects(vegeta.NoFollow),
+		vegeta.Workers(min(workers, 8)), vegeta.MaxWorkers(workers), vegeta.Connections(int(workers)), vegeta.MaxConnections(int(workers))}
 	a := vegeta.NewAttacker(opts...)
 	var m vegeta.Metrics
 	res := a.Attack(vegeta.NewStaticTargeter(t.req), pacer, d, t.name)
@@ -136,7 +141,7 @@ func measure(ctx context.Context, o options, t target) result {
 		r.rate = 1
 	}
 	time.Sleep(time.Second)
-	c := attack(ctx, t, vegeta.Rate{Freq: int(r.rate), Per: time.Second}, 0, o.rateFor)
+	c := attack(ctx, t, vegeta.Rate{Freq: int(r.rate), Per: time.Second}, rateWorkers, o.rateFor)
 	r.p50, r.p99, r.rateErr, r.requests = c.Latencies.P50, c.Latencies.P99, failures(c), c.Requests
 	logf("  %-9s max %8.0f req/s (%d failed) · at %6.0f req/s: p50 %v, p99 %v, %d of %d failed", t.name, r.max, r.maxErr,
 		r.rate, r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), r.rateErr, r.requests)
@@ -144,6 +149,15 @@ func measure(ctx context.Context, o options, t target) result {
 }
 
 func bench(ctx context.Context, o options, srv *server, v volume, ts []target) error {
+	if o.only != "" {
+		var picked []target
+		for _, t := range ts {
+			if strings.Contains(","+o.only+",", ","+t.name+",") {
+				picked = append(picked, t)
+			}
+		}
+		ts = picked
+	}
 	logf("measuring %d targets", len(ts))
 	var results []result
 	for _, t := range ts {
@@ -188,6 +202,9 @@ func bench(ctx context.Context, o options, srv *server, v volume, ts []target) e
 		"Seeded: %s, %d reports. Maximum: %d workers sending back to back for %v; latency: a constant rate of 70 %% of that maximum for %v.\n\n%s",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), cpuModel(), runtime.NumCPU(), o.commit, v, 1000, o.workers, o.maxFor, o.rateFor, b.String())
 	fmt.Print(b.String())
+	if o.only != "" {
+		return nil // a partial run does not replace the table
+	}
 	return writeSection(o.out, "bench", section)
 }
 
@@ -221,7 +238,7 @@ func soak(ctx context.Context, o options, srv *server, ts []target) error {
 	for i, t := range picked {
 		metrics[i] = &vegeta.Metrics{}
 		go func() {
-			m := attack(sctx, t, vegeta.Rate{Freq: int(rates[t.name]), Per: time.Second}, 0, o.soak)
+			m := attack(sctx, t, vegeta.Rate{Freq: int(rates[t.name]), Per: time.Second}, rateWorkers, o.soak)
 			*metrics[i] = m
 			done <- struct{}{}
 		}()

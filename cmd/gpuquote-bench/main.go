@@ -35,6 +35,7 @@ type options struct {
 	workers     uint64
 	soak        time.Duration
 	keep        bool
+	only        string
 }
 
 func main() {
@@ -49,6 +50,7 @@ func main() {
 	flag.Uint64Var(&o.workers, "workers", 8, "concurrent workers of the maximum-throughput runs")
 	flag.DurationVar(&o.soak, "soak", 0, "run the soak test for this long instead of the benchmark (e.g. 10m)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the private database afterwards")
+	flag.StringVar(&o.only, "only", "", "measure only these targets (comma-separated names: plaintext, fortunes, compare, quotes, report, xlsx, evaluate); the results are printed, not written")
 	flag.Parse()
 	if o.databaseURL == "" {
 		fmt.Fprintln(os.Stderr, "gpuquote-bench: -database or DATABASE_URL is required")
