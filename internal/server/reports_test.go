@@ -1058,3 +1058,21 @@ func TestReportExportsFollowTheStatus(t *testing.T) {
 		t.Errorf("an English reader gets the Chinese file (no %q)", want)
 	}
 }
+
+// TestReportCompression: pages are gzipped for clients that accept it;
+// workbooks, zip files already, are sent as they are.
+func TestReportCompression(t *testing.T) {
+	app, _ := reportApp(t)
+	a, b := reportMarket(t, app)
+	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	id := saveReport(t, analyst, marketForm("压缩", a, b))
+	analyst.HTTP.Transport = &http.Transport{DisableCompression: true} // see the encoding as sent
+	analyst.Header.Set("Accept-Encoding", "gzip")
+	if r := analyst.Get("/reports/" + itoa(id)); r.StatusCode != http.StatusOK || r.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("report page: %d, Content-Encoding %q, want gzip", r.StatusCode, r.Header.Get("Content-Encoding"))
+	}
+	r := analyst.Get("/reports/" + itoa(id) + "/export.xlsx")
+	if r.StatusCode != http.StatusOK || r.Header.Get("Content-Encoding") != "" || !strings.HasPrefix(r.Body, "PK") {
+		t.Errorf("workbook: %d, Content-Encoding %q, want a plain zip", r.StatusCode, r.Header.Get("Content-Encoding"))
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -91,7 +92,11 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	}
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: strconv.FormatInt(d.Config.BodyLimit, 10) + "B",
 		Skipper: func(c echo.Context) bool { return ownLimit[c.Request().Method+" "+c.Path()] }}))
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{Level: 5, MinLength: 1024}))
+	// Level 2 compresses a 130 kB comparison page in 0.48 ms to 17.7 kB;
+	// level 5 took 0.80 ms for 15.8 kB, and on a busy server that CPU is
+	// worth more than 2 kB. Workbooks are zip files already.
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{Level: 2, MinLength: 1024,
+		Skipper: func(c echo.Context) bool { return strings.HasSuffix(c.Request().URL.Path, ".xlsx") }}))
 	e.Use(s.requestTimeout)
 	e.Use(i18n.Middleware(d.Catalog))
 
