@@ -35,8 +35,7 @@ func (s *Server) usersView(c echo.Context) (web.UsersView, error) {
 	if !auth.Role(role).Valid() {
 		role = ""
 	}
-	pageNum, _ := strconv.Atoi(c.QueryParam("page"))
-	pageNum = max(pageNum, 1)
+	pageNum := pageParam(c)
 	users, total, err := s.store.Users(c.Request().Context(), store.UserFilter{
 		Query: q, Role: role, Offset: (pageNum - 1) * usersPerPage, Limit: usersPerPage})
 	if err != nil {

@@ -81,7 +81,7 @@ func (s *Server) gpuList(c echo.Context) error {
 	if ic := c.QueryParam("interconnect"); slices.Contains(store.GPUInterconnects, ic) {
 		v.Interconnect = ic
 	}
-	page := specPage(c)
+	page := pageParam(c)
 	rows, total, err := s.store.GPUModels(c.Request().Context(), store.GPUModelFilter{Query: v.Query,
 		Interconnect: v.Interconnect, Offset: (page - 1) * gpusPerPage, Limit: gpusPerPage})
 	if err != nil {

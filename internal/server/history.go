@@ -185,8 +185,7 @@ func (s *Server) dashboard(c echo.Context) error {
 	lang := t(c).Lang
 	today := s.today()
 	staleBefore := today.AddDate(0, 0, -staleAfterDays)
-	page, _ := strconv.Atoi(c.QueryParam("page"))
-	page = max(page, 1)
+	page := pageParam(c)
 	counts, err := s.store.CountQuotes(ctx)
 	if err != nil {
 		return err

@@ -39,8 +39,9 @@ func specPathID(c echo.Context) (int64, error) {
 	return id, nil
 }
 
-// specPage is the page number of a list (1 when absent or nonsense).
-func specPage(c echo.Context) int {
+// pageParam is the page number a list is asked for (1 when absent or
+// nonsense).
+func pageParam(c echo.Context) int {
 	n, _ := strconv.Atoi(c.QueryParam("page"))
 	return max(n, 1)
 }
@@ -110,7 +111,7 @@ func (s *Server) platformList(c echo.Context) error {
 	if h := c.QueryParam("has"); h == "no" || h == "unknown" {
 		v.Has = h
 	}
-	page := specPage(c)
+	page := pageParam(c)
 	rows, total, err := s.store.Platforms(c.Request().Context(), store.PlatformFilter{Query: v.Query,
 		Qualification: v.Qualification, Has: v.Has, Offset: (page - 1) * platformsPerPage, Limit: platformsPerPage})
 	if err != nil {

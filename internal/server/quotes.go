@@ -100,12 +100,10 @@ func (s *Server) quoteFilter(c echo.Context) (f store.QuoteFilter, filter url.Va
 
 func (s *Server) quoteList(c echo.Context) error {
 	ctx := c.Request().Context()
-	q := c.QueryParams()
 	f, filter := s.quoteFilter(c)
 	f.Limit = quotesPerPage
 	editor := isEditor(c)
-	page, _ := strconv.Atoi(q.Get("page"))
-	page = max(page, 1)
+	page := pageParam(c)
 	f.Offset = (page - 1) * quotesPerPage
 	quotes, total, err := s.store.Quotes(ctx, f)
 	if err != nil {

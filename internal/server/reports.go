@@ -812,8 +812,7 @@ func (s *Server) reportList(c echo.Context) error {
 			*a.to = decimal.NewNullDecimal(d)
 		}
 	}
-	page, _ := strconv.Atoi(q.Get("page"))
-	page = max(page, 1)
+	page := pageParam(c)
 	f.Offset = (page - 1) * reportsPerPage
 	status := http.StatusOK
 	var (
@@ -850,9 +849,7 @@ func (s *Server) reportList(c echo.Context) error {
 // reportInbox lists the reports waiting for finance, oldest first.
 func (s *Server) reportInbox(c echo.Context) error {
 	cur := auth.CurrentUser(c)
-	q := c.QueryParams()
-	page, _ := strconv.Atoi(q.Get("page"))
-	page = max(page, 1)
+	page := pageParam(c)
 	rows, total, err := s.store.Reports(c.Request().Context(), store.ReportFilter{ViewerID: cur.UserID,
 		ViewerAdmin: cur.Role == auth.RoleAdmin, Statuses: []string{store.ReportSubmitted}, OldestFirst: true,
 		Offset: (page - 1) * reportsPerPage, Limit: reportsPerPage})

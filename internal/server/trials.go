@@ -96,8 +96,7 @@ func (s *Server) trialList(c echo.Context) error {
 	if v := trial.Verdict(q.Get("verdict")); v.Valid() {
 		f.Verdict = v
 	}
-	page, _ := strconv.Atoi(q.Get("page"))
-	page = max(page, 1)
+	page := pageParam(c)
 	f.Offset = (page - 1) * trialsPerPage
 	rows, total, err := s.store.Trials(ctx, f)
 	if err != nil {
