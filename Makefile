@@ -17,7 +17,7 @@ test:
 bench: generate
 	@scripts/bench.sh
 
-## soak: hold the compare page and the evaluation API at 70 % of their maximum for 10 minutes
+## soak: hold the compare page and the evaluation API together at about 70 % of capacity for 10 minutes
 soak: generate
 	@scripts/bench.sh soak 10m
 
