@@ -381,10 +381,12 @@ func (s *Server) renderReport(c echo.Context, status int, r store.Report, snap r
 func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapshot, v *web.ReportView) {
 	tr := t(c)
 	k := frozenKey{id: id, kind: "view", lang: string(tr.Lang)}
-	if cached, ok := s.frozen.get(k); ok {
-		f := cached.(web.ReportView)
+	use := func(f web.ReportView) {
 		v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
 		v.Summary, v.Profile, v.VRAMFloor, v.ReferencePrices, v.Questions = f.Summary, f.Profile, f.VRAMFloor, f.ReferencePrices, f.Questions
+	}
+	if cached, ok := s.frozen.get(k); ok {
+		use(cached.(web.ReportView))
 		return
 	}
 	var f web.ReportView
@@ -413,7 +415,7 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 			Text: vendorq.PlainText(title, row.VendorGroups(), tr.TMap)})
 	}
 	s.frozen.put(k, f)
-	s.reportFrozenParts(c, id, snap, v)
+	use(f)
 }
 
 // itemLabelID is a hidden-cost item's label.

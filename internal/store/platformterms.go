@@ -58,12 +58,7 @@ func platformTerms(ctx context.Context, q Querier, platformID int64, lock bool) 
 	if !exists {
 		return nil, ErrNotFound
 	}
-	sql := `
-		SELECT pt.platform_id, pt.kind, pt.key, pt.answer, pt.in_writing, pt.answered_on, pt.lock_version,
-			coalesce(pt.updated_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pt.updated_at
-		FROM platform_terms pt LEFT JOIN users u ON u.id = pt.updated_by
-		WHERE pt.platform_id = $1
-		ORDER BY pt.kind DESC, pt.key`
+	sql := `SELECT ` + platformTermColumns + platformTermFrom + ` WHERE pt.platform_id = $1 ORDER BY pt.kind DESC, pt.key`
 	if lock {
 		sql += ` FOR UPDATE OF pt`
 	}
@@ -71,6 +66,16 @@ func platformTerms(ctx context.Context, q Querier, platformID int64, lock bool) 
 	if err != nil {
 		return nil, fmt.Errorf("platform terms: %w", err)
 	}
+	return scanPlatformTerms(rows)
+}
+
+const platformTermColumns = `pt.platform_id, pt.kind, pt.key, pt.answer, pt.in_writing, pt.answered_on, pt.lock_version,
+	coalesce(pt.updated_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pt.updated_at`
+
+const platformTermFrom = ` FROM platform_terms pt LEFT JOIN users u ON u.id = pt.updated_by`
+
+// scanPlatformTerms reads rows of platformTermColumns and closes them.
+func scanPlatformTerms(rows pgx.Rows) ([]PlatformTerm, error) {
 	defer rows.Close()
 	var out []PlatformTerm
 	for rows.Next() {
@@ -174,24 +179,18 @@ func sameDay(a, b *time.Time) bool {
 // PlatformTermsByPlatform returns the recorded terms of several platforms
 // at once, keyed by platform id (a platform without any has no entry).
 func (s *Store) PlatformTermsByPlatform(ctx context.Context, platformIDs []int64) (map[int64][]PlatformTerm, error) {
-	rows, err := s.pool.Query(ctx, `
-		SELECT pt.platform_id, pt.kind, pt.key, pt.answer, pt.in_writing, pt.answered_on, pt.lock_version,
-			coalesce(pt.updated_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pt.updated_at
-		FROM platform_terms pt LEFT JOIN users u ON u.id = pt.updated_by
-		WHERE pt.platform_id = ANY($1)
-		ORDER BY pt.platform_id, pt.kind DESC, pt.key`, platformIDs)
+	rows, err := s.pool.Query(ctx, `SELECT `+platformTermColumns+platformTermFrom+`
+		WHERE pt.platform_id = ANY($1) ORDER BY pt.platform_id, pt.kind DESC, pt.key`, platformIDs)
 	if err != nil {
 		return nil, fmt.Errorf("platform terms: %w", err)
 	}
-	defer rows.Close()
+	terms, err := scanPlatformTerms(rows)
+	if err != nil {
+		return nil, err
+	}
 	out := map[int64][]PlatformTerm{}
-	for rows.Next() {
-		var t PlatformTerm
-		if err := rows.Scan(&t.PlatformID, &t.Kind, &t.Key, &t.Answer, &t.InWriting, &t.AnsweredOn, &t.LockVersion,
-			&t.UpdatedBy, &t.UpdatedByName, &t.UpdatedAt); err != nil {
-			return nil, fmt.Errorf("platform terms: %w", err)
-		}
+	for _, t := range terms {
 		out[t.PlatformID] = append(out[t.PlatformID], t)
 	}
-	return out, rows.Err()
+	return out, nil
 }

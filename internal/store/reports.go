@@ -52,7 +52,8 @@ const (
 // return), or they are not finance.
 var ErrNotAllowed = errors.New("store: not allowed for this user")
 
-// Report is one saved TCO report. Snapshot is filled by Report only.
+// Report is one saved TCO report, without its snapshot (ReportSnapshot
+// reads that).
 type Report struct {
 	ID                 int64
 	Number             string
@@ -68,7 +69,6 @@ type Report struct {
 	Purpose          string
 	Status           string
 
-	Snapshot        []byte
 	SnapshotVersion int
 	RulesVersion    string
 	FiguresDate     time.Time
@@ -146,29 +146,18 @@ func scanReport(row pgx.Row, extra ...any) (Report, error) {
 }
 
 func reportByID(ctx context.Context, q Querier, id int64) (Report, error) {
-	var snap []byte
-	r, err := scanReport(q.QueryRow(ctx, `SELECT `+reportColumns+`, r.snapshot`+reportFrom+` WHERE r.id = $1`, id), &snap)
+	r, err := scanReport(q.QueryRow(ctx, `SELECT `+reportColumns+reportFrom+` WHERE r.id = $1`, id))
 	if err != nil {
 		return Report{}, notFound(err)
 	}
-	r.Snapshot = snap
 	return r, nil
 }
 
-// Report returns a report with its snapshot (deleted drafts included:
-// the caller decides what a reader sees).
-func (s *Store) Report(ctx context.Context, id int64) (Report, error) {
-	return reportByID(ctx, s.pool, id)
-}
-
-// ReportHead returns a report without its snapshot: what the workflow and
+// ReportHead returns a report without its snapshot (deleted drafts
+// included: the caller decides what a reader sees): what the workflow and
 // the reader's rights need, without reading the frozen figures.
 func (s *Store) ReportHead(ctx context.Context, id int64) (Report, error) {
-	r, err := scanReport(s.pool.QueryRow(ctx, `SELECT `+reportColumns+reportFrom+` WHERE r.id = $1`, id))
-	if err != nil {
-		return Report{}, notFound(err)
-	}
-	return r, nil
+	return reportByID(ctx, s.pool, id)
 }
 
 // ReportSnapshot returns a report's frozen snapshot (JSON). It never

@@ -127,12 +127,16 @@ func TestReportSnapshotIsImmutable(t *testing.T) {
 		t.Fatal(err)
 	}
 	refused(`UPDATE reports SET status = 'returned', decision_comment = 'late' WHERE id = $1`, r.ID)
-	got, err := st.Report(ctx, r.ID)
+	got, err := st.ReportHead(ctx, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got.Snapshot) != `{"rows": [{"tco": "72.00"}], "version": 1}` || got.Status != store.ReportApproved || got.Title != "新标题" {
-		t.Errorf("report now %q %s %q", got.Snapshot, got.Status, got.Title)
+	snap, err := st.ReportSnapshot(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(snap) != `{"rows": [{"tco": "72.00"}], "version": 1}` || got.Status != store.ReportApproved || got.Title != "新标题" {
+		t.Errorf("report now %q %s %q", snap, got.Status, got.Title)
 	}
 }
 
@@ -274,7 +278,7 @@ func TestReportConcurrentDecisions(t *testing.T) {
 				t.Errorf("round %d: %v", round, err)
 			}
 		}
-		got, err := st.Report(ctx, r.ID)
+		got, err := st.ReportHead(ctx, r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
