@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "seed":
 		return seed(ctx, cfg, stdout)
 	case "user":
-		return user(ctx, cfg, args[1:], stdin, stdout)
+		return userCommand(ctx, cfg, args[1:], stdin, stdout)
 	default:
 		fmt.Fprint(stderr, usage)
 		return errUsage

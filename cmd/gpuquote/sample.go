@@ -8,7 +8,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
+	"gpuquote/internal/user"
 )
 
 // The sample market comes from the two buyer's guides the product is built
@@ -26,7 +29,7 @@ func nd(s string) decimal.NullDecimal { return decimal.NewNullDecimal(d(s)) }
 func ip(n int) *int                   { return &n }
 func bp(b bool) *bool                 { return &b }
 
-var samplePlatforms = []store.Platform{
+var samplePlatforms = []market.Platform{
 	{NameZH: "HOSTKEY", NameEN: "HOSTKEY", Website: "https://hostkey.com", Country: "NL", Currency: "EUR",
 		Notes: "境外主机商，欧元报价：R9700 按小时档 €0.471/h；月付套餐约 €284（定制）/ €118（预配置）/ €70（GPU VPS），规格各不相同。A foreign host quoting in EUR; its monthly packages are different specs from the hourly tier. Source: " + guideSource},
 	{NameZH: "AutoDL 算力云", NameEN: "AutoDL", Website: "https://www.autodl.com", Country: "CN", Currency: "CNY", OperatingSince: ip(2021),
@@ -37,39 +40,39 @@ var samplePlatforms = []store.Platform{
 
 // sampleGPUs are datasheet figures; measured reference figures name their
 // benchmark. "dense" figures are without structured sparsity.
-var sampleGPUs = []store.GPUModel{
+var sampleGPUs = []market.GPUModel{
 	{Vendor: "NVIDIA", Name: "H100 SXM5 80GB", VRAMGB: d("80"), MemoryBandwidthGBs: nd("3350"), Interconnect: "nvlink", InterconnectGBs: nd("900"),
-		TDPW: ip(700), BoostClockMHz: ip(1980), Source: "NVIDIA H100 Tensor Core GPU datasheet", Perf: []store.GPUPerf{
+		TDPW: ip(700), BoostClockMHz: ip(1980), Source: "NVIDIA H100 Tensor Core GPU datasheet", Perf: []market.GPUPerf{
 			{Precision: "fp32", NominalTFLOPS: d("67"), NominalSource: "NVIDIA H100 datasheet (SXM)"},
 			{Precision: "tf32", NominalTFLOPS: d("494.7"), NominalSource: "NVIDIA H100 datasheet (SXM), dense"},
 			{Precision: "bf16", NominalTFLOPS: d("989.4"), NominalSource: "NVIDIA H100 datasheet (SXM), dense"},
 			{Precision: "fp8", NominalTFLOPS: d("1978.9"), NominalSource: "NVIDIA H100 datasheet (SXM), dense"},
 		}},
 	{Vendor: "NVIDIA", Name: "H200 SXM 141GB", VRAMGB: d("141"), MemoryBandwidthGBs: nd("4800"), Interconnect: "nvlink", InterconnectGBs: nd("900"),
-		TDPW: ip(700), Source: "NVIDIA H200 Tensor Core GPU datasheet", Perf: []store.GPUPerf{
+		TDPW: ip(700), Source: "NVIDIA H200 Tensor Core GPU datasheet", Perf: []market.GPUPerf{
 			{Precision: "bf16", NominalTFLOPS: d("989"), NominalSource: "NVIDIA H200 datasheet (SXM), dense",
 				MeasuredTFLOPS: nd("770"), MeasuredBenchmark: "BF16 matmul 8192×8192×8192, healthy card",
 				MeasuredSource: "lower end of the 770–800 TFLOP/s a healthy H200 measures (product domain reference)"},
 		}},
 	{Vendor: "NVIDIA", Name: "A100 SXM4 80GB", VRAMGB: d("80"), MemoryBandwidthGBs: nd("2039"), Interconnect: "nvlink", InterconnectGBs: nd("600"),
-		TDPW: ip(400), BoostClockMHz: ip(1410), Source: "NVIDIA A100 Tensor Core GPU datasheet", Perf: []store.GPUPerf{
+		TDPW: ip(400), BoostClockMHz: ip(1410), Source: "NVIDIA A100 Tensor Core GPU datasheet", Perf: []market.GPUPerf{
 			{Precision: "fp32", NominalTFLOPS: d("19.5"), NominalSource: "NVIDIA A100 datasheet"},
 			{Precision: "tf32", NominalTFLOPS: d("156"), NominalSource: "NVIDIA A100 datasheet, dense"},
 			{Precision: "bf16", NominalTFLOPS: d("312"), NominalSource: "NVIDIA A100 datasheet, dense"},
 		}},
 	{Vendor: "NVIDIA", Name: "L40S", VRAMGB: d("48"), MemoryBandwidthGBs: nd("864"), Interconnect: "pcie", InterconnectGBs: nd("64"),
-		TDPW: ip(350), BoostClockMHz: ip(2520), Source: "NVIDIA L40S datasheet", Perf: []store.GPUPerf{
+		TDPW: ip(350), BoostClockMHz: ip(2520), Source: "NVIDIA L40S datasheet", Perf: []market.GPUPerf{
 			{Precision: "fp32", NominalTFLOPS: d("91.6"), NominalSource: "NVIDIA L40S datasheet"},
 			{Precision: "bf16", NominalTFLOPS: d("362.05"), NominalSource: "NVIDIA L40S datasheet, dense"},
 			{Precision: "fp8", NominalTFLOPS: d("733"), NominalSource: "NVIDIA L40S datasheet, dense"},
 		}},
 	{Vendor: "NVIDIA", Name: "GeForce RTX 4090", VRAMGB: d("24"), MemoryBandwidthGBs: nd("1008"), Interconnect: "pcie", InterconnectGBs: nd("32"),
-		TDPW: ip(450), BoostClockMHz: ip(2520), Source: "NVIDIA GeForce RTX 4090 specifications; " + guideSource, Perf: []store.GPUPerf{
+		TDPW: ip(450), BoostClockMHz: ip(2520), Source: "NVIDIA GeForce RTX 4090 specifications; " + guideSource, Perf: []market.GPUPerf{
 			{Precision: "bf16", NominalTFLOPS: d("132"), NominalSource: "the nominal figure the guide uses for its 85 % rule (132 → suspect below 112.2)"},
 		}},
 	{Vendor: "NVIDIA", Name: "GeForce RTX 3090", VRAMGB: d("24"), MemoryBandwidthGBs: nd("936"), Interconnect: "nvlink", InterconnectGBs: nd("112.5"),
 		TDPW: ip(350), BoostClockMHz: ip(1695), LoadPowerMinW: ip(280), LoadPowerMaxW: ip(350), LoadClockMinMHz: ip(1600), LoadClockMaxMHz: ip(1800),
-		Source: "NVIDIA GeForce RTX 3090 specifications; normal load power 280–350 W and clock 1600–1800 MHz from " + guideSource, Perf: []store.GPUPerf{
+		Source: "NVIDIA GeForce RTX 3090 specifications; normal load power 280–350 W and clock 1600–1800 MHz from " + guideSource, Perf: []market.GPUPerf{
 			{Precision: "fp32", NominalTFLOPS: d("35.6"), NominalSource: "NVIDIA GeForce RTX 3090 specifications (shader FP32)"},
 		}},
 	{Vendor: "AMD", Name: "Radeon AI PRO R9700", VRAMGB: d("32"), Interconnect: "pcie",
@@ -78,15 +81,15 @@ var sampleGPUs = []store.GPUModel{
 
 // sampleQuotes are the guide's HOSTKEY figures. The monthly packages are
 // different specs from the €0.471/h tier (the guide warns of it) and say so.
-func sampleQuotes(platformID, gpuID int64) []store.Quote {
-	base := func(label, notes string) store.Quote {
-		return store.Quote{PlatformID: platformID, GPUModelID: gpuID, Label: label, GPUCount: 1, VRAMGB: nd("32"),
+func sampleQuotes(platformID, gpuID int64) []quote.Quote {
+	base := func(label, notes string) quote.Quote {
+		return quote.Quote{PlatformID: platformID, GPUModelID: gpuID, Label: label, GPUCount: 1, VRAMGB: nd("32"),
 			Sharing: "dedicated", Currency: "EUR", PricesIncludeTax: true, AsOf: sampleRecorded,
 			Source: "HOSTKEY GPU server page as cited by " + guideSource, Notes: notes}
 	}
 	hourly := base("R9700 按小时档 / hourly tier", "€0.471/h: 200 h ≈ €94.2, 730 h ≈ €344, 50 h ≈ €23.6 (guide).")
 	hourly.Hourly, hourly.BillingGranularity = nd("0.471"), "second"
-	var out []store.Quote
+	var out []quote.Quote
 	out = append(out, hourly)
 	for _, p := range []struct{ label, price, kind string }{
 		{"GPU VPS 月付套餐（规格与小时档不同）/ monthly GPU VPS package — different spec", "70", "GPU VPS"},
@@ -105,7 +108,7 @@ func sampleQuotes(platformID, gpuID int64) []store.Quote {
 func loadSampleMarket(ctx context.Context, st *store.Store, stdout io.Writer) error {
 	var hostkey, r9700 int64
 	for _, p := range samplePlatforms {
-		got, err := st.CreatePlatform(ctx, store.SystemActor, p)
+		got, err := st.CreatePlatform(ctx, user.SystemActor, p)
 		if err != nil {
 			return fmt.Errorf("sample platform %s%s: %w", p.NameEN, p.NameZH, err)
 		}
@@ -116,7 +119,7 @@ func loadSampleMarket(ctx context.Context, st *store.Store, stdout io.Writer) er
 	for _, g := range sampleGPUs {
 		asOf := sampleRecorded
 		g.AsOf = &asOf
-		got, err := st.CreateGPUModel(ctx, store.SystemActor, g)
+		got, err := st.CreateGPUModel(ctx, user.SystemActor, g)
 		if err != nil {
 			return fmt.Errorf("sample GPU %s: %w", g.Name, err)
 		}
@@ -126,11 +129,11 @@ func loadSampleMarket(ctx context.Context, st *store.Store, stdout io.Writer) er
 	}
 	qs := sampleQuotes(hostkey, r9700)
 	for _, q := range qs {
-		draft, err := st.CreateQuoteDraft(ctx, store.SystemActor, q)
+		draft, err := st.CreateQuoteDraft(ctx, user.SystemActor, q)
 		if err != nil {
 			return fmt.Errorf("sample quote %s: %w", q.Label, err)
 		}
-		if _, err := st.PublishQuote(ctx, store.SystemActor, draft.ID, draft.LockVersion); err != nil {
+		if _, err := st.PublishQuote(ctx, user.SystemActor, draft.ID, draft.LockVersion); err != nil {
 			return err
 		}
 	}

@@ -11,7 +11,8 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/config"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 )
 
 // demoUsers are created on an empty database, one per role, so every part
@@ -33,7 +34,7 @@ var sampleFXDate = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 // sampleFXRates let the calculator convert between the guides' currencies
 // out of the box. They are illustrative, say so in their source, and are
 // meant to be replaced by rates the team actually uses.
-var sampleFXRates = []store.FXRate{
+var sampleFXRates = []market.FXRate{
 	{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.8"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
 	{Base: "USD", Quote: "CNY", Rate: decimal.RequireFromString("7.1"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
 	{Base: "CNY", Quote: "EUR", Rate: decimal.RequireFromString("0.128"), AsOf: sampleFXDate, Source: "示例数据 sample data — replace with your own dated rate"},
@@ -70,7 +71,7 @@ func seed(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if _, err := st.CreateUser(ctx, store.SystemActor, store.NewUser{Email: d.email, DisplayName: d.name, Role: string(d.role), PasswordHash: hash}); err != nil {
+		if _, err := st.CreateUser(ctx, user.SystemActor, user.NewAccount{Email: d.email, DisplayName: d.name, Role: string(d.role), PasswordHash: hash}); err != nil {
 			return err
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.role, d.email, pw)
@@ -81,7 +82,7 @@ func seed(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "(the passwords are shown only now; reset one with: gpuquote user password --email …)")
 	fmt.Fprintln(stdout, "")
 	for _, r := range sampleFXRates {
-		if _, err := st.CreateFXRate(ctx, store.SystemActor, r); err != nil {
+		if _, err := st.CreateFXRate(ctx, user.SystemActor, r); err != nil {
 			return err
 		}
 	}

@@ -13,9 +13,11 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/config"
 	"gpuquote/internal/store"
+	"gpuquote/internal/user"
 )
 
-func user(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout io.Writer) error {
+// userCommand runs "gpuquote user create|password".
+func userCommand(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("usage: gpuquote user create|password --email E …")
 	}
@@ -64,7 +66,7 @@ func user(ctx context.Context, cfg config.Config, args []string, stdin io.Reader
 		if display == "" {
 			display, _, _ = strings.Cut(addr.Address, "@")
 		}
-		u, err := st.CreateUser(ctx, store.SystemActor, store.NewUser{Email: addr.Address, DisplayName: display, Role: *role, PasswordHash: hash})
+		u, err := st.CreateUser(ctx, user.SystemActor, user.NewAccount{Email: addr.Address, DisplayName: display, Role: *role, PasswordHash: hash})
 		if errors.Is(err, store.ErrEmailTaken) {
 			return fmt.Errorf("a user with email %s already exists", addr.Address)
 		}
@@ -73,14 +75,14 @@ func user(ctx context.Context, cfg config.Config, args []string, stdin io.Reader
 		}
 		fmt.Fprintf(stdout, "created %s user %s (id %d)\n", u.Role, u.Email, u.ID)
 	case "password":
-		u, err := st.UserByEmail(ctx, addr.Address)
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("no user with email %s", addr.Address)
-		}
+		u, found, err := st.UserByEmail(ctx, addr.Address)
 		if err != nil {
 			return err
 		}
-		if err := st.SetUserPassword(ctx, store.SystemActor, u.ID, hash, nil); err != nil {
+		if !found {
+			return fmt.Errorf("no user with email %s", addr.Address)
+		}
+		if err := st.SetUserPassword(ctx, user.SystemActor, u.ID, hash, nil); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "password set for %s; their sessions have ended\n", u.Email)

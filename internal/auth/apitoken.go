@@ -1,13 +1,10 @@
 package auth
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"gpuquote/internal/store"
 )
 
 // APITokenPrefix starts every personal API token, so a leaked one is
@@ -54,12 +51,12 @@ func (m *Manager) LoadFor(p Policy) echo.MiddlewareFunc {
 				return m.rejectToken(c)
 			}
 			ctx := c.Request().Context()
-			t, u, err := m.Store.UserByAPIToken(ctx, HashToken(token))
-			if errors.Is(err, store.ErrNotFound) {
-				return m.rejectToken(c)
-			}
+			t, u, found, err := m.Store.UserByAPIToken(ctx, HashToken(token))
 			if err != nil {
 				return err
+			}
+			if !found {
+				return m.rejectToken(c)
 			}
 			c.Set(ctxCurrent, &Current{UserID: u.ID, Email: u.Email, DisplayName: u.DisplayName, Role: Role(u.Role), APITokenID: t.ID})
 			now := m.Now()

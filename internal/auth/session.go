@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"gpuquote/internal/store"
+	"gpuquote/internal/user"
 )
 
 // Current is the signed-in user of a request, with their session.
@@ -37,9 +37,24 @@ var (
 	ErrThrottled = errors.New("auth: too many failed logins")
 )
 
+// Store is what authentication reads and writes; the store implements it.
+// A lookup that finds nothing says so with found == false.
+type Store interface {
+	LoginFailures(ctx context.Context, keys []string, now time.Time, window time.Duration) (map[string]int, error)
+	RecordLoginFailure(ctx context.Context, a user.Actor, email string, keys []string, now time.Time, window time.Duration) error
+	ClearLoginFailures(ctx context.Context, key string) error
+	UserByEmail(ctx context.Context, email string) (u user.User, found bool, err error)
+	CreateSession(ctx context.Context, a user.Actor, ses user.Session) error
+	ActiveSession(ctx context.Context, tokenHash []byte, now time.Time, idle time.Duration) (ses user.Session, u user.User, found bool, err error)
+	TouchSession(ctx context.Context, tokenHash []byte, now time.Time) error
+	DeleteUserSessions(ctx context.Context, a user.Actor, userID int64) error
+	UserByAPIToken(ctx context.Context, tokenHash []byte) (t user.APIToken, u user.User, found bool, err error)
+	TouchAPIToken(ctx context.Context, id int64, now time.Time) error
+}
+
 // Manager issues, loads and revokes sessions and enforces route policies.
 type Manager struct {
-	Store  *store.Store
+	Store  Store
 	Hasher *Hasher
 	Logger *slog.Logger
 	// Now is the clock; tests inject their own to check expiry.
@@ -109,43 +124,43 @@ func throttleKeys(email, ip string) (account, address string) {
 // Login checks credentials and, on success, starts a new session with a
 // fresh token (so a token planted before login is worthless). It returns the
 // token to put in the cookie.
-func (m *Manager) Login(ctx context.Context, a store.Actor, email, password, userAgent string) (string, store.User, error) {
+func (m *Manager) Login(ctx context.Context, a user.Actor, email, password, userAgent string) (string, user.User, error) {
 	now := m.Now()
 	acctKey, ipKey := throttleKeys(email, a.ClientIP)
 	fails, err := m.Store.LoginFailures(ctx, []string{acctKey, ipKey}, now, m.Throttle.Window)
 	if err != nil {
-		return "", store.User{}, err
+		return "", user.User{}, err
 	}
 	if fails[acctKey] >= m.Throttle.PerAccount || fails[ipKey] >= m.Throttle.PerAddress {
-		return "", store.User{}, ErrThrottled
+		return "", user.User{}, ErrThrottled
 	}
-	u, err := m.Store.UserByEmail(ctx, email)
-	hash := u.PasswordHash
+	u, found, err := m.Store.UserByEmail(ctx, email)
 	if err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
-			return "", store.User{}, err
-		}
+		return "", user.User{}, err
+	}
+	hash := u.PasswordHash
+	if !found {
 		hash = m.dummyHash
 	}
 	ok, verr := m.Hasher.Verify(ctx, password, hash)
 	if verr != nil && !errors.Is(verr, ErrMalformedHash) {
-		return "", store.User{}, verr
+		return "", user.User{}, verr
 	}
-	if err != nil || !ok || u.Disabled {
+	if !found || !ok || u.Disabled {
 		if rerr := m.Store.RecordLoginFailure(ctx, a, strings.TrimSpace(email), []string{acctKey, ipKey}, now, m.Throttle.Window); rerr != nil {
-			return "", store.User{}, rerr
+			return "", user.User{}, rerr
 		}
-		return "", store.User{}, ErrInvalidCredentials
+		return "", user.User{}, ErrInvalidCredentials
 	}
 	token := NewToken()
 	a.UserID, a.Email = u.ID, u.Email
-	err = m.Store.CreateSession(ctx, a, store.Session{
+	err = m.Store.CreateSession(ctx, a, user.Session{
 		TokenHash: HashToken(token), UserID: u.ID, CSRFToken: NewToken(),
 		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(m.Max),
 		ClientIP: a.ClientIP, UserAgent: truncate(userAgent, 300),
 	})
 	if err != nil {
-		return "", store.User{}, err
+		return "", user.User{}, err
 	}
 	if err := m.Store.ClearLoginFailures(ctx, acctKey); err != nil {
 		m.Logger.WarnContext(ctx, "clear login failures", "err", err)
@@ -192,9 +207,11 @@ func (m *Manager) Load(next echo.HandlerFunc) echo.HandlerFunc {
 		if ck, err := c.Cookie(m.CookieName()); err == nil && ck.Value != "" {
 			now := m.Now()
 			hash := HashToken(ck.Value)
-			ses, u, err := m.Store.ActiveSession(ctx, hash, now, m.Idle)
+			ses, u, found, err := m.Store.ActiveSession(ctx, hash, now, m.Idle)
 			switch {
-			case err == nil:
+			case err != nil:
+				return err
+			case found:
 				cur := &Current{UserID: u.ID, Email: u.Email, DisplayName: u.DisplayName, Role: Role(u.Role),
 					TokenHash: ses.TokenHash, CSRFToken: ses.CSRFToken}
 				c.Set(ctxCurrent, cur)
@@ -205,10 +222,8 @@ func (m *Manager) Load(next echo.HandlerFunc) echo.HandlerFunc {
 					}
 				}
 				return next(c)
-			case errors.Is(err, store.ErrNotFound):
-				c.SetCookie(m.ClearCookie())
 			default:
-				return err
+				c.SetCookie(m.ClearCookie())
 			}
 		}
 		token := ""
@@ -305,6 +320,6 @@ func CSRF(p Policy) echo.MiddlewareFunc {
 
 // Logout ends every session of the current user: signing out in one
 // browser signs out everywhere.
-func (m *Manager) Logout(ctx context.Context, a store.Actor, cur *Current) error {
+func (m *Manager) Logout(ctx context.Context, a user.Actor, cur *Current) error {
 	return m.Store.DeleteUserSessions(ctx, a, cur.UserID)
 }

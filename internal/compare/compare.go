@@ -8,7 +8,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
+	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/tco"
 )
 
@@ -17,8 +19,8 @@ const MaxSelected = 20
 
 // Candidate is a published quote and its GPU model.
 type Candidate struct {
-	Quote store.Quote
-	GPU   store.GPUModel
+	Quote quote.Quote
+	GPU   market.GPUModel
 }
 
 // Input is everything a comparison needs besides the candidates.
@@ -37,11 +39,8 @@ type Input struct {
 	// measurement of the pair). It replaces the profile's performance_ratio
 	// for the rows of that pair, so they show cost per reference-equivalent
 	// GPU-hour and the performance_below_85pct flag (DOMAIN.md, TCO step 6).
-	Performance map[PlatformGPU]decimal.Decimal
+	Performance map[market.PlatformGPU]decimal.Decimal
 }
-
-// PlatformGPU names a platform × GPU model pair.
-type PlatformGPU = store.PlatformGPU
 
 // Reason says why the profile rules a quote out, as a catalog message.
 type Reason struct {
@@ -91,7 +90,7 @@ func MultiNode(p tco.Profile) bool {
 func Screen(c Candidate, in Input, floor decimal.NullDecimal) []Reason {
 	var out []Reason
 	q := c.Quote
-	if tco.BelowVRAMFloor(EngineQuote(q, c.GPU), in.Profile.Task, floor) {
+	if tco.BelowVRAMFloor(q.Engine(c.GPU), in.Profile.Task, floor) {
 		out = append(out, Reason{ReasonVRAMFloor, map[string]any{"Floor": floor.Decimal.StringFixed(2)}})
 	}
 	if q.SpotHourly.Valid && !q.Hourly.Valid && !q.Monthly.Valid && !q.Yearly.Valid && !in.Profile.Resumable {
@@ -128,7 +127,7 @@ func Run(cands []Candidate, in Input) []Row {
 			}
 		}
 		if canPrice {
-			res, err := tco.Evaluate(EngineQuote(c.Quote, c.GPU), rowProfile(c, in), opts)
+			res, err := tco.Evaluate(c.Quote.Engine(c.GPU), rowProfile(c, in), opts)
 			var ve *tco.ValidationError
 			switch {
 			case err == nil:
@@ -154,18 +153,14 @@ func Run(cands []Candidate, in Input) []Row {
 // decided as for the exact ratio.
 func rowProfile(c Candidate, in Input) tco.Profile {
 	p := in.Profile
-	r, ok := in.Performance[PlatformGPU{PlatformID: c.Quote.PlatformID, GPUModelID: c.Quote.GPUModelID}]
+	r, ok := in.Performance[market.PlatformGPU{PlatformID: c.Quote.PlatformID, GPUModelID: c.Quote.GPUModelID}]
 	if !ok || r.Sign() <= 0 {
 		return p
 	}
 	if one := decimal.NewFromInt(1); r.GreaterThan(one) {
 		r = one
 	}
-	if t := r.Truncate(tco.MaxPlaces); t.Sign() > 0 {
-		r = t
-	} else {
-		r = decimal.New(1, -tco.MaxPlaces)
-	}
+	r = money.CutRatio(r, tco.MaxPlaces)
 	p.PerformanceRatio = decimal.NewNullDecimal(r)
 	return p
 }

@@ -7,17 +7,18 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/tco"
 )
 
 func nd(s string) decimal.NullDecimal { return decimal.NewNullDecimal(decimal.RequireFromString(s)) }
 
-func cand(id int64, currency string, hourly, monthly, spot string, gpu store.GPUModel) Candidate {
-	q := store.Quote{ID: id, Currency: currency, GPUCount: 1, Sharing: "dedicated", PricesIncludeTax: true,
+func cand(id int64, currency string, hourly, monthly, spot string, gpu market.GPUModel) Candidate {
+	q := quote.Quote{ID: id, Currency: currency, GPUCount: 1, Sharing: "dedicated", PricesIncludeTax: true,
 		BillingGranularity: "second", AsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
 	for _, it := range catalog.Items {
-		q.Lines = append(q.Lines, store.QuoteLine{Item: string(it.Key), Status: "included", InWriting: true})
+		q.Lines = append(q.Lines, quote.Line{Item: string(it.Key), Status: "included", InWriting: true})
 	}
 	if hourly != "" {
 		q.Hourly = nd(hourly)
@@ -32,8 +33,8 @@ func cand(id int64, currency string, hourly, monthly, spot string, gpu store.GPU
 }
 
 var (
-	r9700 = store.GPUModel{Vendor: "AMD", Name: "R9700", VRAMGB: decimal.RequireFromString("32"), Interconnect: "pcie"}
-	h100  = store.GPUModel{Vendor: "NVIDIA", Name: "H100", VRAMGB: decimal.RequireFromString("80"), Interconnect: "nvlink"}
+	r9700 = market.GPUModel{Vendor: "AMD", Name: "R9700", VRAMGB: decimal.RequireFromString("32"), Interconnect: "pcie"}
+	h100  = market.GPUModel{Vendor: "NVIDIA", Name: "H100", VRAMGB: decimal.RequireFromString("80"), Interconnect: "nvlink"}
 )
 
 func profile(hours string) tco.Profile {

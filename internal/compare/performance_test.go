@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
 )
 
 // onPlatform is cand on a platform and GPU model.
@@ -23,7 +24,7 @@ func onPlatform(id, platform, gpuID int64, hourly string) Candidate {
 func TestRunAppliesTheMeasuredRatioPerPlatformAndModel(t *testing.T) {
 	in := input(profile("100"))
 	ratio := decimal.RequireFromString("111").Div(decimal.RequireFromString("132")) // more places than the engine takes
-	in.Performance = map[PlatformGPU]decimal.Decimal{{PlatformID: 1, GPUModelID: 7}: ratio}
+	in.Performance = map[market.PlatformGPU]decimal.Decimal{{PlatformID: 1, GPUModelID: 7}: ratio}
 	rows := Run([]Candidate{onPlatform(1, 1, 7, "1"), onPlatform(2, 2, 7, "1"), onPlatform(3, 1, 8, "1")}, in)
 	for _, r := range rows {
 		if !r.Priced {
@@ -49,7 +50,7 @@ func TestRunMeasuredRatioOverridesTheProfileAndCapsAtOne(t *testing.T) {
 	p := profile("100")
 	p.PerformanceRatio = decimal.NewNullDecimal(decimal.RequireFromString("0.5"))
 	in := input(p)
-	in.Performance = map[PlatformGPU]decimal.Decimal{
+	in.Performance = map[market.PlatformGPU]decimal.Decimal{
 		{PlatformID: 1, GPUModelID: 7}: decimal.RequireFromString("1.25"),        // faster than the reference: counts as 1
 		{PlatformID: 2, GPUModelID: 7}: decimal.RequireFromString("0.85"),        // exactly 85 %: not below
 		{PlatformID: 3, GPUModelID: 7}: decimal.RequireFromString("0.849999999"), // cut, never rounded up to 0.85

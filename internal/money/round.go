@@ -39,3 +39,16 @@ func CeilDiv(a, b decimal.Decimal) decimal.Decimal {
 	}
 	return q
 }
+
+// CutRatio cuts a positive ratio to places decimal places, toward zero, so
+// that it is below a threshold with fewer places (0.85) exactly when the
+// exact ratio is; a positive ratio never becomes 0 (it becomes the
+// smallest step instead). A measured performance ratio is kept this way
+// wherever it is stored or priced (docs/RULES.md, the 85 % rule).
+func CutRatio(r decimal.Decimal, places int32) decimal.Decimal {
+	c := r.Truncate(places)
+	if c.Sign() <= 0 && r.Sign() > 0 {
+		return decimal.New(1, -places)
+	}
+	return c
+}

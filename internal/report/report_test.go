@@ -12,8 +12,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/compare"
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
-	"gpuquote/internal/store"
 	"gpuquote/internal/tco"
 )
 
@@ -22,7 +23,7 @@ func nd(s string) decimal.NullDecimal { return decimal.NewNullDecimal(decimal.Re
 var day = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
 // freeze prices quotes for 200 h in EUR (USD at rate) and freezes them.
-func freeze(t *testing.T, rate string, quotes ...store.Quote) report.Snapshot {
+func freeze(t *testing.T, rate string, quotes ...quote.Quote) report.Snapshot {
 	t.Helper()
 	p := tco.Profile{HoursPerMonth: decimal.RequireFromString("200"), Months: 1, Instances: 1,
 		EgressGBPerMonth: decimal.RequireFromString("100")}
@@ -32,30 +33,30 @@ func freeze(t *testing.T, rate string, quotes ...store.Quote) report.Snapshot {
 	values := url.Values{"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"},
 		"profile.egress_gb_per_month": {"100"}, "report_currency": {"EUR"}, "currency": {"ignored"}}
 	for _, q := range quotes {
-		cands = append(cands, compare.Candidate{Quote: q, GPU: store.GPUModel{ID: 1, Vendor: "NVIDIA", Name: "RTX 4090",
+		cands = append(cands, compare.Candidate{Quote: q, GPU: market.GPUModel{ID: 1, Vendor: "NVIDIA", Name: "RTX 4090",
 			VRAMGB: decimal.RequireFromString("24"), Interconnect: "pcie"}})
 		values.Add("q", itoa(q.ID))
 	}
 	rows := compare.Run(cands, in)
 	compare.Sort(rows, compare.SortTCO, false)
-	return report.Freeze(report.Source{Values: values, In: in, Rows: rows, Sort: compare.SortTCO})
+	return compare.Freeze(&compare.Comparison{Values: values, In: in, Rows: rows, SortKey: compare.SortTCO}, nil)
 }
 
 func itoa(n int64) string { return decimal.NewFromInt(n).String() }
 
-func quote(id, series int64, version int, currency, hourly string) store.Quote {
-	return store.Quote{ID: id, SeriesID: series, Version: version, State: store.QuotePublished, PlatformID: 3,
+func aQuote(id, series int64, version int, currency, hourly string) quote.Quote {
+	return quote.Quote{ID: id, SeriesID: series, Version: version, State: quote.Published, PlatformID: 3,
 		PlatformNameZH: "示例云", PlatformNameEN: "Example", GPUModelID: 1, GPUVendor: "NVIDIA", GPUName: "RTX 4090",
 		GPUCount: 1, Sharing: "dedicated", Currency: currency, Hourly: nd(hourly), BillingGranularity: "second",
 		PricesIncludeTax: true, AsOf: day.AddDate(0, 0, -10), Source: "test",
-		Lines: []store.QuoteLine{{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: nd("0.05"), InWriting: true}}}
+		Lines: []quote.Line{{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: nd("0.05"), InWriting: true}}}
 }
 
 // TestSnapshotRoundTrip: decimals travel as JSON strings (never bare
 // numbers), the page state keeps only what a report needs, and a snapshot
 // read back gives the engine's figures exactly.
 func TestSnapshotRoundTrip(t *testing.T) {
-	s := freeze(t, "0.9", quote(10, 10, 1, "EUR", "0.471"), quote(11, 11, 1, "USD", "0.40"))
+	s := freeze(t, "0.9", aQuote(10, 10, 1, "EUR", "0.471"), aQuote(11, 11, 1, "USD", "0.40"))
 	raw, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +80,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	if !bytes.Equal(raw, again) {
 		t.Error("a snapshot read back writes differently")
 	}
-	rows := back.CompareRows()
+	in, rows := compare.Thaw(back)
 	// EUR: 200 × 0.471 + 100 × 0.05 = 99.20; USD: (80 + 5) × 0.9 = 76.50.
 	want := map[int64]string{10: "99.2", 11: "76.5"}
 	for _, r := range rows {
@@ -87,7 +88,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			t.Errorf("quote %d: %v %s", r.Quote.ID, r.Priced, r.Result.TCO)
 		}
 	}
-	if rows[0].Quote.ID != 11 || back.CompareInput().Rates["USD"].Rate.String() != "0.9" {
+	if rows[0].Quote.ID != 11 || in.Rates["USD"].Rate.String() != "0.9" {
 		t.Error("table order and rates survive")
 	}
 	if len(back.Rows[0].Questions) == 0 {
@@ -98,14 +99,14 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // TestSummaryAndCompare: the recommendation, the savings against the
 // runner-up, and what a recomputation changed offer by offer.
 func TestSummaryAndCompare(t *testing.T) {
-	old := freeze(t, "0.9", quote(10, 10, 1, "EUR", "0.471"), quote(11, 11, 1, "USD", "0.40"))
+	old := freeze(t, "0.9", aQuote(10, 10, 1, "EUR", "0.471"), aQuote(11, 11, 1, "USD", "0.40"))
 	sum := old.Summary()
 	if old.Rows[sum.Recommended].Quote.ID != 11 || old.Rows[sum.Next].Quote.ID != 10 ||
 		sum.Savings.Decimal.String() != "22.7" || sum.SavingsPct.Decimal.String() != "0.2288" {
 		t.Errorf("summary %+v", sum)
 	}
 	// Quote 10 gets version 2 (series 10) and the USD rate moves.
-	now := freeze(t, "0.95", quote(20, 10, 2, "EUR", "0.3"), quote(11, 11, 1, "USD", "0.40"))
+	now := freeze(t, "0.95", aQuote(20, 10, 2, "EUR", "0.3"), aQuote(11, 11, 1, "USD", "0.40"))
 	d := report.Compare(old, now)
 	if len(d.Changes) != 2 {
 		t.Fatalf("changes %+v", d.Changes)

@@ -16,16 +16,13 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/compare"
-	"gpuquote/internal/store"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/tco"
-	"gpuquote/internal/vendorq"
 )
 
 // SnapshotVersion is the format version of snapshots written now.
@@ -252,133 +249,21 @@ type LineResult struct {
 	OneOff             bool                `json:"one_off"`
 }
 
-// Source is what Freeze reads: a comparison as the compare page computed it.
-type Source struct {
-	// Values is the page state; only the profile fields, report_currency,
-	// q, sort and dir are kept.
-	Values url.Values
-	// Floor is the task's VRAM floor, when the profile names one.
-	Floor decimal.NullDecimal
-	// In is the engine input (profile, currency, rates, reference prices, day).
-	In compare.Input
-	// Rows are the priced rows in table order.
-	Rows []compare.Row
-	// Sort and Desc are the table's order.
-	Sort string
-	Desc bool
-	// ReferenceDates gives the date of a reference price in force, when
-	// known (the engine input carries none).
-	ReferenceDates func(tco.ReferencePrice) (time.Time, bool)
-	// Terms are each platform's answers to the SLA clauses and written
-	// confirmations, by platform id: the missing or unwritten ones are
-	// asked, as on the questions page.
-	Terms map[int64][]vendorq.Term
-}
-
-// dateText is a date as YYYY-MM-DD, or "" for the zero time.
-func dateText(t time.Time) string {
+// DateText is a date as YYYY-MM-DD, or "" for the zero time.
+func DateText(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return t.Format(time.DateOnly)
 }
 
-// parseDate reads dateText back (the zero time for "").
-func parseDate(s string) time.Time {
+// ParseDate reads dateText back (the zero time for "").
+func ParseDate(s string) time.Time {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		return time.Time{}
 	}
 	return t
-}
-
-// keepValue reports whether a page-state key belongs in a report.
-func keepValue(k string) bool {
-	return strings.HasPrefix(k, "profile.") || k == "report_currency" || k == "q" || k == "sort" || k == "dir"
-}
-
-// Freeze turns a comparison into a snapshot. The rows' vendor questions
-// are computed now, with the profile's volumes, as the questions page
-// does, so the report keeps the questions as they were.
-func Freeze(src Source) Snapshot {
-	in := src.In
-	s := Snapshot{Version: SnapshotVersion, RulesVersion: tco.RulesVersion, FiguresDate: dateText(in.Today),
-		Values: map[string][]string{}, ReportCurrency: in.ReportCurrency, Profile: profileOf(in.Profile),
-		VRAMFloorGB: src.Floor, Sort: src.Sort, Descending: src.Desc}
-	compared := map[string]bool{}
-	for _, r := range src.Rows {
-		compared[strconv.FormatInt(r.Quote.ID, 10)] = true
-	}
-	for k, vs := range src.Values {
-		if !keepValue(k) {
-			continue
-		}
-		var kept []string
-		for _, v := range vs {
-			v = strings.TrimSpace(v)
-			if v == "" || (k == "q" && !compared[v]) {
-				continue
-			}
-			if k == "q" && slices.Contains(kept, v) {
-				continue
-			}
-			kept = append(kept, v)
-		}
-		if len(kept) > 0 {
-			s.Values[k] = kept
-		}
-	}
-	if _, ok := s.Values["report_currency"]; !ok {
-		s.Values["report_currency"] = []string{in.ReportCurrency}
-	}
-	currencies := map[string]bool{}
-	for _, r := range src.Rows {
-		currencies[r.Quote.Currency] = true
-	}
-	for _, cur := range sortedKeys(currencies) {
-		if fx, ok := in.Rates[cur]; ok && cur != in.ReportCurrency {
-			s.FXRates = append(s.FXRates, FXRate{Base: cur, Quote: in.ReportCurrency, Rate: fx.Rate, Date: dateText(fx.Date)})
-		}
-	}
-	for _, rp := range in.ReferencePrices {
-		if rp.Currency != "" && !currencies[rp.Currency] {
-			continue
-		}
-		ref := ReferencePrice{Item: string(rp.Item), Currency: rp.Currency, Unit: string(rp.Unit), UnitPrice: rp.UnitPrice}
-		if src.ReferenceDates != nil {
-			if d, ok := src.ReferenceDates(rp); ok {
-				ref.Date = dateText(d)
-			}
-		}
-		s.ReferencePrices = append(s.ReferencePrices, ref)
-	}
-	for _, r := range src.Rows {
-		row := Row{Quote: quoteOf(r.Quote), GPU: GPU{ID: r.GPU.ID, Vendor: r.GPU.Vendor, Name: r.GPU.Name, VRAMGB: r.GPU.VRAMGB,
-			Interconnect: r.GPU.Interconnect}, Priced: r.Priced, CheapestConfirmed: r.CheapestConfirmed,
-			CheapestPessimistic: r.CheapestPessimistic, Reasons: []Message{}}
-		for _, rs := range r.Reasons {
-			row.Reasons = append(row.Reasons, messageOf(rs.MessageID, rs.Args))
-		}
-		if r.Priced {
-			res := resultOf(r.Result)
-			row.Result = &res
-		}
-		row.Questions = []QuestionGroup{}
-		qc := vendorq.ContextFor(r.Quote, in.Profile, in.Today)
-		qc.Terms = src.Terms[r.Quote.PlatformID]
-		for _, g := range vendorq.For(r.Quote, qc) {
-			qg := QuestionGroup{Kind: string(g.Kind), LabelID: g.LabelID, Number: g.Number}
-			for _, q := range g.Questions {
-				qg.Questions = append(qg.Questions, messageOf(q.MessageID, q.Args))
-			}
-			row.Questions = append(row.Questions, qg)
-		}
-		s.Rows = append(s.Rows, row)
-	}
-	if s.Rows == nil {
-		s.Rows = []Row{}
-	}
-	return s
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -390,8 +275,8 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// messageOf keeps a message's arguments as the text they render as.
-func messageOf(id string, args map[string]any) Message {
+// MessageOf keeps a message's arguments as the text they render as.
+func MessageOf(id string, args map[string]any) Message {
 	m := Message{ID: id}
 	if len(args) > 0 {
 		m.Args = make(map[string]string, len(args))
@@ -420,7 +305,7 @@ func (m Message) ArgsMap() map[string]any {
 	return out
 }
 
-func profileOf(p tco.Profile) Profile {
+func ProfileOf(p tco.Profile) Profile {
 	return Profile{HoursPerMonth: p.HoursPerMonth, Months: p.Months, Instances: p.Instances, StartsPerMonth: p.StartsPerMonth,
 		BetweenRuns: string(p.BetweenRuns), Resumable: p.Resumable, SpotOverhead: p.SpotOverhead, Mbps: p.Mbps,
 		SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
@@ -439,7 +324,7 @@ func (p Profile) TCOProfile() tco.Profile {
 		ParamsBillions: p.ParamsBillions, Precision: catalog.Precision(p.Precision)}
 }
 
-func quoteOf(q store.Quote) Quote {
+func QuoteOf(q quote.Quote) Quote {
 	out := Quote{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, PlatformID: q.PlatformID,
 		PlatformNameZH: q.PlatformNameZH, PlatformNameEN: q.PlatformNameEN, Label: q.Label, GPUCount: q.GPUCount,
 		VRAMGB: q.VRAMGB, Sharing: q.Sharing, CPUCores: q.CPUCores, RAMGB: q.RAMGB, IncludedSystemDiskGB: q.IncludedSystemDiskGB,
@@ -448,7 +333,7 @@ func quoteOf(q store.Quote) Quote {
 		CommitmentMonths: q.CommitmentMonths, EarlyTerminationPct: q.EarlyTerminationPct, Deposit: q.Deposit,
 		DepositRefundable: q.DepositRefundable, BalanceWithdrawable: q.BalanceWithdrawable, PricesIncludeTax: q.PricesIncludeTax,
 		TaxRate: q.TaxRate, InvoiceType: q.InvoiceType, SLAAvailabilityPct: q.SLAAvailabilityPct, SLACompensation: q.SLACompensation,
-		AsOf: dateText(q.AsOf), Source: q.Source, Notes: q.Notes, Lines: []QuoteLine{}}
+		AsOf: DateText(q.AsOf), Source: q.Source, Notes: q.Notes, Lines: []QuoteLine{}}
 	for _, l := range q.Lines {
 		out.Lines = append(out.Lines, QuoteLine{Item: l.Item, Status: l.Status, Unit: l.Unit, UnitPrice: l.UnitPrice,
 			FreeAllowance: l.FreeAllowance, Note: l.Note, InWriting: l.InWriting})
@@ -456,10 +341,10 @@ func quoteOf(q store.Quote) Quote {
 	return out
 }
 
-// StoreQuote is the frozen quote as the store's type (with the names it was
+// AsQuote is the frozen quote as a quote.Quote (with the names it was
 // shown under), for the comparison's formatting code.
-func (q Quote) StoreQuote(g GPU) store.Quote {
-	out := store.Quote{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, PlatformID: q.PlatformID,
+func (q Quote) AsQuote(g GPU) quote.Quote {
+	out := quote.Quote{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, PlatformID: q.PlatformID,
 		GPUModelID: g.ID, Label: q.Label, GPUCount: q.GPUCount, VRAMGB: q.VRAMGB, Sharing: q.Sharing, CPUCores: q.CPUCores,
 		RAMGB: q.RAMGB, IncludedSystemDiskGB: q.IncludedSystemDiskGB, IncludedDataDiskGB: q.IncludedDataDiskGB,
 		IncludedMbps: q.IncludedMbps, Region: q.Region, Currency: q.Currency, Hourly: q.Hourly, Monthly: q.Monthly,
@@ -467,17 +352,17 @@ func (q Quote) StoreQuote(g GPU) store.Quote {
 		EarlyTerminationPct: q.EarlyTerminationPct, Deposit: q.Deposit, DepositRefundable: q.DepositRefundable,
 		BalanceWithdrawable: q.BalanceWithdrawable, PricesIncludeTax: q.PricesIncludeTax, TaxRate: q.TaxRate,
 		InvoiceType: q.InvoiceType, SLAAvailabilityPct: q.SLAAvailabilityPct, SLACompensation: q.SLACompensation,
-		AsOf: parseDate(q.AsOf), Source: q.Source, Notes: q.Notes, PlatformNameZH: q.PlatformNameZH,
+		AsOf: ParseDate(q.AsOf), Source: q.Source, Notes: q.Notes, PlatformNameZH: q.PlatformNameZH,
 		PlatformNameEN: q.PlatformNameEN, GPUVendor: g.Vendor, GPUName: g.Name}
 	for _, l := range q.Lines {
-		out.Lines = append(out.Lines, store.QuoteLine{Item: l.Item, Status: l.Status, Unit: l.Unit, UnitPrice: l.UnitPrice,
+		out.Lines = append(out.Lines, quote.Line{Item: l.Item, Status: l.Status, Unit: l.Unit, UnitPrice: l.UnitPrice,
 			FreeAllowance: l.FreeAllowance, Note: l.Note, InWriting: l.InWriting})
 	}
 	return out
 }
 
-func resultOf(r tco.Result) Result {
-	out := Result{QuoteCurrency: r.QuoteCurrency, ReportCurrency: r.ReportCurrency, FXRate: r.FXRate, FXDate: dateText(r.FXDate),
+func ResultOf(r tco.Result) Result {
+	out := Result{QuoteCurrency: r.QuoteCurrency, ReportCurrency: r.ReportCurrency, FXRate: r.FXRate, FXDate: DateText(r.FXDate),
 		ChosenMode: string(r.ChosenMode), BreakEvenHours: r.BreakEvenHours, BreakEvenMonths: r.BreakEvenMonths,
 		ComputeTotal: r.ComputeTotal, HiddenTotal: r.HiddenTotal, OneOffTotal: r.OneOffTotal, TCO: r.TCO,
 		TCOPessimistic: r.TCOPessimistic, HiddenShare: r.HiddenShare, EffectivePerGPUHour: r.EffectivePerGPUHour,
@@ -501,7 +386,7 @@ func resultOf(r tco.Result) Result {
 
 // TCOResult is the frozen result as the engine's.
 func (r Result) TCOResult() tco.Result {
-	out := tco.Result{QuoteCurrency: r.QuoteCurrency, ReportCurrency: r.ReportCurrency, FXRate: r.FXRate, FXDate: parseDate(r.FXDate),
+	out := tco.Result{QuoteCurrency: r.QuoteCurrency, ReportCurrency: r.ReportCurrency, FXRate: r.FXRate, FXDate: ParseDate(r.FXDate),
 		ChosenMode: catalog.Mode(r.ChosenMode), BreakEvenHours: r.BreakEvenHours, BreakEvenMonths: r.BreakEvenMonths,
 		ComputeTotal: r.ComputeTotal, HiddenTotal: r.HiddenTotal, OneOffTotal: r.OneOffTotal, TCO: r.TCO,
 		TCOPessimistic: r.TCOPessimistic, HiddenShare: r.HiddenShare, EffectivePerGPUHour: r.EffectivePerGPUHour,
@@ -527,52 +412,6 @@ func (s Snapshot) PageValues() url.Values {
 	out := url.Values{}
 	for k, vs := range s.Values {
 		out[k] = append([]string(nil), vs...)
-	}
-	return out
-}
-
-// CompareInput is the frozen engine input, for the comparison's
-// formatting code.
-func (s Snapshot) CompareInput() compare.Input {
-	in := compare.Input{Profile: s.Profile.TCOProfile(), ReportCurrency: s.ReportCurrency, Today: parseDate(s.FiguresDate),
-		Rates: map[string]tco.FX{}}
-	for _, r := range s.FXRates {
-		in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: parseDate(r.Date)}
-	}
-	for _, rp := range s.ReferencePrices {
-		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(rp.Item), Unit: catalog.Unit(rp.Unit),
-			UnitPrice: rp.UnitPrice, Currency: rp.Currency})
-	}
-	return in
-}
-
-// CompareRows are the frozen rows as the comparison's, in table order.
-func (s Snapshot) CompareRows() []compare.Row {
-	out := make([]compare.Row, 0, len(s.Rows))
-	for _, r := range s.Rows {
-		gpu := store.GPUModel{ID: r.GPU.ID, Vendor: r.GPU.Vendor, Name: r.GPU.Name, VRAMGB: r.GPU.VRAMGB, Interconnect: r.GPU.Interconnect}
-		row := compare.Row{Candidate: compare.Candidate{Quote: r.Quote.StoreQuote(r.GPU), GPU: gpu}, Priced: r.Priced && r.Result != nil,
-			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
-		for _, m := range r.Reasons {
-			row.Reasons = append(row.Reasons, compare.Reason{MessageID: m.ID, Args: m.ArgsMap()})
-		}
-		if row.Priced {
-			row.Result = r.Result.TCOResult()
-		}
-		out = append(out, row)
-	}
-	return out
-}
-
-// VendorGroups are a row's frozen vendor questions as vendorq's groups.
-func (r Row) VendorGroups() []vendorq.Group {
-	out := make([]vendorq.Group, 0, len(r.Questions))
-	for _, g := range r.Questions {
-		vg := vendorq.Group{Kind: vendorq.Kind(g.Kind), LabelID: g.LabelID, Number: g.Number}
-		for _, q := range g.Questions {
-			vg.Questions = append(vg.Questions, vendorq.Question{MessageID: q.ID, Args: q.ArgsMap()})
-		}
-		out = append(out, vg)
 	}
 	return out
 }

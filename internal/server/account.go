@@ -8,13 +8,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/store"
+	"gpuquote/internal/user"
 	"gpuquote/web"
 )
 
 // actor describes who performs this request's writes, for the audit log.
-func (s *Server) actor(c echo.Context) store.Actor {
-	a := store.Actor{RequestID: c.Response().Header().Get(echo.HeaderXRequestID), ClientIP: c.RealIP()}
+func (s *Server) actor(c echo.Context) user.Actor {
+	a := user.Actor{RequestID: c.Response().Header().Get(echo.HeaderXRequestID), ClientIP: c.RealIP()}
 	if cur := auth.CurrentUser(c); cur != nil {
 		a.UserID, a.Email = cur.UserID, cur.Email
 	}

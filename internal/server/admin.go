@@ -15,6 +15,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/store"
+	"gpuquote/internal/user"
 	"gpuquote/web"
 )
 
@@ -110,13 +111,13 @@ func (s *Server) adminCreateUser(c echo.Context) error {
 	if err := auth.CheckPassword(password); err != nil {
 		f.Errors["password"] = passwordErrorID(err)
 	}
-	var created store.User
+	var created user.User
 	if len(f.Errors) == 0 {
 		hash, err := s.hasher.Hash(ctx, password)
 		if err != nil {
 			return err
 		}
-		created, err = s.store.CreateUser(ctx, s.actor(c), store.NewUser{Email: f.Email, DisplayName: f.Name, Role: f.Role, PasswordHash: hash})
+		created, err = s.store.CreateUser(ctx, s.actor(c), user.NewAccount{Email: f.Email, DisplayName: f.Name, Role: f.Role, PasswordHash: hash})
 		if errors.Is(err, store.ErrEmailTaken) {
 			f.Errors["email"] = "form.email.taken"
 		} else if err != nil {

@@ -14,6 +14,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // someonesAPIToken is a live token of a fresh user, for callers who must
@@ -21,7 +22,7 @@ import (
 func someonesAPIToken(a *testutil.App) int64 {
 	a.T.Helper()
 	_, _, uid := a.CreateUser(auth.RoleAnalyst)
-	t, err := a.Store.CreateAPIToken(context.Background(), store.Actor{UserID: uid, Email: "owner@example.test"},
+	t, err := a.Store.CreateAPIToken(context.Background(), user.Actor{UserID: uid, Email: "owner@example.test"},
 		"someone's", auth.HashToken(auth.NewAPIToken()), time.Now())
 	if err != nil {
 		a.T.Fatal(err)
@@ -166,7 +167,7 @@ func TestAPITokenForm(t *testing.T) {
 	}
 	// A user holds at most MaxAPITokens live tokens.
 	for i := 1; i < store.MaxAPITokens; i++ {
-		if _, err := app.Store.CreateAPIToken(context.Background(), store.Actor{UserID: uid}, fmt.Sprint("t", i),
+		if _, err := app.Store.CreateAPIToken(context.Background(), user.Actor{UserID: uid}, fmt.Sprint("t", i),
 			auth.HashToken(auth.NewAPIToken()), time.Now()); err != nil {
 			t.Fatal(err)
 		}
@@ -265,13 +266,13 @@ func TestBearerTokenRejected(t *testing.T) {
 		t.Errorf("bad token with a good cookie: %d", r.StatusCode)
 	}
 	// A disabled user's token stops working, and works again once enabled.
-	if _, err := app.Store.SetUserDisabled(context.Background(), store.SystemActor, uid, true); err != nil {
+	if _, err := app.Store.SetUserDisabled(context.Background(), user.SystemActor, uid, true); err != nil {
 		t.Fatal(err)
 	}
 	if r := bearer(t, app, http.MethodPost, path, token, "text/plain", body); r.StatusCode != http.StatusUnauthorized {
 		t.Errorf("disabled user's token: %d", r.StatusCode)
 	}
-	if _, err := app.Store.SetUserDisabled(context.Background(), store.SystemActor, uid, false); err != nil {
+	if _, err := app.Store.SetUserDisabled(context.Background(), user.SystemActor, uid, false); err != nil {
 		t.Fatal(err)
 	}
 	if r := bearer(t, app, http.MethodPost, path, token, "text/plain", body); r.StatusCode != http.StatusOK {

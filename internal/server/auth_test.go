@@ -16,6 +16,7 @@ import (
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 func countRows(t *testing.T, app *testutil.App, table string) int {
@@ -69,7 +70,7 @@ func TestCSRFRejectsAndWritesNothing(t *testing.T) {
 	if got := countRows(t, app, "users"); got != users+1 || audits2 != audits+2 {
 		t.Fatalf("rows changed: users %d→%d, audit %d→%d (want only the second admin and its login)", users, got, audits, audits2)
 	}
-	if _, err := app.Store.UserByEmail(context.Background(), "csrf@example.test"); err != store.ErrNotFound {
+	if _, found, err := app.Store.UserByEmail(context.Background(), "csrf@example.test"); found || err != nil {
 		t.Fatalf("user created despite CSRF failure: %v", err)
 	}
 
@@ -255,7 +256,7 @@ func TestUnknownUserAndWrongPasswordLookIdentical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.Store.CreateUser(context.Background(), store.SystemActor, store.NewUser{
+	if _, err := app.Store.CreateUser(context.Background(), user.SystemActor, user.NewAccount{
 		Email: email, DisplayName: "Real", Role: "analyst", PasswordHash: hash}); err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +443,10 @@ func TestRoleChangeEndsSessionsAndUnknownFieldsAreIgnored(t *testing.T) {
 		t.Fatalf("new admin on admin page: %d", r.StatusCode)
 	}
 	// Admins cannot demote or disable themselves.
-	adminID := func() int64 { u, _ := app.Store.UserByEmail(context.Background(), "admin1@example.test"); return u.ID }()
+	adminID := func() int64 {
+		u, _, _ := app.Store.UserByEmail(context.Background(), "admin1@example.test")
+		return u.ID
+	}()
 	if r := admin.PostForm("/admin/users/"+itoa(adminID)+"/role", url.Values{"role": {"analyst"}}); r.StatusCode != http.StatusForbidden {
 		t.Fatalf("self-demotion: %d, want 403", r.StatusCode)
 	}

@@ -13,8 +13,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/store"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // seedVolume fills the app's database with 50 platforms, 30 GPU models and
@@ -115,13 +116,13 @@ func BenchmarkComparePage20(b *testing.B) {
 			b.Fatal(err)
 		}
 		src.Lines = allIncluded()
-		src.Lines[1] = store.QuoteLine{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: decimal.NewNullDecimal(decimal.RequireFromString("0.5")), InWriting: true}
-		src.Lines[8] = store.QuoteLine{Item: "snapshot", Status: "unconfirmed"}
-		d, err := app.Store.CreateQuoteDraft(ctx, store.SystemActor, src)
+		src.Lines[1] = quote.Line{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: decimal.NewNullDecimal(decimal.RequireFromString("0.5")), InWriting: true}
+		src.Lines[8] = quote.Line{Item: "snapshot", Status: "unconfirmed"}
+		d, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := app.Store.PublishQuote(ctx, store.SystemActor, d.ID, d.LockVersion)
+		p, err := app.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,6 +17,7 @@ import (
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/svgchart"
 	"gpuquote/internal/tco"
@@ -109,7 +110,7 @@ func (s *Server) compareValues(c echo.Context) (url.Values, string, error) {
 }
 
 // compareCandidateName names a quote in lists: platform · GPU × n · label.
-func compareCandidateName(c echo.Context, q store.Quote) string {
+func compareCandidateName(c echo.Context, q quote.Quote) string {
 	name := t(c).T("quote.detail.title", "Platform", displayName(t(c).Lang, q.PlatformNameZH, q.PlatformNameEN),
 		"GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
 	if q.Label != "" {
@@ -138,11 +139,11 @@ func (s *Server) comparePage(c echo.Context) error {
 	}
 	f.Qualifications = values["qual"]
 	var (
-		cands    []store.Quote
+		cands    []quote.Quote
 		total    int
 		profiles []store.UsageProfile
 	)
-	cmp, err := s.loadComparison(c.Request().Context(), values, today,
+	cmp, err := compare.Load(c.Request().Context(), s.store, values, today,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
 		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return })
 	if err != nil {
@@ -255,7 +256,7 @@ func (s *Server) compareTable(c echo.Context, v *web.CompareView, rows []compare
 		q := r.Quote
 		row := web.CompareRow{ID: q.ID, Name: compareCandidateName(c, q), URL: "/quotes/" + strconv.FormatInt(q.ID, 10),
 			QuestionsURL: questionsURL(values, q.ID),
-			Archived:     q.State == store.QuoteArchived, Eligible: r.Eligible(), Priced: r.Priced, Reasons: reasonTexts(c, r.Reasons),
+			Archived:     q.State == quote.Archived, Eligible: r.Eligible(), Priced: r.Priced, Reasons: reasonTexts(c, r.Reasons),
 			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
 		if r.Priced {
 			res := r.Result

@@ -11,15 +11,17 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // someonesProfile saves a usage profile owned by a fresh analyst.
 func someonesProfile(a *testutil.App) int64 {
 	a.T.Helper()
 	_, _, uid := a.CreateUser(auth.RoleAnalyst)
-	p, err := a.Store.SaveUsageProfile(context.Background(), store.Actor{UserID: uid},
+	p, err := a.Store.SaveUsageProfile(context.Background(), user.Actor{UserID: uid},
 		"profile "+itoa(uid), map[string]string{"profile.hours_per_month": "100", "profile.months": "1", "profile.instances": "1"})
 	if err != nil {
 		a.T.Fatal(err)
@@ -28,10 +30,10 @@ func someonesProfile(a *testutil.App) int64 {
 }
 
 // publishQuote publishes a one-GPU quote on the HOSTKEY fixture.
-func publishQuote(a *testutil.App, currency, hourly, monthly string, lines []store.QuoteLine) int64 {
+func publishQuote(a *testutil.App, currency, hourly, monthly string, lines []quote.Line) int64 {
 	a.T.Helper()
 	pid, gid := marketRefs(a)
-	q := store.Quote{PlatformID: pid, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated", Currency: currency,
+	q := quote.Quote{PlatformID: pid, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated", Currency: currency,
 		BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
 		Source: "test", Lines: lines, Label: currency + " " + hourly + "/" + monthly}
 	if hourly != "" {
@@ -40,22 +42,22 @@ func publishQuote(a *testutil.App, currency, hourly, monthly string, lines []sto
 	if monthly != "" {
 		q.Monthly = decimal.NewNullDecimal(decimal.RequireFromString(monthly))
 	}
-	d, err := a.Store.CreateQuoteDraft(context.Background(), store.SystemActor, q)
+	d, err := a.Store.CreateQuoteDraft(context.Background(), user.SystemActor, q)
 	if err != nil {
 		a.T.Fatal(err)
 	}
-	p, err := a.Store.PublishQuote(context.Background(), store.SystemActor, d.ID, d.LockVersion)
+	p, err := a.Store.PublishQuote(context.Background(), user.SystemActor, d.ID, d.LockVersion)
 	if err != nil {
 		a.T.Fatal(err)
 	}
 	return p.ID
 }
 
-func allIncluded() []store.QuoteLine {
-	var out []store.QuoteLine
+func allIncluded() []quote.Line {
+	var out []quote.Line
 	for _, it := range []string{"bandwidth", "egress", "data_migration", "public_ip", "system_disk", "data_disk",
 		"object_storage", "bundled_addon", "snapshot", "image", "stopped_retention", "start_stop_schedule"} {
-		out = append(out, store.QuoteLine{Item: it, Status: "included", InWriting: true})
+		out = append(out, quote.Line{Item: it, Status: "included", InWriting: true})
 	}
 	return out
 }
@@ -111,7 +113,7 @@ func TestCompareMixedCurrenciesWithoutARate(t *testing.T) {
 		t.Fatal("the EUR quote is still priced")
 	}
 	// With a dated USD → EUR rate the USD quote is converted and the rate named.
-	if _, err := app.Store.CreateFXRate(context.Background(), store.SystemActor, store.FXRate{Base: "USD", Quote: "EUR",
+	if _, err := app.Store.CreateFXRate(context.Background(), user.SystemActor, market.FXRate{Base: "USD", Quote: "EUR",
 		Rate: decimal.RequireFromString("0.9"), AsOf: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Source: "test"}); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func TestCompareAllUnconfirmedQuote(t *testing.T) {
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleFinance)
 	id := publishQuote(app, "EUR", "0.471", "", nil) // no line answered: all twelve unconfirmed
-	if _, err := app.Store.CreateReferencePrice(context.Background(), store.SystemActor, store.ReferencePrice{Item: "egress",
+	if _, err := app.Store.CreateReferencePrice(context.Background(), user.SystemActor, market.ReferencePrice{Item: "egress",
 		Currency: "EUR", Unit: "per_gb", UnitPrice: decimal.RequireFromString("0.05"), AsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Source: "test"}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/web"
 )
 
@@ -85,9 +86,9 @@ func unguardCell(s string) string {
 // writes: the platform's Chinese name (else English) and the GPU's
 // "Vendor Name", each only when it resolves back to the same id on import;
 // otherwise the id, which always does.
-func exportNames(platforms, gpus []store.RefName) (platformName, gpuName map[int64]string) {
+func exportNames(platforms, gpus []market.RefName) (platformName, gpuName map[int64]string) {
 	refs := newQuoteRefs(platforms, gpus)
-	pick := func(dst map[int64]string, byName map[string]int64, list []store.RefName) {
+	pick := func(dst map[int64]string, byName map[string]int64, list []market.RefName) {
 		for _, r := range list {
 			dst[r.ID] = strconv.FormatInt(r.ID, 10)
 			for _, n := range r.Names {
@@ -136,7 +137,7 @@ func (s *Server) exportQuotesCSV(c echo.Context) error {
 		return w.Write(CSVHeader)
 	}
 	row := make([]string, len(CSVHeader))
-	err = s.store.ExportQuotes(ctx, f, func(qt store.Quote) error {
+	err = s.store.ExportQuotes(ctx, f, func(qt quote.Quote) error {
 		if !started {
 			if err := start(); err != nil {
 				return err
@@ -236,7 +237,7 @@ func (s *Server) renderImportProblems(c echo.Context, p importProblems) error {
 
 // readQuotesCSV reads and validates the whole file. Row numbers are the
 // spreadsheet's: the header is row 1.
-func (s *Server) readQuotesCSV(c echo.Context, r io.Reader, refs quoteRefs) ([]store.Quote, importProblems) {
+func (s *Server) readQuotesCSV(c echo.Context, r io.Reader, refs quoteRefs) ([]quote.Quote, importProblems) {
 	tr := t(c)
 	var p importProblems
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -296,7 +297,7 @@ func (s *Server) readQuotesCSV(c echo.Context, r io.Reader, refs quoteRefs) ([]s
 		order[col] = i
 	}
 	missing := map[string]bool{}
-	var quotes []store.Quote
+	var quotes []quote.Quote
 	for rowNum := 2; ; rowNum++ {
 		rec, err := cr.Read()
 		if err == io.EOF {

@@ -19,9 +19,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // csvToday is the clock of the CSV and history tests.
@@ -86,12 +88,12 @@ func csvRefs(t testing.TB, a *testutil.App) (zhOnly, enOnly, gpu int64) {
 // has: names in both scripts, empty and 6-place decimals, unknown and
 // false tristates, text with commas, quotes, line breaks and formula
 // starts, and every line status.
-func csvQuotes(t testing.TB, a *testutil.App) []store.Quote {
+func csvQuotes(t testing.TB, a *testutil.App) []quote.Quote {
 	t.Helper()
 	ctx := context.Background()
 	zhOnly, enOnly, gpu := csvRefs(t, a)
 	asOf := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	in := []store.Quote{
+	in := []quote.Quote{
 		{PlatformID: zhOnly, GPUModelID: gpu, Label: `4090 "单卡", 包月`, GPUCount: 1, VRAMGB: csvND("24"), Sharing: "dedicated",
 			CPUCores: csvPtr(16), RAMGB: csvND("64.5"), IncludedSystemDiskGB: decimal.RequireFromString("30"), IncludedMbps: decimal.RequireFromString("10"),
 			Region: "华东 1", Currency: "CNY", Hourly: csvND("1.98"), Monthly: csvND("1099.000001"), Yearly: csvND("11000"),
@@ -99,7 +101,7 @@ func csvQuotes(t testing.TB, a *testutil.App) []store.Quote {
 			DepositRefundable: csvPtr(false), PricesIncludeTax: false, TaxRate: decimal.RequireFromString("0.06"),
 			InvoiceType: "vat_special", SLAAvailabilityPct: csvND("99.9"), SLACompensation: "=1+1 voucher", AsOf: asOf,
 			Source: "https://example.test/pricing?a=1&b=2", Notes: "line one\nline two, with comma",
-			Lines: []store.QuoteLine{
+			Lines: []quote.Line{
 				{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: csvND("0.8"), FreeAllowance: decimal.RequireFromString("20"), InWriting: true, Note: "-20 GB free"},
 				{Item: "public_ip", Status: "included", InWriting: true},
 				{Item: "snapshot", Status: "not_applicable"},
@@ -109,13 +111,13 @@ func csvQuotes(t testing.TB, a *testutil.App) []store.Quote {
 			BillingGranularity: "hour", PricesIncludeTax: true, TaxRate: decimal.Zero, AsOf: asOf.AddDate(0, 0, 5),
 			Source: "'quoted' source", BalanceWithdrawable: csvPtr(true), Notes: "@mention +plus"},
 	}
-	var out []store.Quote
+	var out []quote.Quote
 	for _, q := range in {
-		d, err := a.Store.CreateQuoteDraft(ctx, store.SystemActor, q)
+		d, err := a.Store.CreateQuoteDraft(ctx, user.SystemActor, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := a.Store.PublishQuote(ctx, store.SystemActor, d.ID, d.LockVersion)
+		p, err := a.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,15 +137,15 @@ func csvQuoteCount(t testing.TB, a *testutil.App) (quotes, lines, audits int) {
 }
 
 // sameQuote compares what a quote says (not its identity or timestamps).
-func sameQuote(t *testing.T, want, got store.Quote) {
+func sameQuote(t *testing.T, want, got quote.Quote) {
 	t.Helper()
 	w, g := want, got
-	for _, q := range []*store.Quote{&w, &g} {
+	for _, q := range []*quote.Quote{&w, &g} {
 		q.ID, q.SeriesID, q.Version, q.PredecessorID, q.State, q.LockVersion, q.CreatedBy = 0, 0, 0, 0, "", 0, 0
 		q.CreatedAt, q.UpdatedAt, q.PublishedAt, q.ArchivedAt = time.Time{}, time.Time{}, nil, nil
 		// Lines: a quote read back has all twelve; compare the given ones
 		// by item, and the rest must be unconfirmed.
-		byItem := map[string]store.QuoteLine{}
+		byItem := map[string]quote.Line{}
 		for _, l := range q.Lines {
 			byItem[l.Item] = l
 		}
@@ -152,7 +154,7 @@ func sameQuote(t *testing.T, want, got store.Quote) {
 			"object_storage", "bundled_addon", "snapshot", "image", "stopped_retention", "start_stop_schedule"} {
 			l, ok := byItem[item]
 			if !ok {
-				l = store.QuoteLine{Item: item, Status: "unconfirmed"}
+				l = quote.Line{Item: item, Status: "unconfirmed"}
 			}
 			q.Lines = append(q.Lines, l)
 		}
@@ -224,7 +226,7 @@ func TestCSVExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("imported %v %v", imported, err)
 	}
 	for i := range orig {
-		if imported[i].State != store.QuotePublished || imported[i].Version != 1 || imported[i].SeriesID != imported[i].ID {
+		if imported[i].State != quote.Published || imported[i].Version != 1 || imported[i].SeriesID != imported[i].ID {
 			t.Errorf("imported %d: state %s version %d series %d", i, imported[i].State, imported[i].Version, imported[i].SeriesID)
 		}
 		sameQuote(t, orig[i], imported[i])

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/store"
 	"gpuquote/web"
@@ -64,8 +65,8 @@ func specRange(tr *i18n.Translator, lo, hi *int) string {
 func interconnectID(ic string) string { return "gpu.interconnect." + ic }
 
 func interconnectOptions() []web.Option {
-	out := make([]web.Option, len(store.GPUInterconnects))
-	for i, ic := range store.GPUInterconnects {
+	out := make([]web.Option, len(market.GPUInterconnects))
+	for i, ic := range market.GPUInterconnects {
 		out[i] = web.Option{Value: ic, LabelID: interconnectID(ic)}
 	}
 	return out
@@ -78,7 +79,7 @@ func perfLabelID(precision string) string { return "precision." + precision }
 // gpuList is GET /gpus: search, interconnect filter, pages.
 func (s *Server) gpuList(c echo.Context) error {
 	v := web.GPUsView{Query: strings.TrimSpace(c.QueryParam("q")), Interconnects: interconnectOptions(), CanEdit: canEditSpecs(c)}
-	if ic := c.QueryParam("interconnect"); slices.Contains(store.GPUInterconnects, ic) {
+	if ic := c.QueryParam("interconnect"); slices.Contains(market.GPUInterconnects, ic) {
 		v.Interconnect = ic
 	}
 	page := pageParam(c)
@@ -138,7 +139,7 @@ func (s *Server) gpuShow(c echo.Context) error {
 
 // gpuForm shows the stored values of g in the form; figures are written
 // plainly (no grouping) so they read back unchanged.
-func gpuForm(g store.GPUModel) web.GPUForm {
+func gpuForm(g market.GPUModel) web.GPUForm {
 	plain := func(d decimal.NullDecimal) string {
 		if !d.Valid {
 			return ""
@@ -164,7 +165,7 @@ func gpuForm(g store.GPUModel) web.GPUForm {
 	if g.AsOf != nil {
 		f.AsOf = g.AsOf.Format(time.DateOnly)
 	}
-	for _, prec := range store.PerfPrecisions {
+	for _, prec := range market.PerfPrecisions {
 		row := web.GPUPerfField{Precision: prec, LabelID: perfLabelID(prec)}
 		if p, ok := g.PerfFor(prec); ok {
 			row.Nominal, row.Sparse, row.NominalSource = money.String(p.NominalTFLOPS), p.Sparse, p.NominalSource
@@ -177,7 +178,7 @@ func gpuForm(g store.GPUModel) web.GPUForm {
 
 // gpuNew is GET /gpus/new.
 func (s *Server) gpuNew(c echo.Context) error {
-	f := gpuForm(store.GPUModel{Interconnect: "pcie"})
+	f := gpuForm(market.GPUModel{Interconnect: "pcie"})
 	f.Page = s.page(c, "gpu.new")
 	return s.render(c, http.StatusOK, f.Page, web.GPUFormPage(f))
 }
@@ -242,9 +243,9 @@ func specPositiveInt(raw string, errs web.Errors, name string) *int {
 
 // readGPU binds and validates the GPU model form. It returns the model to
 // save and the form as typed, with every problem in its Errors.
-func (s *Server) readGPU(c echo.Context, id int64) (store.GPUModel, web.GPUForm, error) {
+func (s *Server) readGPU(c echo.Context, id int64) (market.GPUModel, web.GPUForm, error) {
 	if _, err := c.FormParams(); err != nil {
-		return store.GPUModel{}, web.GPUForm{}, err
+		return market.GPUModel{}, web.GPUForm{}, err
 	}
 	errs := web.Errors{}
 	val := func(name string) string { return strings.TrimSpace(c.FormValue(name)) }
@@ -254,7 +255,7 @@ func (s *Server) readGPU(c echo.Context, id int64) (store.GPUModel, web.GPUForm,
 		LoadPowerMinW: val("load_power_min_w"), LoadPowerMaxW: val("load_power_max_w"),
 		LoadClockMinMHz: val("load_clock_min_mhz"), LoadClockMaxMHz: val("load_clock_max_mhz"),
 		Source: val("source"), AsOf: val("as_of"), Notes: val("notes"), Interconnects: interconnectOptions()}
-	g := store.GPUModel{ID: id, Vendor: specText(c, errs, "vendor", 50), Name: specText(c, errs, "name", 100),
+	g := market.GPUModel{ID: id, Vendor: specText(c, errs, "vendor", 50), Name: specText(c, errs, "name", 100),
 		Interconnect: f.Interconnect, Source: specText(c, errs, "source", 500), Notes: specText(c, errs, "notes", 5000)}
 	if g.Vendor == "" {
 		errs["vendor"] = "spec.error.required"
@@ -266,7 +267,7 @@ func (s *Server) readGPU(c echo.Context, id int64) (store.GPUModel, web.GPUForm,
 		g.VRAMGB = vram.Decimal
 	}
 	g.MemoryBandwidthGBs = specDecimal(f.MemoryBandwidthGBs, errs, "memory_bandwidth_gbs", 2, gpuSpecLimit, false)
-	if !slices.Contains(store.GPUInterconnects, g.Interconnect) {
+	if !slices.Contains(market.GPUInterconnects, g.Interconnect) {
 		errs["interconnect"] = "spec.error.choice"
 	}
 	g.InterconnectGBs = specDecimal(f.InterconnectGBs, errs, "interconnect_gbs", 2, gpuSpecLimit, false)
@@ -290,7 +291,7 @@ func (s *Server) readGPU(c echo.Context, id int64) (store.GPUModel, web.GPUForm,
 			g.AsOf = &d
 		}
 	}
-	for _, prec := range store.PerfPrecisions {
+	for _, prec := range market.PerfPrecisions {
 		row := web.GPUPerfField{Precision: prec, LabelID: perfLabelID(prec)}
 		row.Nominal, row.NominalSource = val(row.Name("nominal")), val(row.Name("nominal_source"))
 		row.Measured, row.MeasuredBenchmark, row.MeasuredSource = val(row.Name("measured")), val(row.Name("benchmark")), val(row.Name("measured_source"))
@@ -306,7 +307,7 @@ func (s *Server) readGPU(c echo.Context, id int64) (store.GPUModel, web.GPUForm,
 			row.MeasuredSource == "" && !row.Sparse {
 			continue // a row left empty: no figure for this precision
 		}
-		p := store.GPUPerf{Precision: prec, Sparse: row.Sparse,
+		p := market.GPUPerf{Precision: prec, Sparse: row.Sparse,
 			NominalSource:     specText(c, errs, row.Name("nominal_source"), 500),
 			MeasuredBenchmark: specText(c, errs, row.Name("benchmark"), 500),
 			MeasuredSource:    specText(c, errs, row.Name("measured_source"), 500)}
@@ -331,7 +332,7 @@ func (s *Server) readGPU(c echo.Context, id int64) (store.GPUModel, web.GPUForm,
 	if id != 0 {
 		lv, err := strconv.Atoi(c.FormValue("lock_version"))
 		if err != nil || lv < 1 {
-			return store.GPUModel{}, web.GPUForm{}, echo.NewHTTPError(http.StatusBadRequest)
+			return market.GPUModel{}, web.GPUForm{}, echo.NewHTTPError(http.StatusBadRequest)
 		}
 		g.LockVersion = lv
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/svgchart"
 	"gpuquote/web"
@@ -104,7 +105,7 @@ func (s *Server) priceHistory(c echo.Context) error {
 		r := web.HistoryRow{QuoteID: p.ID, Version: p.Version, State: p.State, AsOf: web.FormatDate(p.AsOf),
 			Currency: p.Currency, Hourly: s.formatMoney(c, p.Hourly, p.Currency), Monthly: s.formatMoney(c, p.Monthly, p.Currency),
 			Label: p.Label, GPUCount: p.GPUCount, Source: p.Source, SourceURL: sourceURL(p.Source),
-			Stale: p.State == store.QuotePublished && p.AsOf.Before(stale)}
+			Stale: p.State == quote.Published && p.AsOf.Before(stale)}
 		if p.HourlyJump {
 			r.Changes = append(r.Changes, t(c).T("history.change.hourly", "Change", changeText(c, p.PrevHourly, p.Hourly)))
 		}

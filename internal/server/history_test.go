@@ -13,16 +13,17 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/store"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // histPublish publishes a new version of prev (or a new series when prev
 // is zero) dated asOf with the given prices.
-func histPublish(t *testing.T, a *testutil.App, prev store.Quote, base store.Quote, asOf, hourly, monthly string) store.Quote {
+func histPublish(t *testing.T, a *testutil.App, prev quote.Quote, base quote.Quote, asOf, hourly, monthly string) quote.Quote {
 	t.Helper()
 	ctx := context.Background()
-	set := func(q *store.Quote) {
+	set := func(q *quote.Quote) {
 		q.AsOf, _ = time.Parse(time.DateOnly, asOf)
 		q.Hourly, q.Monthly = decimal.NullDecimal{}, decimal.NullDecimal{}
 		if hourly != "" {
@@ -33,22 +34,22 @@ func histPublish(t *testing.T, a *testutil.App, prev store.Quote, base store.Quo
 		}
 	}
 	var (
-		d   store.Quote
+		d   quote.Quote
 		err error
 	)
 	if prev.ID == 0 {
 		set(&base)
-		d, err = a.Store.CreateQuoteDraft(ctx, store.SystemActor, base)
+		d, err = a.Store.CreateQuoteDraft(ctx, user.SystemActor, base)
 	} else {
-		if d, err = a.Store.NewQuoteVersion(ctx, store.SystemActor, prev.ID); err == nil {
+		if d, err = a.Store.NewQuoteVersion(ctx, user.SystemActor, prev.ID); err == nil {
 			set(&d)
-			d, err = a.Store.UpdateQuoteDraft(ctx, store.SystemActor, d)
+			d, err = a.Store.UpdateQuoteDraft(ctx, user.SystemActor, d)
 		}
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := a.Store.PublishQuote(ctx, store.SystemActor, d.ID, d.LockVersion)
+	p, err := a.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,14 +79,14 @@ func svgs(t *testing.T, body string) []string {
 func TestPriceHistoryPage(t *testing.T) {
 	app := csvApp(t) // today 2026-12-02
 	zhOnly, _, gpu := csvRefs(t, app)
-	base := store.Quote{PlatformID: zhOnly, GPUModelID: gpu, Label: "4090 单卡", GPUCount: 1, Sharing: "dedicated",
+	base := quote.Quote{PlatformID: zhOnly, GPUModelID: gpu, Label: "4090 单卡", GPUCount: 1, Sharing: "dedicated",
 		Currency: "CNY", BillingGranularity: "second", PricesIncludeTax: true, TaxRate: decimal.Zero, Source: "https://example.test/p"}
-	v1 := histPublish(t, app, store.Quote{}, base, "2026-03-01", "2.00", "1000")
+	v1 := histPublish(t, app, quote.Quote{}, base, "2026-03-01", "2.00", "1000")
 	v2 := histPublish(t, app, v1, base, "2026-05-01", "2.60", "1300") // exactly +30 %: no jump
 	v3 := histPublish(t, app, v2, base, "2026-08-01", "3.50", "1300") // hourly +34.6 %: a jump; current and stale
 	usd := base
 	usd.Currency, usd.Source = "USD", "written answer"
-	u1 := histPublish(t, app, store.Quote{}, usd, "2026-11-30", "0.5", "")
+	u1 := histPublish(t, app, quote.Quote{}, usd, "2026-11-30", "0.5", "")
 
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	analyst.Header.Set("Accept-Language", "en")
@@ -168,12 +169,12 @@ func histPlatform(t *testing.T, a *testutil.App) int64 {
 func TestDashboardListsStaleQuotesAndJumps(t *testing.T) {
 	app := csvApp(t) // today 2026-12-02: stale means dated before 2026-09-03
 	zhOnly, _, gpu := csvRefs(t, app)
-	base := store.Quote{PlatformID: zhOnly, GPUModelID: gpu, GPUCount: 1, Sharing: "dedicated",
+	base := quote.Quote{PlatformID: zhOnly, GPUModelID: gpu, GPUCount: 1, Sharing: "dedicated",
 		Currency: "CNY", BillingGranularity: "second", PricesIncludeTax: true, TaxRate: decimal.Zero, Source: "x"}
-	old := histPublish(t, app, store.Quote{}, base, "2026-01-15", "2", "")
-	edge := histPublish(t, app, store.Quote{}, base, "2026-09-03", "2", "") // exactly 90 days: not stale
-	older := histPublish(t, app, store.Quote{}, base, "2025-12-01", "2", "")
-	a1 := histPublish(t, app, store.Quote{}, base, "2026-10-01", "", "1000")
+	old := histPublish(t, app, quote.Quote{}, base, "2026-01-15", "2", "")
+	edge := histPublish(t, app, quote.Quote{}, base, "2026-09-03", "2", "") // exactly 90 days: not stale
+	older := histPublish(t, app, quote.Quote{}, base, "2025-12-01", "2", "")
+	a1 := histPublish(t, app, quote.Quote{}, base, "2026-10-01", "", "1000")
 	jump := histPublish(t, app, a1, base, "2026-11-01", "", "600") // −40 %
 
 	editor, _ := app.AsUser(auth.RoleEditor)

@@ -13,18 +13,19 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // specSeq makes platform and GPU model names unique within a test binary.
 var specSeq atomic.Int64
 
 // specSeedPlatform stores a platform with a fresh name.
-func specSeedPlatform(a *testutil.App) store.Platform {
+func specSeedPlatform(a *testutil.App) market.Platform {
 	a.T.Helper()
 	n := specSeq.Add(1)
-	p, err := a.Store.CreatePlatform(context.Background(), store.SystemActor, store.Platform{
+	p, err := a.Store.CreatePlatform(context.Background(), user.SystemActor, market.Platform{
 		NameZH: fmt.Sprintf("测试云%d", n), NameEN: fmt.Sprintf("Test Cloud %d", n), Currency: "CNY"})
 	if err != nil {
 		a.T.Fatal(err)
@@ -33,11 +34,11 @@ func specSeedPlatform(a *testutil.App) store.Platform {
 }
 
 // specSeedGPU stores a GPU model with a fresh name and one perf row.
-func specSeedGPU(a *testutil.App) store.GPUModel {
+func specSeedGPU(a *testutil.App) market.GPUModel {
 	a.T.Helper()
-	g, err := a.Store.CreateGPUModel(context.Background(), store.SystemActor, store.GPUModel{
+	g, err := a.Store.CreateGPUModel(context.Background(), user.SystemActor, market.GPUModel{
 		Vendor: "NVIDIA", Name: fmt.Sprintf("Test GPU %d", specSeq.Add(1)), VRAMGB: decimal.RequireFromString("24"),
-		Interconnect: "pcie", Perf: []store.GPUPerf{{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("82.6"), NominalSource: "spec"}}})
+		Interconnect: "pcie", Perf: []market.GPUPerf{{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("82.6"), NominalSource: "spec"}}})
 	if err != nil {
 		a.T.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func TestPlatformStaleSaveConflicts(t *testing.T) {
 	// Someone else saves first.
 	other := p
 	other.Notes = "their change"
-	if _, err := app.Store.UpdatePlatform(context.Background(), store.SystemActor, other); err != nil {
+	if _, err := app.Store.UpdatePlatform(context.Background(), user.SystemActor, other); err != nil {
 		t.Fatal(err)
 	}
 	mine := specPlatformForm(app)
@@ -400,7 +401,7 @@ func TestGPUStaleSaveConflicts(t *testing.T) {
 	g := specSeedGPU(app)
 	other := g
 	other.Notes = "their change"
-	if _, err := app.Store.UpdateGPUModel(context.Background(), store.SystemActor, other); err != nil {
+	if _, err := app.Store.UpdateGPUModel(context.Background(), user.SystemActor, other); err != nil {
 		t.Fatal(err)
 	}
 	mine := specGPUForm(app)

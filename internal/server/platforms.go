@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/language"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/store"
 	"gpuquote/web"
@@ -81,9 +82,9 @@ func qualState(b *bool) string {
 	}
 }
 
-func qualBadges(p store.Platform) []web.QualBadge {
-	out := make([]web.QualBadge, len(store.PlatformQualifications))
-	for i, q := range store.PlatformQualifications {
+func qualBadges(p market.Platform) []web.QualBadge {
+	out := make([]web.QualBadge, len(market.PlatformQualifications))
+	for i, q := range market.PlatformQualifications {
 		out[i] = web.QualBadge{LabelID: "platform.qual." + q, State: qualState(p.Qualification(q))}
 	}
 	return out
@@ -101,7 +102,7 @@ func (s *Server) platformList(c echo.Context) error {
 	v := web.PlatformsView{Query: strings.TrimSpace(c.QueryParam("q")), CanEdit: canEditSpecs(c), States: []web.Option{
 		{Value: "yes", LabelID: "platform.state.yes"}, {Value: "no", LabelID: "platform.state.no"},
 		{Value: "unknown", LabelID: "platform.state.unknown"}}}
-	for _, q := range store.PlatformQualifications {
+	for _, q := range market.PlatformQualifications {
 		v.Qualifications = append(v.Qualifications, web.Option{Value: q, LabelID: "platform.qual." + q})
 		if q == c.QueryParam("qual") {
 			v.Qualification = q
@@ -161,14 +162,14 @@ func (s *Server) platformShow(c echo.Context) error {
 }
 
 // platformForm fills the form's fixed choices around the values of p.
-func platformForm(p store.Platform) web.PlatformForm {
+func platformForm(p market.Platform) web.PlatformForm {
 	f := web.PlatformForm{ID: p.ID, NameZH: p.NameZH, NameEN: p.NameEN, Website: p.Website, Country: p.Country,
 		Currency: p.Currency, GuaranteeNote: p.GuaranteeNote, SupportChannel: p.SupportChannel, Notes: p.Notes,
 		LockVersion: p.LockVersion, Errors: web.Errors{}}
 	if p.OperatingSince != nil {
 		f.OperatingSince = strconv.Itoa(*p.OperatingSince)
 	}
-	for _, q := range store.PlatformQualifications {
+	for _, q := range market.PlatformQualifications {
 		val := ""
 		if b := p.Qualification(q); b != nil {
 			val = strconv.FormatBool(*b)
@@ -176,10 +177,10 @@ func platformForm(p store.Platform) web.PlatformForm {
 		f.Quals = append(f.Quals, web.QualField{Name: q, LabelID: "platform.qual." + q, Value: val})
 	}
 	f.Supports = []web.Option{{Value: "", LabelID: "platform.support.unknown"}}
-	for _, ch := range store.PlatformSupportChannels {
+	for _, ch := range market.PlatformSupportChannels {
 		f.Supports = append(f.Supports, web.Option{Value: ch, LabelID: "platform.support." + ch})
 	}
-	for _, g := range store.PlatformGranularities {
+	for _, g := range market.PlatformGranularities {
 		f.Granularities = append(f.Granularities, web.SpecCheckbox{Value: g, LabelID: "granularity." + g,
 			Checked: slices.Contains(p.BillingGranularities, g)})
 	}
@@ -188,7 +189,7 @@ func platformForm(p store.Platform) web.PlatformForm {
 
 // platformNew is GET /platforms/new.
 func (s *Server) platformNew(c echo.Context) error {
-	f := platformForm(store.Platform{Currency: "CNY"})
+	f := platformForm(market.Platform{Currency: "CNY"})
 	f.Page = s.page(c, "platform.new")
 	return s.render(c, http.StatusOK, f.Page, web.PlatformFormPage(f))
 }
@@ -241,13 +242,13 @@ func specText(c echo.Context, errs web.Errors, name string, maxRunes int) string
 
 // readPlatform binds and validates the platform form. It returns the
 // platform to save and the form as typed, with every problem in its Errors.
-func (s *Server) readPlatform(c echo.Context, id int64) (store.Platform, web.PlatformForm, error) {
+func (s *Server) readPlatform(c echo.Context, id int64) (market.Platform, web.PlatformForm, error) {
 	form, err := c.FormParams()
 	if err != nil {
-		return store.Platform{}, web.PlatformForm{}, err
+		return market.Platform{}, web.PlatformForm{}, err
 	}
 	errs := web.Errors{}
-	p := store.Platform{ID: id}
+	p := market.Platform{ID: id}
 	p.NameZH = specText(c, errs, "name_zh", 100)
 	p.NameEN = specText(c, errs, "name_en", 100)
 	if p.NameZH == "" && p.NameEN == "" {
@@ -276,7 +277,7 @@ func (s *Server) readPlatform(c echo.Context, id int64) (store.Platform, web.Pla
 		}
 	}
 	qualValues := map[string]string{}
-	for _, q := range store.PlatformQualifications {
+	for _, q := range market.PlatformQualifications {
 		raw := c.FormValue(q)
 		qualValues[q] = raw
 		switch raw {
@@ -290,18 +291,18 @@ func (s *Server) readPlatform(c echo.Context, id int64) (store.Platform, web.Pla
 	}
 	p.GuaranteeNote = specText(c, errs, "guarantee_note", 500)
 	p.SupportChannel = c.FormValue("support_channel")
-	if p.SupportChannel != "" && !slices.Contains(store.PlatformSupportChannels, p.SupportChannel) {
+	if p.SupportChannel != "" && !slices.Contains(market.PlatformSupportChannels, p.SupportChannel) {
 		errs["support_channel"] = "spec.error.choice"
 	}
 	picked := form["billing_granularities"]
 	p.BillingGranularities = []string{}
 	for _, g := range picked {
-		if !slices.Contains(store.PlatformGranularities, g) {
+		if !slices.Contains(market.PlatformGranularities, g) {
 			errs["billing_granularities"] = "spec.error.choice"
 		}
 	}
 	// Stored finest first, each once, whatever order the boxes came in.
-	for _, g := range store.PlatformGranularities {
+	for _, g := range market.PlatformGranularities {
 		if slices.Contains(picked, g) {
 			p.BillingGranularities = append(p.BillingGranularities, g)
 		}
@@ -310,7 +311,7 @@ func (s *Server) readPlatform(c echo.Context, id int64) (store.Platform, web.Pla
 	if id != 0 {
 		lv, err := strconv.Atoi(c.FormValue("lock_version"))
 		if err != nil || lv < 1 {
-			return store.Platform{}, web.PlatformForm{}, echo.NewHTTPError(http.StatusBadRequest)
+			return market.Platform{}, web.PlatformForm{}, echo.NewHTTPError(http.StatusBadRequest)
 		}
 		p.LockVersion = lv
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
 	"gpuquote/internal/store"
 	"gpuquote/internal/vendorq"
 	"gpuquote/web"
@@ -29,10 +30,10 @@ type termClause struct {
 func termClauses() []termClause {
 	out := make([]termClause, 0, len(catalog.SLAClauses)+len(catalog.WrittenConfirmations))
 	for _, c := range catalog.SLAClauses {
-		out = append(out, termClause{store.TermKindSLA, c})
+		out = append(out, termClause{market.TermKindSLA, c})
 	}
 	for _, c := range catalog.WrittenConfirmations {
-		out = append(out, termClause{store.TermKindConfirmation, c})
+		out = append(out, termClause{market.TermKindConfirmation, c})
 	}
 	return out
 }
@@ -40,15 +41,15 @@ func termClauses() []termClause {
 // termHintID explains a term on the form where it needs it: the first
 // written confirmation is answered per quote, line by line.
 func termHintID(kind, key string) string {
-	if kind == store.TermKindConfirmation && key == "hidden_items" {
+	if kind == market.TermKindConfirmation && key == "hidden_items" {
 		return "terms.hint.hidden_items"
 	}
 	return ""
 }
 
 // termsByKey indexes stored terms.
-func termsByKey(terms []store.PlatformTerm) map[string]store.PlatformTerm {
-	out := make(map[string]store.PlatformTerm, len(terms))
+func termsByKey(terms []market.PlatformTerm) map[string]market.PlatformTerm {
+	out := make(map[string]market.PlatformTerm, len(terms))
 	for _, t := range terms {
 		out[t.Kind+"."+t.Key] = t
 	}
@@ -57,7 +58,7 @@ func termsByKey(terms []store.PlatformTerm) map[string]store.PlatformTerm {
 
 // termState is how far a term is answered: "written", "unwritten" or
 // "missing".
-func termState(t store.PlatformTerm) string {
+func termState(t market.PlatformTerm) string {
 	switch {
 	case t.Answered():
 		return "written"
@@ -85,10 +86,10 @@ func (s *Server) platformTermsView(c echo.Context, platformID int64) (web.Platfo
 		if t.LockVersion > 0 {
 			r.UpdatedBy, r.UpdatedAt = t.UpdatedByName, trialTime(t.UpdatedAt)
 		}
-		if r.State != "written" && !(tc.kind == store.TermKindConfirmation && tc.clause.Key == "hidden_items") {
+		if r.State != "written" && !(tc.kind == market.TermKindConfirmation && tc.clause.Key == "hidden_items") {
 			v.Open++
 		}
-		if tc.kind == store.TermKindSLA {
+		if tc.kind == market.TermKindSLA {
 			v.SLA = append(v.SLA, r)
 		} else {
 			v.Confirmations = append(v.Confirmations, r)
@@ -99,13 +100,13 @@ func (s *Server) platformTermsView(c echo.Context, platformID int64) (web.Platfo
 
 // vendorTerms are a platform's terms as vendorq reads them: every one of
 // the eleven, answered or not (so the questions know they were looked up).
-func vendorTerms(terms []store.PlatformTerm) []vendorq.Term {
+func vendorTerms(terms []market.PlatformTerm) []vendorq.Term {
 	byKey := termsByKey(terms)
 	out := make([]vendorq.Term, 0, 11)
 	for _, tc := range termClauses() {
 		t := byKey[tc.kind+"."+tc.clause.Key]
 		kind := vendorq.KindSLA
-		if tc.kind == store.TermKindConfirmation {
+		if tc.kind == market.TermKindConfirmation {
 			kind = vendorq.KindConfirmation
 		}
 		vt := vendorq.Term{Kind: kind, Key: tc.clause.Key, Answer: t.Answer, InWriting: t.InWriting}
@@ -118,7 +119,7 @@ func vendorTerms(terms []store.PlatformTerm) []vendorq.Term {
 }
 
 // termFields fills the form's eleven terms from stored ones.
-func termFields(terms []store.PlatformTerm) (sla, confirmations []web.PlatformTermField) {
+func termFields(terms []market.PlatformTerm) (sla, confirmations []web.PlatformTermField) {
 	byKey := termsByKey(terms)
 	for _, tc := range termClauses() {
 		t := byKey[tc.kind+"."+tc.clause.Key]
@@ -127,7 +128,7 @@ func termFields(terms []store.PlatformTerm) (sla, confirmations []web.PlatformTe
 		if t.AnsweredOn != nil {
 			f.AnsweredOn = web.FormatDate(*t.AnsweredOn)
 		}
-		if tc.kind == store.TermKindSLA {
+		if tc.kind == market.TermKindSLA {
 			sla = append(sla, f)
 		} else {
 			confirmations = append(confirmations, f)
@@ -173,7 +174,7 @@ func (s *Server) platformTermsUpdate(c echo.Context) error {
 	}
 	errs := web.Errors{}
 	f := web.PlatformTermsForm{PlatformID: id, PlatformName: web.PlatformName(ctx, p.NameZH, p.NameEN), Errors: errs}
-	var terms []store.PlatformTerm
+	var terms []market.PlatformTerm
 	for _, tc := range termClauses() {
 		fld := web.PlatformTermField{Kind: tc.kind, Key: tc.clause.Key, Number: tc.clause.Number, LabelID: tc.clause.LabelID,
 			HintID: termHintID(tc.kind, tc.clause.Key)}
@@ -193,7 +194,7 @@ func (s *Server) platformTermsUpdate(c echo.Context) error {
 		if fld.InWriting && fld.Answer == "" {
 			errs[fld.Name("in_writing")] = "terms.error.in_writing_without_answer"
 		}
-		t := store.PlatformTerm{Kind: tc.kind, Key: tc.clause.Key, Answer: fld.Answer, InWriting: fld.InWriting, LockVersion: lv}
+		t := market.PlatformTerm{Kind: tc.kind, Key: tc.clause.Key, Answer: fld.Answer, InWriting: fld.InWriting, LockVersion: lv}
 		fld.AnsweredOn = strings.TrimSpace(c.FormValue(fld.Name("answered_on")))
 		if fld.AnsweredOn != "" {
 			d, err := time.Parse(time.DateOnly, fld.AnsweredOn)
@@ -207,7 +208,7 @@ func (s *Server) platformTermsUpdate(c echo.Context) error {
 			}
 		}
 		terms = append(terms, t)
-		if tc.kind == store.TermKindSLA {
+		if tc.kind == market.TermKindSLA {
 			f.SLA = append(f.SLA, fld)
 		} else {
 			f.Confirmations = append(f.Confirmations, fld)

@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/store"
 	"gpuquote/web"
@@ -147,12 +148,12 @@ func (s *Server) pricesView(c echo.Context) (web.PricesView, error) {
 	v.FXForm = web.FXRateForm{Errors: web.Errors{}}
 
 	currencies := slices.Clone(pricesCurrencySuggestions)
-	refRow := func(r store.ReferencePrice) web.RefPriceRow {
+	refRow := func(r market.ReferencePrice) web.RefPriceRow {
 		return web.RefPriceRow{ID: r.ID, Item: r.Item, ItemLabelID: "item." + r.Item,
 			UnitLabelID: catalog.Unit(r.Unit).LabelID(), Currency: r.Currency, UnitPrice: r.UnitPrice,
 			AsOf: r.AsOf, Source: r.Source, Stale: r.AsOf.Before(staleBefore)}
 	}
-	fxRow := func(r store.FXRate) web.FXRateRow {
+	fxRow := func(r market.FXRate) web.FXRateRow {
 		return web.FXRateRow{ID: r.ID, Base: r.Base, Quote: r.Quote, Rate: r.Rate, AsOf: r.AsOf,
 			Source: r.Source, Stale: r.AsOf.Before(staleBefore)}
 	}
@@ -272,7 +273,7 @@ func (s *Server) createReferencePrice(c echo.Context) error {
 		Source:    c.FormValue("source"),
 		Errors:    web.Errors{},
 	}
-	r := store.ReferencePrice{Item: f.Item, Unit: f.Unit}
+	r := market.ReferencePrice{Item: f.Item, Unit: f.Unit}
 	it, itemOK := catalog.LookupItem(catalog.ItemKey(f.Item))
 	switch {
 	case f.Item == "":
@@ -336,7 +337,7 @@ func (s *Server) createFXRate(c echo.Context) error {
 		Source: c.FormValue("source"),
 		Errors: web.Errors{},
 	}
-	var r store.FXRate
+	var r market.FXRate
 	r.Base = pricesCurrencyField(f.Base, "base", f.Errors)
 	r.Quote = pricesCurrencyField(f.Quote, "quote", f.Errors)
 	f.Base, f.Quote = r.Base, r.Quote

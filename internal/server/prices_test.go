@@ -13,8 +13,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // pricesApp is the server on 2026-03-01 10:00 UTC with a signed-in editor
@@ -280,12 +282,12 @@ func TestPricesHistoryFiltersAndPages(t *testing.T) {
 	ctx := context.Background()
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 26 {
-		if _, err := app.Store.CreateReferencePrice(ctx, store.SystemActor, store.ReferencePrice{Item: "snapshot", Currency: "CNY",
+		if _, err := app.Store.CreateReferencePrice(ctx, user.SystemActor, market.ReferencePrice{Item: "snapshot", Currency: "CNY",
 			Unit: "per_month", UnitPrice: decimal.New(int64(i+1), -2), AsOf: start.AddDate(0, 0, i), Source: "sheet"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := app.Store.CreateReferencePrice(ctx, store.SystemActor, store.ReferencePrice{Item: "image", Currency: "USD",
+	if _, err := app.Store.CreateReferencePrice(ctx, user.SystemActor, market.ReferencePrice{Item: "image", Currency: "USD",
 		Unit: "per_month", UnitPrice: decimal.RequireFromString("0.05"), AsOf: start, Source: "sheet"}); err != nil {
 		t.Fatal(err)
 	}

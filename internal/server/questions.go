@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"gpuquote/internal/store"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/tcoapi"
 	"gpuquote/internal/vendorq"
 	"gpuquote/web"
@@ -42,7 +42,7 @@ func (s *Server) quoteQuestions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if q.State == store.QuoteDraft && !isEditor(c) {
+	if q.State == quote.Draft && !isEditor(c) {
 		return echo.ErrNotFound
 	}
 	tr := t(c)

@@ -11,8 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
-	"gpuquote/internal/store"
+	"gpuquote/internal/quote"
 	"gpuquote/web"
 )
 
@@ -52,11 +53,11 @@ type quoteRefs struct {
 	gpus      map[string]int64 // id, lower-case "vendor name" or name → id
 }
 
-func newQuoteRefs(platforms, gpus []store.RefName) quoteRefs {
+func newQuoteRefs(platforms, gpus []market.RefName) quoteRefs {
 	r := quoteRefs{platforms: map[string]int64{}, gpus: map[string]int64{}}
 	for _, x := range []struct {
 		dst  map[string]int64
-		refs []store.RefName
+		refs []market.RefName
 	}{{r.platforms, platforms}, {r.gpus, gpus}} {
 		for _, ref := range x.refs {
 			x.dst[strconv.FormatInt(ref.ID, 10)] = ref.ID
@@ -188,9 +189,9 @@ func strs[T ~string](xs []T) []string {
 // parseQuote reads and validates a whole quote, the twelve lines included.
 // Every bad field is reported; the quote is meaningful only without errors.
 // A line that is not given at all is unconfirmed (TCO.md).
-func parseQuote(get func(string) string, refs quoteRefs, today time.Time) (store.Quote, web.Errors) {
+func parseQuote(get func(string) string, refs quoteRefs, today time.Time) (quote.Quote, web.Errors) {
 	p := &quoteParser{get: get, errs: web.Errors{}, today: today}
-	var q store.Quote
+	var q quote.Quote
 
 	if v := strings.TrimSpace(get("platform")); v == "" {
 		p.errs["platform"] = "form.required"
@@ -288,7 +289,7 @@ func parseQuote(get func(string) string, refs quoteRefs, today time.Time) (store
 
 	for _, it := range catalog.Items {
 		k := string(it.Key) + "."
-		l := store.QuoteLine{Item: string(it.Key)}
+		l := quote.Line{Item: string(it.Key)}
 		l.Status = p.oneOf(k+"status", true, strs(catalog.Statuses)...)
 		if l.Status == "" {
 			l.Status = string(catalog.StatusUnconfirmed)
@@ -327,7 +328,7 @@ func parseQuote(get func(string) string, refs quoteRefs, today time.Time) (store
 
 // quoteValues is the inverse of parseQuote: the input fields of a stored
 // quote, to fill the edit form and the CSV export.
-func quoteValues(q store.Quote) url.Values {
+func quoteValues(q quote.Quote) url.Values {
 	v := url.Values{}
 	set := func(k, s string) {
 		if s != "" {

@@ -1,16 +1,15 @@
 package server
 
 import (
+	"gpuquote/internal/market"
 	"net/url"
 	"testing"
 	"time"
-
-	"gpuquote/internal/store"
 )
 
 var testRefs = newQuoteRefs(
-	[]store.RefName{{ID: 7, Names: []string{"HOSTKEY", "HOSTKEY"}}, {ID: 8, Names: []string{"AutoDL", "AutoDL 算力云"}}},
-	[]store.RefName{{ID: 3, Names: []string{"NVIDIA RTX 4090", "RTX 4090"}}})
+	[]market.RefName{{ID: 7, Names: []string{"HOSTKEY", "HOSTKEY"}}, {ID: 8, Names: []string{"AutoDL", "AutoDL 算力云"}}},
+	[]market.RefName{{ID: 3, Names: []string{"NVIDIA RTX 4090", "RTX 4090"}}})
 
 var today = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
 

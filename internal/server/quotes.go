@@ -13,9 +13,10 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/compare"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/tco"
 	"gpuquote/web"
@@ -43,7 +44,7 @@ func displayName(lang i18n.Lang, zh, en string) string {
 }
 
 // refOptions turns platforms and GPU models into select choices.
-func refOptions(lang i18n.Lang, refs []store.RefName) []web.Option {
+func refOptions(lang i18n.Lang, refs []market.RefName) []web.Option {
 	out := make([]web.Option, len(refs))
 	for i, r := range refs {
 		out[i] = web.Option{Value: strconv.FormatInt(r.ID, 10), Label: displayName(lang, r.Names[0], r.Names[1])}
@@ -52,7 +53,7 @@ func refOptions(lang i18n.Lang, refs []store.RefName) []web.Option {
 }
 
 // gpuOptions labels GPU models "Vendor Name" in every language.
-func gpuOptions(refs []store.RefName) []web.Option {
+func gpuOptions(refs []market.RefName) []web.Option {
 	out := make([]web.Option, len(refs))
 	for i, r := range refs {
 		out[i] = web.Option{Value: strconv.FormatInt(r.ID, 10), Label: r.Names[0]}
@@ -83,10 +84,10 @@ func (s *Server) quoteFilter(c echo.Context) (f store.QuoteFilter, filter url.Va
 	}
 	if isEditor(c) {
 		switch st := q.Get("state"); st {
-		case store.QuoteDraft, store.QuoteArchived, store.QuotePublished:
+		case quote.Draft, quote.Archived, quote.Published:
 			f.States = []string{st}
 		case "all":
-			f.States = []string{store.QuoteDraft, store.QuotePublished, store.QuoteArchived}
+			f.States = []string{quote.Draft, quote.Published, quote.Archived}
 		}
 	}
 	filter = url.Values{}
@@ -128,7 +129,7 @@ func (s *Server) quoteList(c echo.Context) error {
 		v.Rows = append(v.Rows, web.QuoteRow{ID: qt.ID, Platform: displayName(lang, qt.PlatformNameZH, qt.PlatformNameEN),
 			GPU: qt.GPUVendor + " " + qt.GPUName, GPUCount: qt.GPUCount, Label: qt.Label, Region: qt.Region,
 			Currency: qt.Currency, Hourly: s.formatMoney(c, qt.Hourly, qt.Currency), Monthly: s.formatMoney(c, qt.Monthly, qt.Currency),
-			AsOf: web.FormatDate(qt.AsOf), Stale: qt.State == store.QuotePublished && qt.AsOf.Before(stale),
+			AsOf: web.FormatDate(qt.AsOf), Stale: qt.State == quote.Published && qt.AsOf.Before(stale),
 			State: qt.State, Version: qt.Version})
 	}
 	v.Page = s.page(c, "quote.list.title")
@@ -197,17 +198,17 @@ func (s *Server) quoteCreate(c echo.Context) error {
 }
 
 // loadQuote loads :id; drafts are visible to editors only (others get 404).
-func (s *Server) loadQuote(c echo.Context) (store.Quote, error) {
+func (s *Server) loadQuote(c echo.Context) (quote.Quote, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return store.Quote{}, echo.ErrNotFound
+		return quote.Quote{}, echo.ErrNotFound
 	}
 	q, err := s.store.QuoteByID(c.Request().Context(), id)
 	if err != nil {
-		return store.Quote{}, err
+		return quote.Quote{}, err
 	}
-	if q.State == store.QuoteDraft && !isEditor(c) {
-		return store.Quote{}, echo.ErrNotFound
+	if q.State == quote.Draft && !isEditor(c) {
+		return quote.Quote{}, echo.ErrNotFound
 	}
 	return q, nil
 }
@@ -217,7 +218,7 @@ func (s *Server) quoteEditForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if q.State != store.QuoteDraft {
+	if q.State != quote.Draft {
 		return c.Redirect(http.StatusSeeOther, "/quotes/"+strconv.FormatInt(q.ID, 10))
 	}
 	v := web.QuoteFormView{Action: "/quotes/" + strconv.FormatInt(q.ID, 10), QuoteID: q.ID, LockVersion: q.LockVersion, Version: q.Version}
@@ -238,7 +239,7 @@ func (s *Server) quoteUpdate(c echo.Context) error {
 	}
 	lock, _ := strconv.Atoi(values.Get("lock_version"))
 	v := web.QuoteFormView{Action: "/quotes/" + strconv.FormatInt(cur.ID, 10), QuoteID: cur.ID, LockVersion: lock, Version: cur.Version}
-	if cur.State != store.QuoteDraft {
+	if cur.State != quote.Draft {
 		return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(cur.ID, 10), "error", "quote.flash.not_draft")
 	}
 	refs, err := s.quoteRefs(ctx)
@@ -350,7 +351,7 @@ func (s *Server) quoteShow(c echo.Context) error {
 	v := web.QuoteDetailView{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, LockVersion: q.LockVersion,
 		Platform: displayName(lang, q.PlatformNameZH, q.PlatformNameEN), PlatformID: q.PlatformID, GPUModelID: q.GPUModelID,
 		AsOf: web.FormatDate(q.AsOf), AgeDays: s.ageDays(q.AsOf), Source: q.Source, IsEditor: isEditor(c)}
-	v.Stale = q.State == store.QuotePublished && v.AgeDays > staleAfterDays
+	v.Stale = q.State == quote.Published && v.AgeDays > staleAfterDays
 	v.Title = t(c).T("quote.detail.title", "Platform", v.Platform, "GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
 	if q.Label != "" {
 		v.Title += " · " + q.Label
@@ -362,19 +363,19 @@ func (s *Server) quoteShow(c echo.Context) error {
 		v.Versions = append(v.Versions, web.QuoteVersionRow{ID: ver.ID, Version: ver.Version, State: ver.State,
 			AsOf: web.FormatDate(ver.AsOf), Hourly: s.formatMoney(c, ver.Hourly, ver.Currency),
 			Monthly: s.formatMoney(c, ver.Monthly, ver.Currency), Current: ver.ID == q.ID})
-		if ver.State == store.QuoteDraft && ver.ID != q.ID {
+		if ver.State == quote.Draft && ver.ID != q.ID {
 			v.HasDraft = ver.ID
 		}
 	}
 	v.Terms = s.quoteTerms(c, q)
-	byItem := map[string]store.QuoteLine{}
+	byItem := map[string]quote.Line{}
 	for _, l := range q.Lines {
 		byItem[l.Item] = l
 	}
 	for _, it := range catalog.Items {
 		l, ok := byItem[string(it.Key)]
 		if !ok {
-			l = store.QuoteLine{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
+			l = quote.Line{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
 		}
 		dl := web.QuoteDetailLine{Item: l.Item, LabelID: it.LabelID, Status: l.Status, StatusID: catalog.Status(l.Status).LabelID(),
 			InWriting: l.InWriting, CountsAsUnconfirmed: l.CountsAsUnconfirmed(), Note: l.Note,
@@ -395,8 +396,8 @@ func (s *Server) quoteShow(c echo.Context) error {
 
 // quoteBreakEven fills the engine's figures: break-even hours and months,
 // and the cost of one instance for one month at the example hours.
-func (s *Server) quoteBreakEven(c echo.Context, q store.Quote, v *web.QuoteDetailView) {
-	eq := compare.EngineQuote(q, store.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName})
+func (s *Server) quoteBreakEven(c echo.Context, q quote.Quote, v *web.QuoteDetailView) {
+	eq := q.Engine(market.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName})
 	opts := tco.Options{ReportCurrency: q.Currency, Today: s.today()}
 	// A spot-only offer is shown for jobs that resume; otherwise spot is
 	// listed beside the allowed modes, never chosen.
@@ -433,7 +434,7 @@ func (s *Server) quoteBreakEven(c echo.Context, q store.Quote, v *web.QuoteDetai
 }
 
 // quoteTerms lists the quote's facts in reading order.
-func (s *Server) quoteTerms(c echo.Context, q store.Quote) []web.QuoteTerm {
+func (s *Server) quoteTerms(c echo.Context, q quote.Quote) []web.QuoteTerm {
 	tr := t(c)
 	var out []web.QuoteTerm
 	add := func(labelID, value string) {

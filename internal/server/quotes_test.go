@@ -11,8 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/store"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // marketRefs makes sure the app has one platform and one GPU model and
@@ -51,10 +52,10 @@ func quoteForm(a *testutil.App) url.Values {
 	return v
 }
 
-func draftQuote(a *testutil.App) store.Quote {
+func draftQuote(a *testutil.App) quote.Quote {
 	a.T.Helper()
 	pid, gid := marketRefs(a)
-	q, err := a.Store.CreateQuoteDraft(context.Background(), store.SystemActor, store.Quote{
+	q, err := a.Store.CreateQuoteDraft(context.Background(), user.SystemActor, quote.Quote{
 		PlatformID: pid, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated", Currency: "EUR",
 		Hourly: decimal.NewNullDecimal(decimal.RequireFromString("0.471")), Monthly: decimal.NewNullDecimal(decimal.RequireFromString("284")),
 		BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), Source: "test"})
@@ -67,7 +68,7 @@ func draftQuote(a *testutil.App) store.Quote {
 func publishedQuote(a *testutil.App) int64 {
 	a.T.Helper()
 	d := draftQuote(a)
-	q, err := a.Store.PublishQuote(context.Background(), store.SystemActor, d.ID, d.LockVersion)
+	q, err := a.Store.PublishQuote(context.Background(), user.SystemActor, d.ID, d.LockVersion)
 	if err != nil {
 		a.T.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestEditingAPublishedQuoteMakesANewVersion(t *testing.T) {
 	f.Set("lock_version", "2")
 	editor.PostForm("/quotes/"+itoa(id), f)
 	q, _ := app.Store.QuoteByID(context.Background(), id)
-	if q.State != store.QuotePublished || q.Hourly.Decimal.String() != "0.471" {
+	if q.State != quote.Published || q.Hourly.Decimal.String() != "0.471" {
 		t.Fatalf("published quote changed: %s %s", q.State, q.Hourly.Decimal)
 	}
 	page := editor.Get("/quotes/" + itoa(id))

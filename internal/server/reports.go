@@ -17,10 +17,11 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/compare"
 	"gpuquote/internal/money"
 	"gpuquote/internal/report"
 	"gpuquote/internal/store"
-	"gpuquote/internal/tco"
+	"gpuquote/internal/user"
 	"gpuquote/internal/vendorq"
 	"gpuquote/web"
 )
@@ -51,12 +52,12 @@ func isFinance(c echo.Context) bool {
 
 // canSeeReport says whether the reader may see a report: drafts are their
 // author's (and admins'); deleted drafts are nobody's.
-func canSeeReport(c echo.Context, r store.Report) bool {
+func canSeeReport(c echo.Context, r report.Report) bool {
 	cur := auth.CurrentUser(c)
 	switch {
-	case cur == nil || r.Status == store.ReportDeleted:
+	case cur == nil || r.Status == report.Deleted:
 		return false
-	case r.Status == store.ReportDraft:
+	case r.Status == report.Draft:
 		return r.AuthorID == cur.UserID || cur.Role == auth.RoleAdmin
 	default:
 		return true
@@ -65,21 +66,21 @@ func canSeeReport(c echo.Context, r store.Report) bool {
 
 // loadReport reads the report named in the path with its snapshot, as the
 // reader may see it (404 otherwise).
-func (s *Server) loadReport(c echo.Context) (store.Report, report.Snapshot, error) {
+func (s *Server) loadReport(c echo.Context) (report.Report, report.Snapshot, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return store.Report{}, report.Snapshot{}, echo.ErrNotFound
+		return report.Report{}, report.Snapshot{}, echo.ErrNotFound
 	}
 	r, err := s.store.ReportHead(c.Request().Context(), id)
 	if err != nil {
-		return store.Report{}, report.Snapshot{}, err
+		return report.Report{}, report.Snapshot{}, err
 	}
 	if !canSeeReport(c, r) {
-		return store.Report{}, report.Snapshot{}, echo.ErrNotFound
+		return report.Report{}, report.Snapshot{}, echo.ErrNotFound
 	}
 	snap, err := s.reportSnapshot(c.Request().Context(), id)
 	if err != nil {
-		return store.Report{}, report.Snapshot{}, err
+		return report.Report{}, report.Snapshot{}, err
 	}
 	return r, snap, nil
 }
@@ -101,84 +102,34 @@ func reportTexts(form url.Values) (title, purpose string, errs web.Errors) {
 	return title, purpose, errs
 }
 
-// frozen is a comparison computed now and frozen for a report.
-type frozen struct {
-	snap     report.Snapshot
-	problems []string // translated: why it cannot be saved
-}
-
-// freezeComparison computes the comparison of values for today, as the
-// compare page does, and freezes it.
-func (s *Server) freezeComparison(c echo.Context, values url.Values) (frozen, error) {
-	ctx := c.Request().Context()
-	today := s.today()
-	cmp, err := s.loadComparison(ctx, values, today)
-	if err != nil {
-		return frozen{}, err
-	}
-	// The platforms' answers to the SLA clauses and written confirmations
-	// decide which of them the frozen vendor questions ask.
-	var platformIDs []int64
-	for _, q := range cmp.Selected {
-		platformIDs = append(platformIDs, q.PlatformID)
-	}
-	terms, err := s.store.PlatformTermsByPlatform(ctx, platformIDs)
-	if err != nil {
-		return frozen{}, err
-	}
-	vterms := map[int64][]vendorq.Term{}
-	for _, id := range platformIDs {
-		vterms[id] = vendorTerms(terms[id])
-	}
-	var out frozen
+// freezeProblems words what keeps a frozen comparison from being saved.
+func freezeProblems(c echo.Context, fz compare.Frozen) []string {
 	tr := t(c)
-	for _, e := range cmp.ProfileErrors {
-		out.problems = append(out.problems, tr.T(profileLabelID(e.Field))+": "+tr.TMap(e.MessageID, e.Args))
+	var out []string
+	for _, e := range fz.ProfileErrors {
+		out = append(out, tr.T(profileLabelID(e.Field))+": "+tr.TMap(e.MessageID, e.Args))
 	}
-	if cmp.TooMany {
-		out.problems = append(out.problems, tr.T("compare.too_many", "Max", "20"))
+	if fz.TooMany {
+		out = append(out, tr.T("compare.too_many", "Max", strconv.Itoa(compare.MaxSelected)))
 	}
-	if len(cmp.ProfileErrors) == 0 && len(cmp.Rows) == 0 {
-		out.problems = append(out.problems, tr.T("report.error.no_quotes"))
+	if fz.Empty {
+		out = append(out, tr.T("report.error.no_quotes"))
 	}
-	dates := func(rp tco.ReferencePrice) (time.Time, bool) {
-		// The engine input carries no dates; the report names them.
-		for _, r := range cmp.ReferencePrices {
-			if r.Item == string(rp.Item) && r.Unit == string(rp.Unit) && r.Currency == rp.Currency && r.UnitPrice.Equal(rp.UnitPrice) {
-				return r.AsOf, true
-			}
-		}
-		return time.Time{}, false
-	}
-	out.snap = report.Freeze(report.Source{Values: cmp.Values, Floor: cmp.Floor, In: cmp.In, Rows: cmp.Rows,
-		Sort: cmp.SortKey, Desc: cmp.Desc, ReferenceDates: dates, Terms: vterms})
-	return out, nil
-}
-
-// profileLabelID is the label of a profile field named in an error.
-func profileLabelID(field string) string {
-	for _, sec := range web.ProfileSections(url.Values{}, nil) {
-		for _, f := range sec.Fields {
-			if f.Name == field || "profile."+strings.TrimPrefix(field, "profile.") == f.Name {
-				return f.LabelID
-			}
-		}
-	}
-	return "report.inputs.title"
+	return out
 }
 
 // newReport is what the store saves of a frozen snapshot.
-func newReport(snap report.Snapshot, title, purpose string) (store.NewReport, error) {
+func newReport(snap report.Snapshot, title, purpose string) (report.NewReport, error) {
 	raw, err := json.Marshal(snap)
 	if err != nil {
-		return store.NewReport{}, err
+		return report.NewReport{}, err
 	}
-	nr := store.NewReport{Title: title, Purpose: purpose, Snapshot: raw, SnapshotVersion: snap.Version,
+	nr := report.NewReport{Title: title, Purpose: purpose, Snapshot: raw, SnapshotVersion: snap.Version,
 		RulesVersion: snap.RulesVersion, ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows),
 		PlatformIDs: snap.PlatformIDs()}
 	nr.FiguresDate, err = time.Parse(time.DateOnly, snap.FiguresDate)
 	if err != nil {
-		return store.NewReport{}, fmt.Errorf("figures date: %w", err)
+		return report.NewReport{}, fmt.Errorf("figures date: %w", err)
 	}
 	if sum := snap.Summary(); sum.Recommended >= 0 {
 		res := snap.Rows[sum.Recommended].Result
@@ -207,12 +158,12 @@ func (s *Server) reportNewForm(c echo.Context) error {
 // renderReportNew computes the comparison to preview what will be frozen.
 func (s *Server) renderReportNew(c echo.Context, status int, values url.Values, title, purpose string, errs web.Errors) error {
 	ctx := c.Request().Context()
-	fz, err := s.freezeComparison(c, values)
+	fz, err := compare.FreezeValues(c.Request().Context(), s.store, values, s.today())
 	if err != nil {
 		return err
 	}
 	v := web.ReportNewView{State: web.ReportState(values), Title: title, Purpose: purpose, Errors: errs,
-		Problems: fz.problems, Currency: fz.snap.ReportCurrency, QuoteCount: len(fz.snap.Rows), FiguresDate: fz.snap.FiguresDate}
+		Problems: freezeProblems(c, fz), Currency: fz.Snapshot.ReportCurrency, QuoteCount: len(fz.Snapshot.Rows), FiguresDate: fz.Snapshot.FiguresDate}
 	back := url.Values{}
 	for _, h := range v.State {
 		back.Add(h.Name, h.Value)
@@ -221,7 +172,7 @@ func (s *Server) renderReportNew(c echo.Context, status int, values url.Values, 
 	// the next revision of one of them instead of a new report.
 	cur := auth.CurrentUser(c)
 	returned, _, err := s.store.Reports(ctx, store.ReportFilter{ViewerID: cur.UserID, AuthorID: cur.UserID,
-		Statuses: []string{store.ReportReturned}, Limit: 200})
+		Statuses: []string{report.Returned}, Limit: 200})
 	if err != nil {
 		return err
 	}
@@ -240,8 +191,8 @@ func (s *Server) renderReportNew(c echo.Context, status int, values url.Values, 
 		}
 	}
 	v.BackURL = "/compare?" + back.Encode()
-	if len(fz.snap.Rows) > 0 {
-		v.Summary = s.reportSummary(c, fz.snap)
+	if len(fz.Snapshot.Rows) > 0 {
+		v.Summary = s.reportSummary(c, fz.Snapshot)
 	}
 	v.Page = s.page(c, "report.new.title")
 	return s.render(c, status, v.Page, web.ReportNew(v))
@@ -255,14 +206,14 @@ func (s *Server) reportCreate(c echo.Context) error {
 		return err
 	}
 	title, purpose, errs := reportTexts(form)
-	fz, err := s.freezeComparison(c, form)
+	fz, err := compare.FreezeValues(c.Request().Context(), s.store, form, s.today())
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 || len(fz.problems) > 0 {
+	if len(errs) > 0 || !fz.Savable() {
 		return s.renderReportNew(c, http.StatusUnprocessableEntity, form, form.Get("title"), form.Get("purpose"), errs)
 	}
-	nr, err := newReport(fz.snap, title, purpose)
+	nr, err := newReport(fz.Snapshot, title, purpose)
 	if err != nil {
 		return err
 	}
@@ -300,7 +251,7 @@ func (s *Server) reportShow(c echo.Context) error {
 // renderReport renders a report from its row and snapshot only (and its
 // timeline and links): it never reads quotes, rates or prices, so it shows
 // the same figures whatever happened to them since.
-func (s *Server) renderReport(c echo.Context, status int, r store.Report, snap report.Snapshot, form url.Values, errs web.Errors, conflict bool) error {
+func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap report.Snapshot, form url.Values, errs web.Errors, conflict bool) error {
 	ctx := c.Request().Context()
 	cur := auth.CurrentUser(c)
 	events, err := s.store.ReportEvents(ctx, r.ID)
@@ -323,11 +274,11 @@ func (s *Server) renderReport(c echo.Context, status int, r store.Report, snap r
 		v.DecidedAt, v.DecidedBy, v.Decision = s.reportTime(c, *r.DecidedAt), r.DecidedByName, r.DecisionComment
 	}
 	author := cur != nil && cur.UserID == r.AuthorID
-	v.CanSubmit = author && r.Status == store.ReportDraft
+	v.CanSubmit = author && r.Status == report.Draft
 	v.CanEdit = v.CanSubmit
-	v.CanDecide = isFinance(c) && !author && r.Status == store.ReportSubmitted
-	v.OwnPending = isFinance(c) && author && r.Status == store.ReportSubmitted
-	v.CanRevise = author && r.Status == store.ReportReturned && r.NextRevisionID == 0
+	v.CanDecide = isFinance(c) && !author && r.Status == report.Submitted
+	v.OwnPending = isFinance(c) && author && r.Status == report.Submitted
+	v.CanRevise = author && r.Status == report.Returned && r.NextRevisionID == 0
 	if v.CanRevise {
 		q := snap.PageValues()
 		q.Set("revise_of", strconv.FormatInt(r.ID, 10))
@@ -391,7 +342,8 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 	}
 	var f web.ReportView
 	var cv web.CompareView
-	s.compareTable(c, &cv, snap.CompareRows(), snap.CompareInput(), snap.PageValues(), snap.Sort, snap.Descending)
+	in, rows := compare.Thaw(snap)
+	s.compareTable(c, &cv, rows, in, snap.PageValues(), snap.Sort, snap.Descending)
 	f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG = cv.Rows, cv.ItemLabelIDs, cv.FXNotes, cv.CurvesSVG, cv.BarsSVG
 	f.Summary = s.reportSummary(c, snap)
 	f.Profile = reportProfile(c, snap)
@@ -408,11 +360,11 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date))
 	}
 	for _, row := range snap.Rows {
-		sq := row.Quote.StoreQuote(row.GPU)
+		sq := row.Quote.AsQuote(row.GPU)
 		name := compareCandidateName(c, sq)
 		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(sq.Version)) + " · " + row.Quote.AsOf
 		f.Questions = append(f.Questions, web.ReportQuestions{ID: row.Quote.ID, Name: name,
-			Text: vendorq.PlainText(title, row.VendorGroups(), tr.TMap)})
+			Text: vendorq.PlainText(title, vendorq.Frozen(row), tr.TMap)})
 	}
 	s.frozen.put(k, f)
 	use(f)
@@ -473,7 +425,7 @@ func (s *Server) reportSummary(c echo.Context, snap report.Snapshot) web.ReportS
 	}
 	rec := snap.Rows[sum.Recommended]
 	v.HasRecommendation = true
-	v.Recommended = compareCandidateName(c, rec.Quote.StoreQuote(rec.GPU))
+	v.Recommended = compareCandidateName(c, rec.Quote.AsQuote(rec.GPU))
 	v.RecommendedURL = "/quotes/" + strconv.FormatInt(rec.Quote.ID, 10)
 	v.ChosenModeID = catalog.Mode(rec.Result.ChosenMode).LabelID()
 	v.TCO, v.Pessimistic, v.Range = m(rec.Result.TCO), m(rec.Result.TCOPessimistic), m(sum.Range.Decimal)
@@ -486,7 +438,7 @@ func (s *Server) reportSummary(c echo.Context, snap report.Snapshot) web.ReportS
 	if sum.Next >= 0 {
 		next := snap.Rows[sum.Next]
 		v.HasNext = true
-		v.Next = compareCandidateName(c, next.Quote.StoreQuote(next.GPU))
+		v.Next = compareCandidateName(c, next.Quote.AsQuote(next.GPU))
 		v.Savings = m(sum.Savings.Decimal)
 		if sum.SavingsPct.Valid {
 			v.SavingsPct = tr.T("calc.result.percent", "Value", money.Fixed(sum.SavingsPct.Decimal.Mul(decimal.NewFromInt(100)), 2))
@@ -548,7 +500,7 @@ func (s *Server) reportChanges(c echo.Context, old, new report.Snapshot) web.Rep
 		if ch.Old == nil {
 			row.OldVersion = tr.T("report.changes.new_offer")
 		}
-		row.Name = compareCandidateName(c, named.Quote.StoreQuote(named.GPU))
+		row.Name = compareCandidateName(c, named.Quote.AsQuote(named.GPU))
 		if ch.Old != nil && ch.Old.Priced && ch.Old.Result != nil {
 			row.OldModeID = catalog.Mode(ch.Old.Result.ChosenMode).LabelID()
 		}
@@ -569,7 +521,7 @@ func (s *Server) reportChanges(c echo.Context, old, new report.Snapshot) web.Rep
 // answers like every form: 303 back to the report with a message; 403
 // when the reader may not; 409 with the report as it now is when someone
 // else moved it first; 422 with the form when the comment is missing.
-func (s *Server) reportAction(c echo.Context, step func(ctx context.Context, a store.Actor, now time.Time, id int64, comment string) error, flashID string) error {
+func (s *Server) reportAction(c echo.Context, step func(ctx context.Context, a user.Actor, now time.Time, id int64, comment string) error, flashID string) error {
 	r, snap, err := s.loadReport(c)
 	if err != nil {
 		return err
@@ -604,7 +556,7 @@ func (s *Server) reportAction(c echo.Context, step func(ctx context.Context, a s
 }
 
 func (s *Server) reportSubmit(c echo.Context) error {
-	return s.reportAction(c, func(ctx context.Context, a store.Actor, now time.Time, id int64, _ string) error {
+	return s.reportAction(c, func(ctx context.Context, a user.Actor, now time.Time, id int64, _ string) error {
 		return s.store.SubmitReport(ctx, a, now, id)
 	}, "report.flash.submitted")
 }
@@ -660,35 +612,6 @@ func (s *Server) reportRetitle(c echo.Context) error {
 	return s.redirectWithFlash(c, reportURL(r.ID), "ok", "report.flash.retitled", "Number", r.Number)
 }
 
-// recomputed freezes the report's comparison again with today's data: the
-// same profile and offers, each at its version published today (a
-// withdrawn offer keeps its old version), today's rates and reference
-// prices.
-func (s *Server) recomputed(c echo.Context, snap report.Snapshot) (frozen, error) {
-	values := snap.PageValues()
-	var series []int64
-	for _, r := range snap.Rows {
-		series = append(series, r.Quote.SeriesID)
-	}
-	current, err := s.store.CurrentQuoteVersions(c.Request().Context(), series)
-	if err != nil {
-		return frozen{}, err
-	}
-	bySeries := map[string]int64{}
-	for _, r := range snap.Rows {
-		bySeries[strconv.FormatInt(r.Quote.ID, 10)] = r.Quote.SeriesID
-	}
-	var ids []string
-	for _, q := range values["q"] {
-		if id, ok := current[bySeries[q]]; ok {
-			q = strconv.FormatInt(id, 10)
-		}
-		ids = append(ids, q)
-	}
-	values["q"] = ids
-	return s.freezeComparison(c, values)
-}
-
 // reportRecompute makes a new draft report from this one's comparison with
 // today's data, linked to it; its page shows what changed.
 func (s *Server) reportRecompute(c echo.Context) error {
@@ -696,14 +619,14 @@ func (s *Server) reportRecompute(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	fz, err := s.recomputed(c, snap)
+	fz, err := compare.Recompute(c.Request().Context(), s.store, snap, s.today())
 	if err != nil {
 		return err
 	}
-	if len(fz.problems) > 0 {
+	if !fz.Savable() {
 		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, nil, web.Errors{"recompute": "report.error.recompute"}, false)
 	}
-	nr, err := newReport(fz.snap, r.Title, r.Purpose)
+	nr, err := newReport(fz.Snapshot, r.Title, r.Purpose)
 	if err != nil {
 		return err
 	}
@@ -739,14 +662,14 @@ func (s *Server) reportRevise(c echo.Context) error {
 	}
 	next := snap
 	if form.Get("data") == "today" {
-		fz, err := s.recomputed(c, snap)
+		fz, err := compare.Recompute(c.Request().Context(), s.store, snap, s.today())
 		if err != nil {
 			return err
 		}
-		if len(fz.problems) > 0 {
+		if !fz.Savable() {
 			return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, web.Errors{"data": "report.error.recompute"}, false)
 		}
-		next = fz.snap
+		next = fz.Snapshot
 	}
 	nr, err := newReport(next, title, purpose)
 	if err != nil {
@@ -780,7 +703,7 @@ func (s *Server) reportList(c echo.Context) error {
 			filter.Set(k, v)
 		}
 	}
-	for _, st := range store.ReportStatuses {
+	for _, st := range report.Statuses {
 		if filter.Get("status") == st {
 			f.Statuses = []string{st}
 		}
@@ -818,7 +741,7 @@ func (s *Server) reportList(c echo.Context) error {
 	f.Offset = (page - 1) * reportsPerPage
 	status := http.StatusOK
 	var (
-		rows  []store.Report
+		rows  []report.Report
 		total int
 		err   error
 	)
@@ -837,7 +760,7 @@ func (s *Server) reportList(c echo.Context) error {
 	}
 	v := web.ReportListView{Filter: filter, Errors: errs, Platforms: refOptions(t(c).Lang, platforms),
 		Pager: web.Pager{Page: page, PerPage: reportsPerPage, Total: total, Base: "/reports?" + filter.Encode()}}
-	for _, st := range store.ReportStatuses {
+	for _, st := range report.Statuses {
 		v.Statuses = append(v.Statuses, web.Option{Value: st, LabelID: web.ReportStatusLabelID(st)})
 	}
 	for _, a := range authors {
@@ -853,7 +776,7 @@ func (s *Server) reportInbox(c echo.Context) error {
 	cur := auth.CurrentUser(c)
 	page := pageParam(c)
 	rows, total, err := s.store.Reports(c.Request().Context(), store.ReportFilter{ViewerID: cur.UserID,
-		ViewerAdmin: cur.Role == auth.RoleAdmin, Statuses: []string{store.ReportSubmitted}, OldestFirst: true,
+		ViewerAdmin: cur.Role == auth.RoleAdmin, Statuses: []string{report.Submitted}, OldestFirst: true,
 		Offset: (page - 1) * reportsPerPage, Limit: reportsPerPage})
 	if err != nil {
 		return err
@@ -864,7 +787,7 @@ func (s *Server) reportInbox(c echo.Context) error {
 	return s.render(c, http.StatusOK, v.Page, web.ReportList(v))
 }
 
-func (s *Server) reportRows(c echo.Context, rows []store.Report) []web.ReportListRow {
+func (s *Server) reportRows(c echo.Context, rows []report.Report) []web.ReportListRow {
 	cur := auth.CurrentUser(c)
 	out := make([]web.ReportListRow, 0, len(rows))
 	for _, r := range rows {
@@ -878,4 +801,16 @@ func (s *Server) reportRows(c echo.Context, rows []store.Report) []web.ReportLis
 		out = append(out, lr)
 	}
 	return out
+}
+
+// profileLabelID is the label of a profile field named in an error.
+func profileLabelID(field string) string {
+	for _, sec := range web.ProfileSections(url.Values{}, nil) {
+		for _, f := range sec.Fields {
+			if f.Name == field || "profile."+strings.TrimPrefix(field, "profile.") == f.Name {
+				return f.LabelID
+			}
+		}
+	}
+	return "report.inputs.title"
 }

@@ -13,9 +13,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
-	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // benchReport saves a report comparing 20 quotes in three currencies, each
@@ -58,16 +59,16 @@ func benchReport(b *testing.B) (*testutil.App, *testutil.Client, int64) {
 			b.Fatal(err)
 		}
 		src.Lines = allIncluded()
-		src.Lines[1] = store.QuoteLine{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: price("0.5"), InWriting: true}
-		src.Lines[2] = store.QuoteLine{Item: "data_migration", Status: "charged", Unit: "per_gb", UnitPrice: price("0.3"), InWriting: true}
-		src.Lines[3] = store.QuoteLine{Item: "public_ip", Status: "charged", Unit: "per_month", UnitPrice: price("15"), InWriting: true}
-		src.Lines[5] = store.QuoteLine{Item: "data_disk", Status: "charged", Unit: "per_month", UnitPrice: price("0.35"), InWriting: true}
-		src.Lines[8] = store.QuoteLine{Item: "snapshot", Status: "unconfirmed"}
-		d, err := app.Store.CreateQuoteDraft(ctx, store.SystemActor, src)
+		src.Lines[1] = quote.Line{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: price("0.5"), InWriting: true}
+		src.Lines[2] = quote.Line{Item: "data_migration", Status: "charged", Unit: "per_gb", UnitPrice: price("0.3"), InWriting: true}
+		src.Lines[3] = quote.Line{Item: "public_ip", Status: "charged", Unit: "per_month", UnitPrice: price("15"), InWriting: true}
+		src.Lines[5] = quote.Line{Item: "data_disk", Status: "charged", Unit: "per_month", UnitPrice: price("0.35"), InWriting: true}
+		src.Lines[8] = quote.Line{Item: "snapshot", Status: "unconfirmed"}
+		d, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := app.Store.PublishQuote(ctx, store.SystemActor, d.ID, d.LockVersion)
+		p, err := app.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
 		if err != nil {
 			b.Fatal(err)
 		}

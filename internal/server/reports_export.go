@@ -12,14 +12,13 @@ import (
 
 	"gpuquote/internal/money"
 	"gpuquote/internal/report"
-	"gpuquote/internal/store"
 	"gpuquote/web"
 )
 
 // reportDocument lays a report out for export, from its row and snapshot
 // only: the facts a reader of the file needs (number, dates, people,
 // currency, rules, the recommendation), then the snapshot's figures.
-func (s *Server) reportDocument(c echo.Context, r store.Report, snap report.Snapshot) report.Document {
+func (s *Server) reportDocument(c echo.Context, r report.Report, snap report.Snapshot) report.Document {
 	tr := t(c)
 	number := r.Number
 	if r.Revision > 1 {
@@ -38,7 +37,7 @@ func (s *Server) reportDocument(c echo.Context, r store.Report, snap report.Snap
 	}
 	if r.DecidedAt != nil {
 		who, when := "report.fact.approver", "report.fact.approved_at"
-		if r.Status == store.ReportReturned {
+		if r.Status == report.Returned {
 			who, when = "report.fact.returned_by", "report.fact.returned_at"
 		}
 		meta = append(meta, [2]string{tr.T(who), r.DecidedByName}, [2]string{tr.T(when), s.reportTime(c, *r.DecidedAt)},
@@ -61,14 +60,14 @@ func (s *Server) reportDocument(c echo.Context, r store.Report, snap report.Snap
 	}
 	if sum := snap.Summary(); sum.Recommended >= 0 {
 		rec := snap.Rows[sum.Recommended]
-		meta = append(meta, [2]string{tr.T("report.summary.recommended"), compareCandidateName(c, rec.Quote.StoreQuote(rec.GPU))},
+		meta = append(meta, [2]string{tr.T("report.summary.recommended"), compareCandidateName(c, rec.Quote.AsQuote(rec.GPU))},
 			[2]string{tr.T("calc.result.tco"), money.Fixed(rec.Result.TCO, 2)},
 			[2]string{tr.T("calc.result.tco_pessimistic"), money.Fixed(rec.Result.TCOPessimistic, 2)})
 		if sum.Savings.Valid {
 			meta = append(meta, [2]string{tr.T("report.summary.savings"), money.Fixed(sum.Savings.Decimal, 2)})
 		}
 	}
-	name := func(row report.Row) string { return compareCandidateName(c, row.Quote.StoreQuote(row.GPU)) }
+	name := func(row report.Row) string { return compareCandidateName(c, row.Quote.AsQuote(row.GPU)) }
 	return report.BuildDocument(snap, meta, tr.TMap, name)
 }
 
@@ -103,7 +102,7 @@ func (s *Server) reportExportXLSX(c echo.Context) error {
 // and state: the figures come from the immutable snapshot, and the state
 // key holds everything else the file shows that may change (the status,
 // its last change, the names of the people).
-func (s *Server) reportFile(c echo.Context, r store.Report, snap report.Snapshot, kind string,
+func (s *Server) reportFile(c echo.Context, r report.Report, snap report.Snapshot, kind string,
 	write func(io.Writer, report.Document) error) ([]byte, error) {
 	k := frozenKey{id: r.ID, kind: kind, lang: string(t(c).Lang),
 		state: strings.Join([]string{r.Status, r.UpdatedAt.UTC().Format(time.RFC3339Nano), r.AuthorName, r.DecidedByName, r.Title, r.Purpose}, "\x00")}

@@ -18,9 +18,12 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/report"
 	"gpuquote/internal/server"
-	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // reportDay is the day report tests run on.
@@ -61,7 +64,7 @@ func saveReport(t *testing.T, c *testutil.Client, form url.Values) int64 {
 }
 
 // reportRow reads a report's status from the database.
-func reportRow(t *testing.T, app *testutil.App, id int64) store.Report {
+func reportRow(t *testing.T, app *testutil.App, id int64) report.Report {
 	t.Helper()
 	r, err := app.Store.ReportHead(context.Background(), id)
 	if err != nil {
@@ -155,15 +158,15 @@ func reportMarket(t *testing.T, app *testutil.App) (a, b int64) {
 	t.Helper()
 	ctx := context.Background()
 	lines := allIncluded()
-	lines[1] = store.QuoteLine{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: csvND("0.05"), InWriting: true}
-	lines[8] = store.QuoteLine{Item: "snapshot", Status: "unconfirmed"}
+	lines[1] = quote.Line{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: csvND("0.05"), InWriting: true}
+	lines[8] = quote.Line{Item: "snapshot", Status: "unconfirmed"}
 	a = publishQuote(app, "EUR", "0.471", "70", lines)
 	b = publishQuote(app, "USD", "0.40", "", allIncluded())
-	if _, err := app.Store.CreateFXRate(ctx, store.SystemActor, store.FXRate{Base: "USD", Quote: "EUR",
+	if _, err := app.Store.CreateFXRate(ctx, user.SystemActor, market.FXRate{Base: "USD", Quote: "EUR",
 		Rate: decimal.RequireFromString("0.9"), AsOf: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Source: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.Store.CreateReferencePrice(ctx, store.SystemActor, store.ReferencePrice{Item: "snapshot", Currency: "EUR",
+	if _, err := app.Store.CreateReferencePrice(ctx, user.SystemActor, market.ReferencePrice{Item: "snapshot", Currency: "EUR",
 		Unit: "per_month", UnitPrice: decimal.RequireFromString("0.1"), AsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Source: "test"}); err != nil {
 		t.Fatal(err)
 	}
@@ -227,20 +230,20 @@ func TestReportStaysFrozenAndRecomputes(t *testing.T) {
 
 	// A new version of quote A (cheaper), a newer USD → EUR rate, and the
 	// platform renamed: all after the report was saved.
-	draft, err := app.Store.NewQuoteVersion(ctx, store.SystemActor, a)
+	draft, err := app.Store.NewQuoteVersion(ctx, user.SystemActor, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	draft.Hourly, draft.Monthly = csvND("0.5"), csvND("60")
-	draft, err = app.Store.UpdateQuoteDraft(ctx, store.SystemActor, draft)
+	draft, err = app.Store.UpdateQuoteDraft(ctx, user.SystemActor, draft)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a2, err := app.Store.PublishQuote(ctx, store.SystemActor, draft.ID, draft.LockVersion)
+	a2, err := app.Store.PublishQuote(ctx, user.SystemActor, draft.ID, draft.LockVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.Store.CreateFXRate(ctx, store.SystemActor, store.FXRate{Base: "USD", Quote: "EUR",
+	if _, err := app.Store.CreateFXRate(ctx, user.SystemActor, market.FXRate{Base: "USD", Quote: "EUR",
 		Rate: decimal.RequireFromString("0.95"), AsOf: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Source: "test"}); err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +275,7 @@ func TestReportStaysFrozenAndRecomputes(t *testing.T) {
 	}
 	newID, _ := strconv.ParseInt(m[1], 10, 64)
 	nr := reportRow(t, app, newID)
-	if nr.RecomputedFromID != id || nr.Number != "R-2026-0002" || nr.Status != store.ReportDraft {
+	if nr.RecomputedFromID != id || nr.Number != "R-2026-0002" || nr.Status != report.Draft {
 		t.Fatalf("recomputed report: %+v", nr)
 	}
 	page := analyst.Get("/reports/" + itoa(newID)).Body
@@ -301,7 +304,7 @@ func TestReportStaysFrozenAndRecomputes(t *testing.T) {
 		t.Error("the two reports link to each other")
 	}
 	// The old report is as it was.
-	if snap, err := app.Store.ReportSnapshot(ctx, id); err != nil || reportRow(t, app, id).Status != store.ReportDraft || string(snap) != string(savedSnapshot) {
+	if snap, err := app.Store.ReportSnapshot(ctx, id); err != nil || reportRow(t, app, id).Status != report.Draft || string(snap) != string(savedSnapshot) {
 		t.Error("the old report changed")
 	}
 }
@@ -553,13 +556,13 @@ func TestReportWorkflowByRole(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-comment"`) {
 		t.Errorf("return without a comment: %d", r.StatusCode)
 	}
-	if reportRow(t, app, id).Status != store.ReportSubmitted || countRows(t, app, "audit_log") != audits {
+	if reportRow(t, app, id).Status != report.Submitted || countRows(t, app, "audit_log") != audits {
 		t.Error("a refused return changed something")
 	}
 	if got := postStatus(finance, p+"/return", url.Values{"comment": {"请改用 12 个月的用量重算"}}); got != http.StatusSeeOther {
 		t.Fatalf("return: %d", got)
 	}
-	if rr := reportRow(t, app, id); rr.Status != store.ReportReturned || rr.DecisionComment != "请改用 12 个月的用量重算" {
+	if rr := reportRow(t, app, id); rr.Status != report.Returned || rr.DecisionComment != "请改用 12 个月的用量重算" {
 		t.Fatalf("returned: %+v", rr)
 	}
 	// Decided reports are final.
@@ -577,10 +580,10 @@ func TestReportWorkflowByRole(t *testing.T) {
 	}
 	revID, _ := strconv.ParseInt(m[1], 10, 64)
 	rev, old := reportRow(t, app, revID), reportRow(t, app, id)
-	if rev.Number != old.Number || rev.Revision != 2 || rev.PreviousRevisionID != id || rev.Status != store.ReportDraft {
+	if rev.Number != old.Number || rev.Revision != 2 || rev.PreviousRevisionID != id || rev.Status != report.Draft {
 		t.Fatalf("revision: %+v", rev)
 	}
-	if old.Status != store.ReportReturned || old.NextRevisionID != revID {
+	if old.Status != report.Returned || old.NextRevisionID != revID {
 		t.Errorf("the returned report stays returned and names its revision: %+v", old)
 	}
 	if got := postStatus(analyst, p+"/revise", url.Values{"title": {"again"}, "data": {"same"}}); got != http.StatusConflict {
@@ -733,9 +736,9 @@ func TestReportConcurrentApproveAndReturn(t *testing.T) {
 		if err := app.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM audit_log WHERE entity = 'report' AND entity_id = $1 AND action IN ('report.approve', 'report.return')`, itoa(id)).Scan(&audits); err != nil {
 			t.Fatal(err)
 		}
-		wantStatus := store.ReportApproved
+		wantStatus := report.Approved
 		if statuses[1] == http.StatusSeeOther {
-			wantStatus = store.ReportReturned
+			wantStatus = report.Returned
 		}
 		if rr.Status != wantStatus || decisions != 1 || audits != 1 {
 			t.Errorf("round %d: status %s (want %s), %d decision events, %d audit rows", round, rr.Status, wantStatus, decisions, audits)
@@ -835,13 +838,13 @@ func TestReportListFiltersAndInbox(t *testing.T) {
 	q := publishQuote(app, "EUR", "0.471", "70", allIncluded()) // 70.00 at 200 h
 	other := specSeedPlatform(app)
 	_, gid := marketRefs(app)
-	q2d, err := app.Store.CreateQuoteDraft(context.Background(), store.SystemActor, store.Quote{PlatformID: other.ID, GPUModelID: gid,
+	q2d, err := app.Store.CreateQuoteDraft(context.Background(), user.SystemActor, quote.Quote{PlatformID: other.ID, GPUModelID: gid,
 		GPUCount: 1, Sharing: "dedicated", Currency: "EUR", Hourly: csvND("2"), BillingGranularity: "second", PricesIncludeTax: true,
 		AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), Source: "test", Lines: allIncluded()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q2p, err := app.Store.PublishQuote(context.Background(), store.SystemActor, q2d.ID, q2d.LockVersion)
+	q2p, err := app.Store.PublishQuote(context.Background(), user.SystemActor, q2d.ID, q2d.LockVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -923,7 +926,7 @@ func TestReportListFiltersAndInbox(t *testing.T) {
 	// Pagination: 25 a page.
 	ctx := context.Background()
 	for i := range 30 {
-		if _, err := app.Store.CreateReport(ctx, store.Actor{UserID: bobID}, reportDay, store.NewReport{Title: fmt.Sprintf("批量 %d", i),
+		if _, err := app.Store.CreateReport(ctx, user.Actor{UserID: bobID}, reportDay, report.NewReport{Title: fmt.Sprintf("批量 %d", i),
 			Snapshot: []byte(`{"version":1}`), SnapshotVersion: 1, RulesVersion: "2026.1", FiguresDate: reportDay, ReportCurrency: "EUR",
 			QuoteCount: 1}); err != nil {
 			t.Fatal(err)
@@ -948,13 +951,13 @@ func someonesReport(a *testutil.App, status string) int64 {
 		a.T.Fatalf("save report: %d", r.StatusCode)
 	}
 	id, _ := strconv.ParseInt(m[1], 10, 64)
-	if status == store.ReportDraft {
+	if status == report.Draft {
 		return id
 	}
 	if got := postStatus(c, "/reports/"+m[1]+"/submit", nil); got != http.StatusSeeOther {
 		a.T.Fatalf("submit: %d", got)
 	}
-	if status == store.ReportReturned {
+	if status == report.Returned {
 		f, _ := a.AsUser(auth.RoleFinance)
 		if got := postStatus(f, "/reports/"+m[1]+"/return", url.Values{"comment": {"again"}}); got != http.StatusSeeOther {
 			a.T.Fatalf("return: %d", got)

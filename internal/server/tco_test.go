@@ -11,9 +11,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/market"
 	"gpuquote/internal/server"
-	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // postJSON sends body to the evaluation API without cookies or CSRF token,
@@ -199,12 +200,12 @@ func containsHan(s string) bool {
 func TestEvaluateAPIUsesTheServersDatedRate(t *testing.T) {
 	clock := testutil.NewClock(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
 	st := testutil.Store(t)
-	for _, r := range []store.FXRate{
+	for _, r := range []market.FXRate{
 		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.5"), AsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
 		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.8"), AsOf: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)},
 		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("9.9"), AsOf: time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)}, // future
 	} {
-		if _, err := st.CreateFXRate(context.Background(), store.SystemActor, r); err != nil {
+		if _, err := st.CreateFXRate(context.Background(), user.SystemActor, r); err != nil {
 			t.Fatal(err)
 		}
 	}

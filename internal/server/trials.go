@@ -14,7 +14,9 @@ import (
 
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/trial"
 	"gpuquote/internal/verify"
@@ -64,21 +66,21 @@ func trialTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
 
 // trialQuote resolves the quote a trial is opened for: a catalog message
 // naming the problem when it is not a published quote.
-func (s *Server) trialQuote(c echo.Context, raw string) (store.Quote, string, error) {
+func (s *Server) trialQuote(c echo.Context, raw string) (quote.Quote, string, error) {
 	id, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
 	if err != nil || id <= 0 {
 		if strings.TrimSpace(raw) == "" {
-			return store.Quote{}, "form.required", nil
+			return quote.Quote{}, "form.required", nil
 		}
-		return store.Quote{}, "trials.error.quote_id", nil
+		return quote.Quote{}, "trials.error.quote_id", nil
 	}
 	q, err := s.store.QuoteByID(c.Request().Context(), id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return store.Quote{}, "trials.error.quote_not_found", nil
+		return quote.Quote{}, "trials.error.quote_not_found", nil
 	case err != nil:
-		return store.Quote{}, "", err
-	case q.State != store.QuotePublished:
+		return quote.Quote{}, "", err
+	case q.State != quote.Published:
 		return q, "trials.error.quote_not_published", nil
 	}
 	return q, "", nil
@@ -161,7 +163,7 @@ func (s *Server) trialList(c echo.Context) error {
 }
 
 // trialQuoteName names a trial's quote: its version and label.
-func trialQuoteName(c echo.Context, tr store.Trial) string {
+func trialQuoteName(c echo.Context, tr trial.Trial) string {
 	name := t(c).T("quote.version_short", "Version", strconv.Itoa(tr.QuoteVersion))
 	if tr.QuoteLabel != "" {
 		name += " · " + tr.QuoteLabel
@@ -217,7 +219,7 @@ func (s *Server) trialCreate(c echo.Context) error {
 	}
 	f.Note = trialText(c.FormValue("note"), errs, "note", trialMaxNote)
 	if len(errs) == 0 {
-		tr, err := s.store.CreateTrial(c.Request().Context(), s.actor(c), store.NewTrial{QuoteID: q.ID, StartedOn: started, Note: f.Note})
+		tr, err := s.store.CreateTrial(c.Request().Context(), s.actor(c), trial.Start{QuoteID: q.ID, StartedOn: started, Note: f.Note})
 		switch {
 		case errors.Is(err, store.ErrTrialQuote), errors.Is(err, store.ErrNotFound):
 			// archived or removed since it was read
@@ -258,7 +260,7 @@ func (s *Server) renderTrial(c echo.Context, status int, id int64, adjust func(*
 
 // trialReasonTexts renders reasons from internal/verify in the reader's
 // language.
-func trialReasonTexts(tr *i18n.Translator, rs []store.TrialReason) []string {
+func trialReasonTexts(tr *i18n.Translator, rs []trial.Reason) []string {
 	out := make([]string, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, tr.TMap(r.MessageID, r.Args))
@@ -267,13 +269,13 @@ func trialReasonTexts(tr *i18n.Translator, rs []store.TrialReason) []string {
 }
 
 // trialRecordView shows one recording.
-func trialRecordView(tr *i18n.Translator, r store.TrialResult) web.TrialRecordView {
+func trialRecordView(tr *i18n.Translator, r trial.Result) web.TrialRecordView {
 	return web.TrialRecordView{State: string(r.State), Note: r.Note, Output: r.Output, Measured: r.Measured,
 		Reasons: trialReasonTexts(tr, r.Reasons), PasteID: r.PasteID, RecordedBy: r.RecordedByName, RecordedAt: trialTime(r.RecordedAt)}
 }
 
 // trialEvidence is a failed check's evidence as the verdict names it.
-func trialEvidence(tr *i18n.Translator, r store.TrialResult) []string {
+func trialEvidence(tr *i18n.Translator, r trial.Result) []string {
 	var out []string
 	if r.Measured != "" {
 		out = append(out, tr.T("trials.field.measured")+": "+r.Measured)
@@ -290,7 +292,7 @@ func trialEvidence(tr *i18n.Translator, r store.TrialResult) []string {
 
 // perfOptions are the precisions the GPU model has catalog figures for,
 // labelled with them.
-func perfOptions(tr *i18n.Translator, g store.GPUModel) []web.Option {
+func perfOptions(tr *i18n.Translator, g market.GPUModel) []web.Option {
 	var out []web.Option
 	for _, p := range g.Perf {
 		args := []any{"Precision", tr.T(perfLabelID(p.Precision)), "Nominal", specNumber(p.NominalTFLOPS)}
@@ -349,7 +351,7 @@ func (s *Server) trialView(c echo.Context, id int64) (web.TrialView, error) {
 
 	// The latest recording of each check is its state; the older ones
 	// are its history, newest first.
-	latest := map[int]store.TrialResult{}
+	latest := map[int]trial.Result{}
 	history := map[int][]web.TrialRecordView{}
 	for _, r := range results {
 		if prev, ok := latest[r.Check]; ok {
@@ -477,7 +479,7 @@ func (s *Server) trialRecordCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	after, err := s.store.RecordTrialResults(c.Request().Context(), s.actor(c), id, nil, []store.TrialRecord{{
+	after, err := s.store.RecordTrialResults(c.Request().Context(), s.actor(c), id, nil, []trial.Record{{
 		Check: ck.Number, State: st, Note: form.Note, Output: form.Output, Measured: form.Measured}})
 	if err != nil {
 		return err
@@ -495,9 +497,9 @@ func (s *Server) trialRecordCheck(c echo.Context) error {
 // check 11), so one failing fails it, otherwise one passing passes it;
 // when all say "unknown" the check is left as it is. The reasons recorded
 // are those of the checks that decided it.
-func trialRecordsFromChecks(checks []verify.Check) (recs []store.TrialRecord, failed int) {
+func trialRecordsFromChecks(checks []verify.Check) (recs []trial.Record, failed int) {
 	type acc struct {
-		fail, pass []store.TrialReason
+		fail, pass []trial.Reason
 	}
 	by := map[int]*acc{}
 	for _, ch := range checks {
@@ -509,7 +511,7 @@ func trialRecordsFromChecks(checks []verify.Check) (recs []store.TrialRecord, fa
 			a = &acc{}
 			by[ch.TrialCheck] = a
 		}
-		r := store.TrialReason{MessageID: ch.MessageID, Args: ch.Args}
+		r := trial.Reason{MessageID: ch.MessageID, Args: ch.Args}
 		switch ch.Outcome {
 		case verify.OutcomeFail:
 			a.fail = append(a.fail, r)
@@ -522,10 +524,10 @@ func trialRecordsFromChecks(checks []verify.Check) (recs []store.TrialRecord, fa
 		switch {
 		case a == nil:
 		case len(a.fail) > 0:
-			recs = append(recs, store.TrialRecord{Check: ck.Number, State: trial.Fail, Reasons: a.fail})
+			recs = append(recs, trial.Record{Check: ck.Number, State: trial.Fail, Reasons: a.fail})
 			failed++
 		case len(a.pass) > 0:
-			recs = append(recs, store.TrialRecord{Check: ck.Number, State: trial.Pass, Reasons: a.pass})
+			recs = append(recs, trial.Record{Check: ck.Number, State: trial.Pass, Reasons: a.pass})
 		}
 	}
 	return recs, failed
@@ -568,9 +570,9 @@ func (s *Server) trialNvidiaSMI(c echo.Context) error {
 		return err
 	}
 	checks := verify.Evaluate(rep, verifySpec(g)) // the JSON API's spec and checks (verify.go)
-	paste := &store.TrialPaste{Output: output, Format: string(rep.Format), Samples: len(rep.Samples)}
+	paste := &trial.Paste{Output: output, Format: string(rep.Format), Samples: len(rep.Samples)}
 	for _, ch := range checks {
-		paste.Checks = append(paste.Checks, store.TrialPasteCheck{Key: ch.Key, TrialCheck: ch.TrialCheck,
+		paste.Checks = append(paste.Checks, trial.PasteCheck{Key: ch.Key, TrialCheck: ch.TrialCheck,
 			Outcome: string(ch.Outcome), MessageID: ch.MessageID, Args: ch.Args})
 	}
 	recs, failed := trialRecordsFromChecks(checks)
@@ -634,11 +636,11 @@ func (s *Server) trialPerformance(c echo.Context) error {
 	// verdict's are rounded to 4 places for reading) and cut to 6 places
 	// by the store, so "below 85 %" is the same for the comparison's
 	// engine as for the verdict.
-	rec := store.TrialPerf{TrialID: id, Precision: perf.Precision, MeasuredTFLOPS: m, Benchmark: form.Benchmark,
+	rec := trial.Perf{TrialID: id, Precision: perf.Precision, MeasuredTFLOPS: m, Benchmark: form.Benchmark,
 		NominalTFLOPS: perf.NominalTFLOPS, Sparse: perf.Sparse, ReferenceTFLOPS: perf.MeasuredTFLOPS,
 		Basis: verdict.Basis, BasisTFLOPS: verdict.BasisTFLOPS, Ratio: m.DivRound(verdict.BasisTFLOPS, 20),
 		RatioToNominal: m.DivRound(perf.NominalTFLOPS, 20), ThresholdTFLOPS: verdict.Threshold, Below: verdict.Below,
-		Message: store.TrialReason{MessageID: verdict.MessageID, Args: verdict.Args}, Note: form.Note}
+		Message: trial.Reason{MessageID: verdict.MessageID, Args: verdict.Args}, Note: form.Note}
 	if _, err := s.store.RecordTrialPerf(ctx, s.actor(c), rec); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
 	"gpuquote/internal/testutil"
 )
 
@@ -18,7 +18,7 @@ import (
 // readings, the checks that passed, and the verdict.
 func TestBrowserTrialPasteOfAThrottledCard(t *testing.T) {
 	app := specClockApp(t)
-	gpu := trialGPU(app, "GeForce RTX 3090", true, store.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
+	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	quote := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	ctx := testutil.Browser(t)

@@ -12,9 +12,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/trial"
+	"gpuquote/internal/user"
 )
 
 func trialInt(n int) *int { return &n }
@@ -22,15 +25,15 @@ func trialInt(n int) *int { return &n }
 // trialGPU stores a GPU model named as nvidia-smi would name it (unique
 // within a test): 24 GB, the given perf rows, and the RTX 3090's healthy load ranges when load is set (the
 // guide's figures: 280–350 W, 1600–1800 MHz).
-func trialGPU(a *testutil.App, name string, load bool, perf ...store.GPUPerf) store.GPUModel {
+func trialGPU(a *testutil.App, name string, load bool, perf ...market.GPUPerf) market.GPUModel {
 	a.T.Helper()
-	g := store.GPUModel{Vendor: "NVIDIA", Name: name, VRAMGB: decimal.RequireFromString("24"),
+	g := market.GPUModel{Vendor: "NVIDIA", Name: name, VRAMGB: decimal.RequireFromString("24"),
 		Interconnect: "pcie", Perf: perf}
 	if load {
 		g.TDPW, g.BoostClockMHz = trialInt(350), trialInt(1695)
 		g.LoadPowerMinW, g.LoadPowerMaxW, g.LoadClockMinMHz, g.LoadClockMaxMHz = trialInt(280), trialInt(350), trialInt(1600), trialInt(1800)
 	}
-	out, err := a.Store.CreateGPUModel(context.Background(), store.SystemActor, g)
+	out, err := a.Store.CreateGPUModel(context.Background(), user.SystemActor, g)
 	if err != nil {
 		a.T.Fatal(err)
 	}
@@ -38,8 +41,8 @@ func trialGPU(a *testutil.App, name string, load bool, perf ...store.GPUPerf) st
 }
 
 // trialBF16 is a nominal BF16 figure, with a reference measured one when given.
-func trialBF16(nominal, reference string) store.GPUPerf {
-	p := store.GPUPerf{Precision: "bf16", NominalTFLOPS: decimal.RequireFromString(nominal), NominalSource: "datasheet"}
+func trialBF16(nominal, reference string) market.GPUPerf {
+	p := market.GPUPerf{Precision: "bf16", NominalTFLOPS: decimal.RequireFromString(nominal), NominalSource: "datasheet"}
 	if reference != "" {
 		p.MeasuredTFLOPS = decimal.NewNullDecimal(decimal.RequireFromString(reference))
 		p.MeasuredBenchmark = "8192³ matmul"
@@ -52,14 +55,14 @@ func trialBF16(nominal, reference string) store.GPUPerf {
 func trialQuote(a *testutil.App, platformID, gpuID int64) int64 {
 	a.T.Helper()
 	ctx := context.Background()
-	d, err := a.Store.CreateQuoteDraft(ctx, store.SystemActor, store.Quote{PlatformID: platformID, GPUModelID: gpuID, GPUCount: 1,
+	d, err := a.Store.CreateQuoteDraft(ctx, user.SystemActor, quote.Quote{PlatformID: platformID, GPUModelID: gpuID, GPUCount: 1,
 		Sharing: "dedicated", Currency: "EUR", Hourly: decimal.NewNullDecimal(decimal.RequireFromString("1")),
 		BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
 		Source: "test", Lines: allIncluded()})
 	if err != nil {
 		a.T.Fatal(err)
 	}
-	q, err := a.Store.PublishQuote(ctx, store.SystemActor, d.ID, d.LockVersion)
+	q, err := a.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
 	if err != nil {
 		a.T.Fatal(err)
 	}
@@ -67,9 +70,9 @@ func trialQuote(a *testutil.App, platformID, gpuID int64) int64 {
 }
 
 // openTrial opens a trial of a quote, started on its as-of day.
-func openTrial(a *testutil.App, quoteID int64) store.Trial {
+func openTrial(a *testutil.App, quoteID int64) trial.Trial {
 	a.T.Helper()
-	tr, err := a.Store.CreateTrial(context.Background(), store.SystemActor, store.NewTrial{QuoteID: quoteID,
+	tr, err := a.Store.CreateTrial(context.Background(), user.SystemActor, trial.Start{QuoteID: quoteID,
 		StartedOn: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		a.T.Fatal(err)
@@ -299,7 +302,7 @@ func TestTrialDayOneFailureMeansExit(t *testing.T) {
 
 func TestTrialNvidiaSMIPasteDecidesChecks(t *testing.T) {
 	app := specClockApp(t)
-	gpu := trialGPU(app, "GeForce RTX 3090", true, store.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
+	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	quote := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 

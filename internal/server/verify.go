@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/store"
 	"gpuquote/internal/verify"
 )
@@ -139,9 +140,9 @@ func verifyText(c echo.Context) (string, error) {
 
 // gpuModelByRef finds the ordered card by catalog id or by name ("Vendor
 // Name" or the bare name, case-insensitively).
-func (s *Server) gpuModelByRef(ctx context.Context, ref string) (store.GPUModel, error) {
+func (s *Server) gpuModelByRef(ctx context.Context, ref string) (market.GPUModel, error) {
 	if ref == "" || len(ref) > 300 {
-		return store.GPUModel{}, store.ErrNotFound
+		return market.GPUModel{}, store.ErrNotFound
 	}
 	if id, err := strconv.ParseInt(ref, 10, 64); err == nil && id > 0 {
 		g, err := s.store.GPUModelByID(ctx, id)
@@ -162,7 +163,7 @@ func shorten(s string, n int) string {
 
 // verifySpec is the catalog's figures for the ordered card, as the checks
 // read them; its name is "Vendor Name", as nvidia-smi names cards.
-func verifySpec(g store.GPUModel) verify.Spec {
+func verifySpec(g market.GPUModel) verify.Spec {
 	n := func(p *int) int {
 		if p == nil {
 			return 0
@@ -175,7 +176,7 @@ func verifySpec(g store.GPUModel) verify.Spec {
 }
 
 // newVerifyResponse shapes a parsed report and its checks for the wire.
-func newVerifyResponse(r verify.Report, g store.GPUModel, checks []verify.Check, tr *i18n.Translator) verifyResponse {
+func newVerifyResponse(r verify.Report, g market.GPUModel, checks []verify.Check, tr *i18n.Translator) verifyResponse {
 	str := func(s string) *string {
 		if s == "" {
 			return nil

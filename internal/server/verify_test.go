@@ -13,8 +13,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // verifyBody is the 200 answer of the verify API, figures kept as raw JSON
@@ -54,13 +55,13 @@ func decodeJSON(t *testing.T, r *testutil.Response, v any) {
 }
 
 // seedRTX3090 is the catalog's RTX 3090 with the guide's normal load ranges.
-func seedRTX3090(t *testing.T, app *testutil.App) store.GPUModel {
+func seedRTX3090(t *testing.T, app *testutil.App) market.GPUModel {
 	t.Helper()
 	ip := func(n int) *int { return &n }
-	g, err := app.Store.CreateGPUModel(context.Background(), store.SystemActor, store.GPUModel{
+	g, err := app.Store.CreateGPUModel(context.Background(), user.SystemActor, market.GPUModel{
 		Vendor: "NVIDIA", Name: "GeForce RTX 3090", VRAMGB: decimal.RequireFromString("24"), Interconnect: "nvlink",
 		TDPW: ip(350), BoostClockMHz: ip(1695), LoadPowerMinW: ip(280), LoadPowerMaxW: ip(350), LoadClockMinMHz: ip(1600), LoadClockMaxMHz: ip(1800),
-		Perf: []store.GPUPerf{{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6"), NominalSource: "spec"}}})
+		Perf: []market.GPUPerf{{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6"), NominalSource: "spec"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
@@ -29,28 +30,17 @@ const MaxAPITokens = 20
 // ErrTooManyTokens means the user already holds MaxAPITokens live tokens.
 var ErrTooManyTokens = errors.New("store: too many API tokens")
 
-// APIToken is a personal API token. The token itself is never stored, only
-// its hash, which never leaves the store.
-type APIToken struct {
-	ID         int64      `json:"id"`
-	UserID     int64      `json:"user_id"`
-	Name       string     `json:"name"`
-	CreatedAt  time.Time  `json:"created_at"`
-	LastUsedAt *time.Time `json:"last_used_at"`
-	RevokedAt  *time.Time `json:"revoked_at"`
-}
-
 const apiTokenColumns = `id, user_id, name, created_at, last_used_at, revoked_at`
 
-func apiTokenDest(t *APIToken) []any {
+func apiTokenDest(t *user.APIToken) []any {
 	return []any{&t.ID, &t.UserID, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt}
 }
 
 // CreateAPIToken stores a new token of the acting user under name, with
 // the hash of its secret, and audits it (the hash is not in the audit
 // record). ErrTooManyTokens when the user holds MaxAPITokens live ones.
-func (s *Store) CreateAPIToken(ctx context.Context, a Actor, name string, tokenHash []byte, now time.Time) (APIToken, error) {
-	var out APIToken
+func (s *Store) CreateAPIToken(ctx context.Context, a user.Actor, name string, tokenHash []byte, now time.Time) (user.APIToken, error) {
+	var out user.APIToken
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		// Locking the user serialises concurrent creations, so the limit holds.
 		var disabled bool
@@ -82,7 +72,7 @@ func (s *Store) CreateAPIToken(ctx context.Context, a Actor, name string, tokenH
 }
 
 // APITokens lists the user's live (not revoked) tokens, newest first.
-func (s *Store) APITokens(ctx context.Context, userID int64) ([]APIToken, error) {
+func (s *Store) APITokens(ctx context.Context, userID int64) ([]user.APIToken, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+apiTokenColumns+`
 		FROM api_tokens
@@ -91,8 +81,8 @@ func (s *Store) APITokens(ctx context.Context, userID int64) ([]APIToken, error)
 	if err != nil {
 		return nil, fmt.Errorf("api tokens: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (APIToken, error) {
-		var t APIToken
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (user.APIToken, error) {
+		var t user.APIToken
 		err := row.Scan(apiTokenDest(&t)...)
 		return t, err
 	})
@@ -105,10 +95,10 @@ func (s *Store) APITokens(ctx context.Context, userID int64) ([]APIToken, error)
 // RevokeAPIToken revokes the acting user's live token id, audits it and
 // returns it as it is now. ErrNotFound when the user holds no live token
 // with that id (someone else's token included).
-func (s *Store) RevokeAPIToken(ctx context.Context, a Actor, id int64, now time.Time) (APIToken, error) {
-	var after APIToken
+func (s *Store) RevokeAPIToken(ctx context.Context, a user.Actor, id int64, now time.Time) (user.APIToken, error) {
+	var after user.APIToken
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		var before APIToken
+		var before user.APIToken
 		err := tx.QueryRow(ctx, `
 			SELECT `+apiTokenColumns+` FROM api_tokens
 			WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
@@ -128,21 +118,18 @@ func (s *Store) RevokeAPIToken(ctx context.Context, a Actor, id int64, now time.
 }
 
 // UserByAPIToken returns the live token with this hash and its user when
-// the user is not disabled; ErrNotFound otherwise (unknown, revoked, or a
-// disabled user's token look the same).
-func (s *Store) UserByAPIToken(ctx context.Context, tokenHash []byte) (APIToken, User, error) {
-	var (
-		t APIToken
-		u User
-	)
-	err := s.pool.QueryRow(ctx, `
+// the user is not disabled; found is false otherwise (unknown, revoked, or
+// a disabled user's token look the same).
+func (s *Store) UserByAPIToken(ctx context.Context, tokenHash []byte) (t user.APIToken, u user.User, found bool, err error) {
+	err = s.pool.QueryRow(ctx, `
 		SELECT t.id, t.user_id, t.name, t.created_at, t.last_used_at, t.revoked_at,
 		       u.id, u.email, u.display_name, u.role, u.password_hash, u.disabled, u.created_at, u.updated_at
 		FROM api_tokens t JOIN users u ON u.id = t.user_id
 		WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND NOT u.disabled`, tokenHash).Scan(
 		&t.ID, &t.UserID, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt,
 		&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
-	return t, u, notFound(err)
+	found, err = exists(err)
+	return t, u, found, err
 }
 
 // TouchAPIToken records that a token was used, at most once a minute. It

@@ -10,8 +10,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/market"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 func hash(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
@@ -20,12 +22,12 @@ func TestAPITokens(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
 	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
-	mk := func(email string) store.Actor {
-		u, err := st.CreateUser(ctx, actor, store.NewUser{Email: email, DisplayName: "X", Role: "analyst", PasswordHash: "x"})
+	mk := func(email string) user.Actor {
+		u, err := st.CreateUser(ctx, actor, user.NewAccount{Email: email, DisplayName: "X", Role: "analyst", PasswordHash: "x"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return store.Actor{UserID: u.ID, Email: u.Email}
+		return user.Actor{UserID: u.ID, Email: u.Email}
 	}
 	ana, bo := mk("ana@example.test"), mk("bo@example.test")
 
@@ -41,11 +43,11 @@ func TestAPITokens(t *testing.T) {
 		t.Errorf("%d create audits", n)
 	}
 
-	gotTok, u, err := st.UserByAPIToken(ctx, hash("secret-1"))
-	if err != nil || gotTok.ID != tok.ID || u.ID != ana.UserID {
+	gotTok, u, found, err := st.UserByAPIToken(ctx, hash("secret-1"))
+	if err != nil || !found || gotTok.ID != tok.ID || u.ID != ana.UserID {
 		t.Fatalf("by token: %+v %+v %v", gotTok, u, err)
 	}
-	if _, _, err := st.UserByAPIToken(ctx, hash("nope")); !errors.Is(err, store.ErrNotFound) {
+	if _, _, found, err := st.UserByAPIToken(ctx, hash("nope")); found || err != nil {
 		t.Errorf("unknown token: %v", err)
 	}
 
@@ -72,7 +74,7 @@ func TestAPITokens(t *testing.T) {
 	if _, err := st.RevokeAPIToken(ctx, ana, tok.ID, now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("revoke twice: %v", err)
 	}
-	if _, _, err := st.UserByAPIToken(ctx, hash("secret-1")); !errors.Is(err, store.ErrNotFound) {
+	if _, _, found, err := st.UserByAPIToken(ctx, hash("secret-1")); found || err != nil {
 		t.Errorf("revoked token still finds its user: %v", err)
 	}
 	if list, _ := st.APITokens(ctx, ana.UserID); len(list) != 0 {
@@ -90,7 +92,7 @@ func TestAPITokens(t *testing.T) {
 	if _, err := st.SetUserDisabled(ctx, actor, bo.UserID, true); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.UserByAPIToken(ctx, hash("secret-2")); !errors.Is(err, store.ErrNotFound) {
+	if _, _, found, err := st.UserByAPIToken(ctx, hash("secret-2")); found || err != nil {
 		t.Errorf("disabled user's token %d: %v", tok2.ID, err)
 	}
 
@@ -108,8 +110,8 @@ func TestAPITokens(t *testing.T) {
 func TestGPUModelByName(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
-	mk := func(vendor, name string) store.GPUModel {
-		g, err := st.CreateGPUModel(ctx, actor, store.GPUModel{Vendor: vendor, Name: name, VRAMGB: decimal.RequireFromString("24"), Interconnect: "pcie"})
+	mk := func(vendor, name string) market.GPUModel {
+		g, err := st.CreateGPUModel(ctx, actor, market.GPUModel{Vendor: vendor, Name: name, VRAMGB: decimal.RequireFromString("24"), Interconnect: "pcie"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,21 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"gpuquote/internal/user"
 	"strings"
 	"time"
 )
-
-// Actor is who performs a write, with the request it came from; every
-// audited store method takes one.
-type Actor struct {
-	UserID    int64 // 0 for the system (CLI, seed)
-	Email     string
-	RequestID string
-	ClientIP  string
-}
-
-// SystemActor is the actor of command-line writes.
-var SystemActor = Actor{Email: "system"}
 
 // AuditEntry is one audited write.
 type AuditEntry struct {
@@ -31,7 +20,7 @@ type AuditEntry struct {
 
 // audit appends an entry to the audit log inside the caller's transaction,
 // so the write and its record commit or fail together.
-func audit(ctx context.Context, q Querier, a Actor, e AuditEntry) error {
+func audit(ctx context.Context, q Querier, a user.Actor, e AuditEntry) error {
 	before, err := jsonOrNil(e.Before)
 	if err != nil {
 		return fmt.Errorf("audit before: %w", err)

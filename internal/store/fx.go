@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 	"strconv"
 	"time"
 
@@ -11,25 +13,15 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// FXRate is one dated exchange-rate sample: 1 Base = Rate Quote, as of AsOf.
-type FXRate struct {
-	ID     int64           `json:"id"`
-	Base   string          `json:"base_currency"`
-	Quote  string          `json:"quote_currency"`
-	Rate   decimal.Decimal `json:"rate"`
-	AsOf   time.Time       `json:"as_of"`
-	Source string          `json:"source"`
-}
-
 // ErrFXRateExists means the pair already has a rate for that day.
 var ErrFXRateExists = errors.New("store: a rate for this pair and day exists")
 
 // FXRateOn returns the newest rate for base → quote dated on or before day.
 // Only the direct pair counts: inverting a rate would need a division and
 // its rounding, which the person who keeps rates should decide, not us.
-func (s *Store) FXRateOn(ctx context.Context, base, quote string, day time.Time) (FXRate, error) {
+func (s *Store) FXRateOn(ctx context.Context, base, quote string, day time.Time) (market.FXRate, error) {
 	var (
-		r    FXRate
+		r    market.FXRate
 		rate string
 	)
 	// numeric travels as text and is parsed exactly; it never becomes a float.
@@ -39,16 +31,16 @@ func (s *Store) FXRateOn(ctx context.Context, base, quote string, day time.Time)
 		WHERE base_currency = $1 AND quote_currency = $2 AND as_of <= $3
 		ORDER BY as_of DESC LIMIT 1`, base, quote, day).Scan(&r.ID, &r.Base, &r.Quote, &rate, &r.AsOf, &r.Source)
 	if err != nil {
-		return FXRate{}, notFound(err)
+		return market.FXRate{}, notFound(err)
 	}
 	if r.Rate, err = decimal.NewFromString(rate); err != nil {
-		return FXRate{}, fmt.Errorf("fx rate %d: %w", r.ID, err)
+		return market.FXRate{}, fmt.Errorf("fx rate %d: %w", r.ID, err)
 	}
 	return r, nil
 }
 
 // CreateFXRate stores a dated rate and audits it.
-func (s *Store) CreateFXRate(ctx context.Context, a Actor, r FXRate) (FXRate, error) {
+func (s *Store) CreateFXRate(ctx context.Context, a user.Actor, r market.FXRate) (market.FXRate, error) {
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var createdBy *int64
 		if a.UserID != 0 {
@@ -74,8 +66,8 @@ const fxRateColumns = `id, base_currency, quote_currency, rate, as_of, source`
 
 // scanFXRate reads fxRateColumns (plus extra destinations); the rate is
 // scanned through decimal.Decimal's sql.Scanner, exactly, never as a float.
-func scanFXRate(row pgx.Row, extra ...any) (FXRate, error) {
-	var r FXRate
+func scanFXRate(row pgx.Row, extra ...any) (market.FXRate, error) {
+	var r market.FXRate
 	dest := append([]any{&r.ID, &r.Base, &r.Quote, &r.Rate, &r.AsOf, &r.Source}, extra...)
 	err := row.Scan(dest...)
 	return r, err
@@ -91,7 +83,7 @@ type FXRateFilter struct {
 
 // FXRates lists the exchange-rate history newest first (by as-of day, then
 // by entry), with the total count matching the filter.
-func (s *Store) FXRates(ctx context.Context, f FXRateFilter) ([]FXRate, int, error) {
+func (s *Store) FXRates(ctx context.Context, f FXRateFilter) ([]market.FXRate, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
@@ -107,7 +99,7 @@ func (s *Store) FXRates(ctx context.Context, f FXRateFilter) ([]FXRate, int, err
 	}
 	defer rows.Close()
 	var (
-		out   []FXRate
+		out   []market.FXRate
 		total int
 	)
 	for rows.Next() {
@@ -134,7 +126,7 @@ func (s *Store) FXRates(ctx context.Context, f FXRateFilter) ([]FXRate, int, err
 // CurrentFXRates returns the rates in force on day: for each currency pair
 // the newest rate dated on or before day, ordered by pair. Like FXRateOn,
 // only stored directions count; no inverse is derived.
-func (s *Store) CurrentFXRates(ctx context.Context, day time.Time) ([]FXRate, error) {
+func (s *Store) CurrentFXRates(ctx context.Context, day time.Time) ([]market.FXRate, error) {
 	// DISTINCT ON keeps the first row of each pair in ORDER BY order: the
 	// newest as_of on or before day.
 	rows, err := s.pool.Query(ctx, `
@@ -146,7 +138,7 @@ func (s *Store) CurrentFXRates(ctx context.Context, day time.Time) ([]FXRate, er
 		return nil, fmt.Errorf("current fx rates: %w", err)
 	}
 	defer rows.Close()
-	var out []FXRate
+	var out []market.FXRate
 	for rows.Next() {
 		r, err := scanFXRate(rows)
 		if err != nil {

@@ -4,73 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/shopspring/decimal"
 )
-
-// PerfPrecisions are the precisions a GPU model has performance figures
-// for, in display order (the gpu_model_perf CHECK lists the same four).
-var PerfPrecisions = []string{"fp32", "tf32", "bf16", "fp8"}
-
-// GPUInterconnects are the GPU interconnect kinds, in display order.
-var GPUInterconnects = []string{"pcie", "nvlink", "other"}
-
-// GPUModel is a GPU model's spec sheet. Nullable integers are nil when not
-// known; Perf holds at most one row per precision, in PerfPrecisions order.
-type GPUModel struct {
-	ID                 int64               `json:"id"`
-	Vendor             string              `json:"vendor"`
-	Name               string              `json:"name"`
-	VRAMGB             decimal.Decimal     `json:"vram_gb"`
-	MemoryBandwidthGBs decimal.NullDecimal `json:"memory_bandwidth_gbs"`
-	Interconnect       string              `json:"interconnect"`
-	InterconnectGBs    decimal.NullDecimal `json:"interconnect_gbs"`
-	TDPW               *int                `json:"tdp_w"`
-	BoostClockMHz      *int                `json:"boost_clock_mhz"`
-	// The healthy card under load: trial checks compare nvidia-smi's power
-	// draw and SM clock to these ranges (DOMAIN.md "Verifying what you rent").
-	LoadPowerMinW   *int       `json:"load_power_min_w"`
-	LoadPowerMaxW   *int       `json:"load_power_max_w"`
-	LoadClockMinMHz *int       `json:"load_clock_min_mhz"`
-	LoadClockMaxMHz *int       `json:"load_clock_max_mhz"`
-	Source          string     `json:"source"`
-	AsOf            *time.Time `json:"as_of"` // a date; nil when not known
-	Notes           string     `json:"notes"`
-	LockVersion     int        `json:"lock_version"`
-	CreatedBy       int64      `json:"created_by"` // 0: the system
-	CreatedAt       time.Time  `json:"created_at"`
-	UpdatedBy       int64      `json:"updated_by"` // 0: the system
-	UpdatedAt       time.Time  `json:"updated_at"`
-	Perf            []GPUPerf  `json:"perf"`
-}
-
-// GPUPerf is one labelled performance figure of a GPU model: never one
-// unlabelled "TFLOPS", but a precision, dense or sparse, and a source; and
-// optionally a reference measured figure with the benchmark that produced it.
-type GPUPerf struct {
-	Precision         string              `json:"precision"`
-	NominalTFLOPS     decimal.Decimal     `json:"nominal_tflops"`
-	Sparse            bool                `json:"sparse"`
-	NominalSource     string              `json:"nominal_source"`
-	MeasuredTFLOPS    decimal.NullDecimal `json:"measured_tflops"`
-	MeasuredBenchmark string              `json:"measured_benchmark"`
-	MeasuredSource    string              `json:"measured_source"`
-}
-
-// PerfFor returns the figure for precision, if the model has one.
-func (g GPUModel) PerfFor(precision string) (GPUPerf, bool) {
-	for _, p := range g.Perf {
-		if p.Precision == precision {
-			return p, true
-		}
-	}
-	return GPUPerf{}, false
-}
 
 // Numeric columns are scanned and written through decimal's sql.Scanner
 // and driver.Valuer, which go through the exact text form, never float64.
@@ -80,21 +22,21 @@ const gpuModelColumns = `id, vendor, name, vram_gb, memory_bandwidth_gbs, interc
 
 const gpuModelOrder = `lower(vendor), lower(name), id`
 
-func gpuModelDest(g *GPUModel) []any {
+func gpuModelDest(g *market.GPUModel) []any {
 	return []any{&g.ID, &g.Vendor, &g.Name, &g.VRAMGB, &g.MemoryBandwidthGBs, &g.Interconnect, &g.InterconnectGBs,
 		&g.TDPW, &g.BoostClockMHz, &g.LoadPowerMinW, &g.LoadPowerMaxW, &g.LoadClockMinMHz, &g.LoadClockMaxMHz,
 		&g.Source, &g.AsOf, &g.Notes, &g.LockVersion, &g.CreatedBy, &g.CreatedAt, &g.UpdatedBy, &g.UpdatedAt}
 }
 
-func scanGPUModel(row pgx.Row) (GPUModel, error) {
-	var g GPUModel
+func scanGPUModel(row pgx.Row) (market.GPUModel, error) {
+	var g market.GPUModel
 	err := row.Scan(gpuModelDest(&g)...)
 	return g, err
 }
 
 // normaliseGPUModel trims the text fields and puts the perf rows in
 // PerfPrecisions order.
-func normaliseGPUModel(g *GPUModel) {
+func normaliseGPUModel(g *market.GPUModel) {
 	for _, s := range []*string{&g.Vendor, &g.Name, &g.Interconnect, &g.Source, &g.Notes} {
 		*s = strings.TrimSpace(*s)
 	}
@@ -103,8 +45,8 @@ func normaliseGPUModel(g *GPUModel) {
 		day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 		g.AsOf = &day
 	}
-	perf := make([]GPUPerf, 0, len(g.Perf))
-	for _, prec := range PerfPrecisions {
+	perf := make([]market.GPUPerf, 0, len(g.Perf))
+	for _, prec := range market.PerfPrecisions {
 		for _, p := range g.Perf {
 			if p.Precision == prec {
 				p.NominalSource = strings.TrimSpace(p.NominalSource)
@@ -117,7 +59,7 @@ func normaliseGPUModel(g *GPUModel) {
 	// Rows with a precision outside the list are kept so the database's
 	// CHECK refuses them rather than this code dropping them silently.
 	for _, p := range g.Perf {
-		if !slices.Contains(PerfPrecisions, p.Precision) {
+		if !slices.Contains(market.PerfPrecisions, p.Precision) {
 			perf = append(perf, p)
 		}
 	}
@@ -134,7 +76,7 @@ func gpuNameTaken(err error) error {
 
 // insertGPUPerf writes the model's perf rows (the caller has removed the
 // old ones).
-func insertGPUPerf(ctx context.Context, tx pgx.Tx, id int64, perf []GPUPerf) error {
+func insertGPUPerf(ctx context.Context, tx pgx.Tx, id int64, perf []market.GPUPerf) error {
 	for _, p := range perf {
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO gpu_model_perf (gpu_model_id, precision, nominal_tflops, sparse, nominal_source,
@@ -149,7 +91,7 @@ func insertGPUPerf(ctx context.Context, tx pgx.Tx, id int64, perf []GPUPerf) err
 }
 
 // loadGPUPerf fills in the perf rows of the given models.
-func loadGPUPerf(ctx context.Context, q Querier, models []GPUModel) error {
+func loadGPUPerf(ctx context.Context, q Querier, models []market.GPUModel) error {
 	if len(models) == 0 {
 		return nil
 	}
@@ -158,7 +100,7 @@ func loadGPUPerf(ctx context.Context, q Querier, models []GPUModel) error {
 	for i, g := range models {
 		ids[i] = g.ID
 		at[g.ID] = i
-		models[i].Perf = []GPUPerf{}
+		models[i].Perf = []market.GPUPerf{}
 	}
 	rows, err := q.Query(ctx, `
 		SELECT gpu_model_id, precision, nominal_tflops, sparse, nominal_source,
@@ -173,7 +115,7 @@ func loadGPUPerf(ctx context.Context, q Querier, models []GPUModel) error {
 	for rows.Next() {
 		var (
 			id int64
-			p  GPUPerf
+			p  market.GPUPerf
 		)
 		if err := rows.Scan(&id, &p.Precision, &p.NominalTFLOPS, &p.Sparse, &p.NominalSource,
 			&p.MeasuredTFLOPS, &p.MeasuredBenchmark, &p.MeasuredSource); err != nil {
@@ -191,9 +133,9 @@ func loadGPUPerf(ctx context.Context, q Querier, models []GPUModel) error {
 // CreateGPUModel inserts a GPU model with its perf rows and audits it. A
 // *NameTakenError (ErrNameTaken) when the vendor already has a model of
 // that name.
-func (s *Store) CreateGPUModel(ctx context.Context, a Actor, g GPUModel) (GPUModel, error) {
+func (s *Store) CreateGPUModel(ctx context.Context, a user.Actor, g market.GPUModel) (market.GPUModel, error) {
 	normaliseGPUModel(&g)
-	var out GPUModel
+	var out market.GPUModel
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var err error
 		out, err = scanGPUModel(tx.QueryRow(ctx, `
@@ -214,7 +156,7 @@ func (s *Store) CreateGPUModel(ctx context.Context, a Actor, g GPUModel) (GPUMod
 		if err := insertGPUPerf(ctx, tx, out.ID, g.Perf); err != nil {
 			return err
 		}
-		models := []GPUModel{out}
+		models := []market.GPUModel{out}
 		if err := loadGPUPerf(ctx, tx, models); err != nil {
 			return err
 		}
@@ -230,9 +172,9 @@ func (s *Store) CreateGPUModel(ctx context.Context, a Actor, g GPUModel) (GPUMod
 // transaction, bumps the version and audits before and after. ErrNotFound
 // for a missing id, ErrConflict when someone saved in between, a
 // *NameTakenError (ErrNameTaken) when the vendor and name are in use.
-func (s *Store) UpdateGPUModel(ctx context.Context, a Actor, g GPUModel) (GPUModel, error) {
+func (s *Store) UpdateGPUModel(ctx context.Context, a user.Actor, g market.GPUModel) (market.GPUModel, error) {
 	normaliseGPUModel(&g)
-	var after GPUModel
+	var after market.GPUModel
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		before, err := scanGPUModel(tx.QueryRow(ctx, `SELECT `+gpuModelColumns+` FROM gpu_models WHERE id = $1 FOR UPDATE`, g.ID))
 		if err != nil {
@@ -241,7 +183,7 @@ func (s *Store) UpdateGPUModel(ctx context.Context, a Actor, g GPUModel) (GPUMod
 		if before.LockVersion != g.LockVersion {
 			return ErrConflict
 		}
-		models := []GPUModel{before}
+		models := []market.GPUModel{before}
 		if err := loadGPUPerf(ctx, tx, models); err != nil {
 			return err
 		}
@@ -274,7 +216,7 @@ func (s *Store) UpdateGPUModel(ctx context.Context, a Actor, g GPUModel) (GPUMod
 		if err := insertGPUPerf(ctx, tx, g.ID, g.Perf); err != nil {
 			return err
 		}
-		models = []GPUModel{after}
+		models = []market.GPUModel{after}
 		if err := loadGPUPerf(ctx, tx, models); err != nil {
 			return err
 		}
@@ -286,14 +228,14 @@ func (s *Store) UpdateGPUModel(ctx context.Context, a Actor, g GPUModel) (GPUMod
 }
 
 // GPUModelByID finds a GPU model with its perf rows.
-func (s *Store) GPUModelByID(ctx context.Context, id int64) (GPUModel, error) {
+func (s *Store) GPUModelByID(ctx context.Context, id int64) (market.GPUModel, error) {
 	g, err := scanGPUModel(s.pool.QueryRow(ctx, `SELECT `+gpuModelColumns+` FROM gpu_models WHERE id = $1`, id))
 	if err != nil {
-		return GPUModel{}, notFound(err)
+		return market.GPUModel{}, notFound(err)
 	}
-	models := []GPUModel{g}
+	models := []market.GPUModel{g}
 	if err := loadGPUPerf(ctx, s.pool, models); err != nil {
-		return GPUModel{}, err
+		return market.GPUModel{}, err
 	}
 	return models[0], nil
 }
@@ -302,10 +244,10 @@ func (s *Store) GPUModelByID(ctx context.Context, id int64) (GPUModel, error) {
 // by its bare name ("RTX 4090"), case-insensitively, with its perf rows. A
 // full "Vendor Name" match wins; a bare name that several vendors use is
 // ambiguous and, like no match, ErrNotFound.
-func (s *Store) GPUModelByName(ctx context.Context, name string) (GPUModel, error) {
+func (s *Store) GPUModelByName(ctx context.Context, name string) (market.GPUModel, error) {
 	name = strings.Join(strings.Fields(name), " ")
 	if name == "" {
-		return GPUModel{}, ErrNotFound
+		return market.GPUModel{}, ErrNotFound
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+gpuModelColumns+`, lower(vendor || ' ' || name) = lower($1)
@@ -314,10 +256,10 @@ func (s *Store) GPUModelByName(ctx context.Context, name string) (GPUModel, erro
 		ORDER BY lower(vendor || ' ' || name) = lower($1) DESC, id
 		LIMIT 2`, name)
 	if err != nil {
-		return GPUModel{}, fmt.Errorf("gpu model by name: %w", err)
+		return market.GPUModel{}, fmt.Errorf("gpu model by name: %w", err)
 	}
 	type match struct {
-		g    GPUModel
+		g    market.GPUModel
 		full bool
 	}
 	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (match, error) {
@@ -326,14 +268,14 @@ func (s *Store) GPUModelByName(ctx context.Context, name string) (GPUModel, erro
 		return m, err
 	})
 	if err != nil {
-		return GPUModel{}, fmt.Errorf("gpu model by name: %w", err)
+		return market.GPUModel{}, fmt.Errorf("gpu model by name: %w", err)
 	}
 	if len(found) == 0 || (len(found) == 2 && !found[0].full) {
-		return GPUModel{}, ErrNotFound
+		return market.GPUModel{}, ErrNotFound
 	}
-	models := []GPUModel{found[0].g}
+	models := []market.GPUModel{found[0].g}
 	if err := loadGPUPerf(ctx, s.pool, models); err != nil {
-		return GPUModel{}, err
+		return market.GPUModel{}, err
 	}
 	return models[0], nil
 }
@@ -355,7 +297,7 @@ const gpuModelWhere = `
 
 // GPUModels lists GPU models by vendor and name, with their perf rows and
 // the total count matching the filter.
-func (s *Store) GPUModels(ctx context.Context, f GPUModelFilter) ([]GPUModel, int, error) {
+func (s *Store) GPUModels(ctx context.Context, f GPUModelFilter) ([]market.GPUModel, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
@@ -371,11 +313,11 @@ func (s *Store) GPUModels(ctx context.Context, f GPUModelFilter) ([]GPUModel, in
 		return nil, 0, fmt.Errorf("gpu models: %w", err)
 	}
 	var (
-		out   []GPUModel
+		out   []market.GPUModel
 		total int
 	)
 	for rows.Next() {
-		var g GPUModel
+		var g market.GPUModel
 		if err := rows.Scan(append(gpuModelDest(&g), &total)...); err != nil {
 			rows.Close()
 			return nil, 0, fmt.Errorf("gpu models: %w", err)
@@ -400,12 +342,12 @@ func (s *Store) GPUModels(ctx context.Context, f GPUModelFilter) ([]GPUModel, in
 
 // AllGPUModels lists every GPU model by vendor and name, with perf rows,
 // for choosing one in a form.
-func (s *Store) AllGPUModels(ctx context.Context) ([]GPUModel, error) {
+func (s *Store) AllGPUModels(ctx context.Context) ([]market.GPUModel, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+gpuModelColumns+` FROM gpu_models ORDER BY `+gpuModelOrder)
 	if err != nil {
 		return nil, fmt.Errorf("all gpu models: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (GPUModel, error) { return scanGPUModel(row) })
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.GPUModel, error) { return scanGPUModel(row) })
 	if err != nil {
 		return nil, fmt.Errorf("all gpu models: %w", err)
 	}

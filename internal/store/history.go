@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"gpuquote/internal/quote"
 	"strconv"
 	"time"
 
@@ -154,7 +155,7 @@ func (s *Store) PriceJumps(ctx context.Context, since time.Time, pct decimal.Dec
 
 // StaleQuotes lists current published quotes dated before the given day
 // (as_of < before), oldest first, with the total.
-func (s *Store) StaleQuotes(ctx context.Context, before time.Time, offset, limit int) ([]Quote, int, error) {
+func (s *Store) StaleQuotes(ctx context.Context, before time.Time, offset, limit int) ([]quote.Quote, int, error) {
 	if limit <= 0 || limit > 200 {
 		limit = 50
 	}
@@ -168,7 +169,7 @@ func (s *Store) StaleQuotes(ctx context.Context, before time.Time, offset, limit
 		return nil, 0, fmt.Errorf("stale quotes: %w", err)
 	}
 	defer rows.Close()
-	var out []Quote
+	var out []quote.Quote
 	for rows.Next() {
 		q, err := scanQuote(rows)
 		if err != nil {
@@ -203,7 +204,7 @@ func (s *Store) CountQuotes(ctx context.Context) (QuoteCounts, error) {
 // list's filter f (its Offset and Limit aside), in id order, from one
 // consistent snapshot (a repeatable-read transaction), reading in batches
 // so memory is bounded by a batch, not the export.
-func (s *Store) ExportQuotes(ctx context.Context, f QuoteFilter, fn func(Quote) error) error {
+func (s *Store) ExportQuotes(ctx context.Context, f QuoteFilter, fn func(quote.Quote) error) error {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -220,7 +221,7 @@ func (s *Store) ExportQuotes(ctx context.Context, f QuoteFilter, fn func(Quote) 
 		if err != nil {
 			return fmt.Errorf("export quotes: %w", err)
 		}
-		var page []Quote
+		var page []quote.Quote
 		for rows.Next() {
 			q, err := scanQuote(rows)
 			if err != nil {

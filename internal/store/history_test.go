@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
@@ -35,11 +36,11 @@ func histDay(s string) time.Time {
 }
 
 // histQuote is a minimal valid quote priced hourly and monthly in CNY.
-func histQuote(platformID, gpuID int64, asOf, hourly, monthly string) store.Quote {
-	q := store.Quote{PlatformID: platformID, GPUModelID: gpuID, Label: "A100 单卡", GPUCount: 1, Sharing: "dedicated",
+func histQuote(platformID, gpuID int64, asOf, hourly, monthly string) quote.Quote {
+	q := quote.Quote{PlatformID: platformID, GPUModelID: gpuID, Label: "A100 单卡", GPUCount: 1, Sharing: "dedicated",
 		Currency: "CNY", BillingGranularity: "second", PricesIncludeTax: true, TaxRate: dec("0"),
 		AsOf: histDay(asOf), Source: "https://example.test/prices",
-		Lines: []store.QuoteLine{{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: nd("0.5"), FreeAllowance: dec("0")}}}
+		Lines: []quote.Line{{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: nd("0.5"), FreeAllowance: dec("0")}}}
 	if hourly != "" {
 		q.Hourly = nd(hourly)
 	}
@@ -50,7 +51,7 @@ func histQuote(platformID, gpuID int64, asOf, hourly, monthly string) store.Quot
 }
 
 // histPublish creates and publishes version 1 of a new series.
-func histPublish(t *testing.T, st *store.Store, q store.Quote) store.Quote {
+func histPublish(t *testing.T, st *store.Store, q quote.Quote) quote.Quote {
 	t.Helper()
 	ctx := context.Background()
 	d, err := st.CreateQuoteDraft(ctx, actor, q)
@@ -66,7 +67,7 @@ func histPublish(t *testing.T, st *store.Store, q store.Quote) store.Quote {
 
 // histNewVersion publishes the next version of a published quote with a
 // new date and prices.
-func histNewVersion(t *testing.T, st *store.Store, prev store.Quote, asOf, hourly, monthly string) store.Quote {
+func histNewVersion(t *testing.T, st *store.Store, prev quote.Quote, asOf, hourly, monthly string) quote.Quote {
 	t.Helper()
 	ctx := context.Background()
 	d, err := st.NewQuoteVersion(ctx, actor, prev.ID)
@@ -126,11 +127,11 @@ func TestPriceHistoryOrderVersionsAndJumps(t *testing.T) {
 		got = append(got, row{p.ID, p.Version, p.State, p.AsOf.Format(time.DateOnly), p.HourlyJump, p.MonthlyJump})
 	}
 	want := []row{
-		{v1.ID, 1, store.QuoteArchived, "2026-01-10", false, false},
-		{v2.ID, 2, store.QuoteArchived, "2026-03-01", false, false},
-		{usdQ.ID, 1, store.QuotePublished, "2026-03-01", false, false},
-		{0, 1, store.QuotePublished, "2026-04-01", false, false},
-		{v3.ID, 3, store.QuotePublished, "2026-05-01", false, true},
+		{v1.ID, 1, quote.Archived, "2026-01-10", false, false},
+		{v2.ID, 2, quote.Archived, "2026-03-01", false, false},
+		{usdQ.ID, 1, quote.Published, "2026-03-01", false, false},
+		{0, 1, quote.Published, "2026-04-01", false, false},
+		{v3.ID, 3, quote.Published, "2026-05-01", false, true},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("history %+v", got)
@@ -210,12 +211,12 @@ func TestImportQuotesAllOrNothing(t *testing.T) {
 	histPublish(t, st, histQuote(pid, gid, "2026-01-01", "1", ""))
 	before := [3]int{histCount(t, st, "quotes"), histCount(t, st, "quote_lines"), histCount(t, st, "audit_log")}
 
-	batch := []store.Quote{
+	batch := []quote.Quote{
 		histQuote(pid, gid, "2026-02-01", "2.5", "1099.000001"),
 		histQuote(pid, other, "2026-02-02", "", "800"),
 		histQuote(pid, gid, "2026-02-03", "3", ""),
 	}
-	bad := append([]store.Quote(nil), batch...)
+	bad := append([]quote.Quote(nil), batch...)
 	bad[2].Hourly = nd("-1") // breaks CHECK (hourly >= 0) on the last quote
 	if ids, err := st.ImportQuotes(ctx, actor, bad); err == nil {
 		t.Fatalf("import with a bad quote succeeded: %v", ids)
@@ -241,7 +242,7 @@ func TestImportQuotesAllOrNothing(t *testing.T) {
 		t.Fatalf("imported %+v %v", got, err)
 	}
 	for i, q := range got {
-		if q.ID != ids[i] || q.SeriesID != q.ID || q.Version != 1 || q.State != store.QuotePublished || q.PublishedAt == nil ||
+		if q.ID != ids[i] || q.SeriesID != q.ID || q.Version != 1 || q.State != quote.Published || q.PublishedAt == nil ||
 			q.AsOf != batch[i].AsOf || len(q.Lines) != 1 || q.Lines[0].UnitPrice.Decimal.String() != "0.5" {
 			t.Errorf("quote %d: %+v", i, q)
 		}

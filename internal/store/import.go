@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/user"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -32,7 +34,7 @@ var importLineColumns = []string{"quote_id", "item", "status", "unit", "unit_pri
 // query, quotes and lines go in with COPY (as drafts, since lines may only
 // be added to a draft), and one UPDATE publishes them all. One audit entry
 // records the import.
-func (s *Store) ImportQuotes(ctx context.Context, a Actor, quotes []Quote) ([]int64, error) {
+func (s *Store) ImportQuotes(ctx context.Context, a user.Actor, quotes []quote.Quote) ([]int64, error) {
 	if len(quotes) == 0 {
 		return nil, nil
 	}
@@ -55,7 +57,7 @@ func (s *Store) ImportQuotes(ctx context.Context, a Actor, quotes []Quote) ([]in
 		lineRows := make([][]any, 0, nLines)
 		for i := range quotes {
 			q := &quotes[i]
-			row := append([]any{ids[i], ids[i], 1, author, author}, q.writableArgs()...)
+			row := append([]any{ids[i], ids[i], 1, author, author}, writableArgs(q)...)
 			for j, v := range row {
 				row[j] = copyValue(v)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/market"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
@@ -26,7 +27,7 @@ func mkNullDec(s string) decimal.NullDecimal {
 func TestPlatformCreateUpdateAudit(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
-	p, err := st.CreatePlatform(ctx, actor, store.Platform{
+	p, err := st.CreatePlatform(ctx, actor, market.Platform{
 		NameZH: " 晨涧云 ", NameEN: "Chenjian Cloud", Website: "https://example.test", Country: "CN", Currency: "CNY",
 		OperatingSince: mkPtr(2021), IDCLicence: mkPtr(true), ISO27001: mkPtr(false),
 		ThirdPartyGuarantee: mkPtr(true), GuaranteeNote: "Taobao shop", SupportChannel: "chat_group",
@@ -65,7 +66,7 @@ func TestPlatformCreateUpdateAudit(t *testing.T) {
 		recs[0].EntityID != mkID(p.ID) || recs[0].ActorEmail != actor.Email {
 		t.Fatalf("audit records: %+v", recs)
 	}
-	var before, after store.Platform
+	var before, after market.Platform
 	if err := json.Unmarshal(recs[0].Before, &before); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func mkID(id int64) string { return strconv.FormatInt(id, 10) }
 func TestPlatformOptimisticLock(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
-	p, err := st.CreatePlatform(ctx, actor, store.Platform{NameEN: "AutoDL", Currency: "CNY"})
+	p, err := st.CreatePlatform(ctx, actor, market.Platform{NameEN: "AutoDL", Currency: "CNY"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,25 +119,25 @@ func TestPlatformOptimisticLock(t *testing.T) {
 func TestPlatformUniqueNames(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
-	a, err := st.CreatePlatform(ctx, actor, store.Platform{NameZH: "算力云", NameEN: "HOSTKEY", Currency: "EUR"})
+	a, err := st.CreatePlatform(ctx, actor, market.Platform{NameZH: "算力云", NameEN: "HOSTKEY", Currency: "EUR"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var taken *store.NameTakenError
-	_, err = st.CreatePlatform(ctx, actor, store.Platform{NameEN: "hostkey", Currency: "EUR"})
+	_, err = st.CreatePlatform(ctx, actor, market.Platform{NameEN: "hostkey", Currency: "EUR"})
 	if !errors.Is(err, store.ErrNameTaken) || !errors.As(err, &taken) || taken.Field != "name_en" {
 		t.Fatalf("English name, other case: %v", err)
 	}
-	_, err = st.CreatePlatform(ctx, actor, store.Platform{NameZH: "算力云", Currency: "CNY"})
+	_, err = st.CreatePlatform(ctx, actor, market.Platform{NameZH: "算力云", Currency: "CNY"})
 	if !errors.As(err, &taken) || taken.Field != "name_zh" {
 		t.Fatalf("same Chinese name: %v", err)
 	}
 	// Empty names never clash with each other.
-	b, err := st.CreatePlatform(ctx, actor, store.Platform{NameZH: "另一家", Currency: "CNY"})
+	b, err := st.CreatePlatform(ctx, actor, market.Platform{NameZH: "另一家", Currency: "CNY"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.CreatePlatform(ctx, actor, store.Platform{NameZH: "第三家", Currency: "CNY"}); err != nil {
+	if _, err := st.CreatePlatform(ctx, actor, market.Platform{NameZH: "第三家", Currency: "CNY"}); err != nil {
 		t.Fatalf("two platforms without an English name: %v", err)
 	}
 	b.NameEN = "HostKey"
@@ -152,7 +153,7 @@ func TestPlatformUniqueNames(t *testing.T) {
 func TestPlatformsFilterAndPaging(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
-	for _, p := range []store.Platform{
+	for _, p := range []market.Platform{
 		{NameEN: "Beta", Currency: "CNY", ISO27001: mkPtr(true)},
 		{NameEN: "alpha", Currency: "CNY", ISO27001: mkPtr(false)},
 		{NameZH: "晨涧云", Currency: "CNY"},
@@ -162,7 +163,7 @@ func TestPlatformsFilterAndPaging(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	names := func(ps []store.Platform) []string {
+	names := func(ps []market.Platform) []string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, p.NameEN+p.NameZH)
@@ -211,14 +212,14 @@ func TestPlatformsFilterAndPaging(t *testing.T) {
 	}
 }
 
-func mkH200() store.GPUModel {
+func mkH200() market.GPUModel {
 	asOf := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	return store.GPUModel{
+	return market.GPUModel{
 		Vendor: "NVIDIA", Name: "H200 SXM", VRAMGB: mkDec("141"), MemoryBandwidthGBs: mkNullDec("4800"),
 		Interconnect: "nvlink", InterconnectGBs: mkNullDec("900"), TDPW: mkPtr(700), BoostClockMHz: mkPtr(1980),
 		LoadPowerMinW: mkPtr(550), LoadPowerMaxW: mkPtr(700), LoadClockMinMHz: mkPtr(1600), LoadClockMaxMHz: mkPtr(1980),
 		Source: "vendor datasheet", AsOf: &asOf,
-		Perf: []store.GPUPerf{
+		Perf: []market.GPUPerf{
 			// Given out of order: stored and returned in PerfPrecisions order.
 			{Precision: "bf16", NominalTFLOPS: mkDec("989.5"), NominalSource: "datasheet",
 				MeasuredTFLOPS: mkNullDec("785.123"), MeasuredBenchmark: "8192³ matmul", MeasuredSource: "own trial"},
@@ -259,7 +260,7 @@ func TestGPUModelCreateUpdateAudit(t *testing.T) {
 	upd := got
 	upd.MemoryBandwidthGBs = decimal.NullDecimal{}
 	upd.TDPW = nil
-	upd.Perf = []store.GPUPerf{
+	upd.Perf = []market.GPUPerf{
 		{Precision: "fp32", NominalTFLOPS: mkDec("67"), NominalSource: "datasheet"},
 		{Precision: "fp8", NominalTFLOPS: mkDec("3958"), Sparse: true, NominalSource: "datasheet"},
 	}
@@ -284,7 +285,7 @@ func TestGPUModelCreateUpdateAudit(t *testing.T) {
 	if err != nil || len(recs) != 2 || recs[0].Action != store.ActionGPUModelUpdate || recs[1].Action != store.ActionGPUModelCreate {
 		t.Fatalf("audit: %+v %v", recs, err)
 	}
-	var before, afterRec store.GPUModel
+	var before, afterRec market.GPUModel
 	if err := json.Unmarshal(recs[0].Before, &before); err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +343,7 @@ func TestGPUModelLockNameAndFailedPerf(t *testing.T) {
 	audits := count(t, st, "audit_log")
 	bad := cur
 	bad.Notes = "bad"
-	bad.Perf = []store.GPUPerf{{Precision: "bf16", NominalTFLOPS: mkDec("989"), MeasuredTFLOPS: mkNullDec("700")}}
+	bad.Perf = []market.GPUPerf{{Precision: "bf16", NominalTFLOPS: mkDec("989"), MeasuredTFLOPS: mkNullDec("700")}}
 	if _, err := st.UpdateGPUModel(ctx, actor, bad); err == nil {
 		t.Fatal("measured figure without a benchmark was stored")
 	}
@@ -360,13 +361,13 @@ func TestGPUModelsFilterAndPaging(t *testing.T) {
 	for _, m := range []struct{ vendor, name, ic string }{
 		{"NVIDIA", "RTX 4090", "pcie"}, {"AMD", "Radeon AI PRO R9700", "pcie"}, {"NVIDIA", "A100 80G", "nvlink"},
 	} {
-		g := store.GPUModel{Vendor: m.vendor, Name: m.name, VRAMGB: mkDec("24"), Interconnect: m.ic,
-			Perf: []store.GPUPerf{{Precision: "fp32", NominalTFLOPS: mkDec("82.6"), NominalSource: "spec"}}}
+		g := market.GPUModel{Vendor: m.vendor, Name: m.name, VRAMGB: mkDec("24"), Interconnect: m.ic,
+			Perf: []market.GPUPerf{{Precision: "fp32", NominalTFLOPS: mkDec("82.6"), NominalSource: "spec"}}}
 		if _, err := st.CreateGPUModel(ctx, actor, g); err != nil {
 			t.Fatal(err)
 		}
 	}
-	names := func(gs []store.GPUModel) []string {
+	names := func(gs []market.GPUModel) []string {
 		var out []string
 		for _, g := range gs {
 			out = append(out, g.Vendor+" "+g.Name)

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -28,78 +29,6 @@ func (e *NameTakenError) Error() string { return "store: " + e.Field + " already
 // Is makes errors.Is(err, ErrNameTaken) true.
 func (e *NameTakenError) Is(target error) bool { return target == ErrNameTaken }
 
-// PlatformQualifications are the platform qualification columns (DOMAIN.md
-// "Platform qualifications"), in display order. Each is yes, no or unknown.
-var PlatformQualifications = []string{"idc_licence", "isp_licence", "iso27001", "mlps3", "third_party_guarantee"}
-
-// PlatformSupportChannels are the support channel values a platform may have ("" is
-// not known).
-var PlatformSupportChannels = []string{"ticket", "chat_group", "phone"}
-
-// PlatformGranularities are the billing granularities a platform may offer,
-// finest first (the column's CHECK lists the same three).
-var PlatformGranularities = []string{"second", "minute", "hour"}
-
-// Platform is a rental platform. A nil qualification is not known — never
-// silently "no".
-type Platform struct {
-	ID                   int64     `json:"id"`
-	NameZH               string    `json:"name_zh"`
-	NameEN               string    `json:"name_en"`
-	Website              string    `json:"website"`
-	Country              string    `json:"country"`
-	Currency             string    `json:"currency"`
-	OperatingSince       *int      `json:"operating_since"`
-	IDCLicence           *bool     `json:"idc_licence"`
-	ISPLicence           *bool     `json:"isp_licence"`
-	ISO27001             *bool     `json:"iso27001"`
-	MLPS3                *bool     `json:"mlps3"`
-	ThirdPartyGuarantee  *bool     `json:"third_party_guarantee"`
-	GuaranteeNote        string    `json:"guarantee_note"`
-	SupportChannel       string    `json:"support_channel"`
-	BillingGranularities []string  `json:"billing_granularities"`
-	Notes                string    `json:"notes"`
-	LockVersion          int       `json:"lock_version"`
-	CreatedBy            int64     `json:"created_by"` // 0: the system
-	CreatedAt            time.Time `json:"created_at"`
-	UpdatedBy            int64     `json:"updated_by"` // 0: the system
-	UpdatedAt            time.Time `json:"updated_at"`
-}
-
-// Qualification returns the qualification named by one of PlatformQualifications
-// (nil for an unknown value or name).
-func (p Platform) Qualification(name string) *bool {
-	switch name {
-	case "idc_licence":
-		return p.IDCLicence
-	case "isp_licence":
-		return p.ISPLicence
-	case "iso27001":
-		return p.ISO27001
-	case "mlps3":
-		return p.MLPS3
-	case "third_party_guarantee":
-		return p.ThirdPartyGuarantee
-	}
-	return nil
-}
-
-// SetQualification sets the qualification named by one of PlatformQualifications.
-func (p *Platform) SetQualification(name string, v *bool) {
-	switch name {
-	case "idc_licence":
-		p.IDCLicence = v
-	case "isp_licence":
-		p.ISPLicence = v
-	case "iso27001":
-		p.ISO27001 = v
-	case "mlps3":
-		p.MLPS3 = v
-	case "third_party_guarantee":
-		p.ThirdPartyGuarantee = v
-	}
-}
-
 const platformColumns = `id, name_zh, name_en, website, country, currency, operating_since,
 	idc_licence, isp_licence, iso27001, mlps3, third_party_guarantee, guarantee_note,
 	support_channel, billing_granularities, notes, lock_version,
@@ -110,15 +39,15 @@ const platformColumns = `id, name_zh, name_en, website, country, currency, opera
 // Chinese name, then id so pages are stable.
 const platformOrder = `lower(coalesce(nullif(name_en, ''), name_zh)), name_zh, id`
 
-func platformDest(p *Platform) []any {
+func platformDest(p *market.Platform) []any {
 	return []any{&p.ID, &p.NameZH, &p.NameEN, &p.Website, &p.Country, &p.Currency, &p.OperatingSince,
 		&p.IDCLicence, &p.ISPLicence, &p.ISO27001, &p.MLPS3, &p.ThirdPartyGuarantee, &p.GuaranteeNote,
 		&p.SupportChannel, &p.BillingGranularities, &p.Notes, &p.LockVersion,
 		&p.CreatedBy, &p.CreatedAt, &p.UpdatedBy, &p.UpdatedAt}
 }
 
-func scanPlatform(row pgx.Row) (Platform, error) {
-	var p Platform
+func scanPlatform(row pgx.Row) (market.Platform, error) {
+	var p market.Platform
 	err := row.Scan(platformDest(&p)...)
 	return p, err
 }
@@ -137,7 +66,7 @@ func platformNameTaken(err error) error {
 
 // normalisePlatform trims the text fields and gives the array column a
 // non-nil value (a nil slice would be written as NULL).
-func normalisePlatform(p *Platform) {
+func normalisePlatform(p *market.Platform) {
 	for _, s := range []*string{&p.NameZH, &p.NameEN, &p.Website, &p.Country, &p.Currency, &p.GuaranteeNote, &p.Notes} {
 		*s = strings.TrimSpace(*s)
 	}
@@ -148,7 +77,7 @@ func normalisePlatform(p *Platform) {
 
 // nullableActorID is the actor's user id for created_by/updated_by (NULL for the
 // system).
-func nullableActorID(a Actor) *int64 {
+func nullableActorID(a user.Actor) *int64 {
 	if a.UserID == 0 {
 		return nil
 	}
@@ -157,9 +86,9 @@ func nullableActorID(a Actor) *int64 {
 
 // CreatePlatform inserts a platform and audits it. A *NameTakenError
 // (ErrNameTaken) when either name is in use.
-func (s *Store) CreatePlatform(ctx context.Context, a Actor, p Platform) (Platform, error) {
+func (s *Store) CreatePlatform(ctx context.Context, a user.Actor, p market.Platform) (market.Platform, error) {
 	normalisePlatform(&p)
-	var out Platform
+	var out market.Platform
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var err error
 		out, err = scanPlatform(tx.QueryRow(ctx, `
@@ -188,9 +117,9 @@ func (s *Store) CreatePlatform(ctx context.Context, a Actor, p Platform) (Platfo
 // edited), bumps the version and audits before and after. ErrNotFound for
 // a missing id, ErrConflict when someone saved in between, a
 // *NameTakenError (ErrNameTaken) when a name is in use.
-func (s *Store) UpdatePlatform(ctx context.Context, a Actor, p Platform) (Platform, error) {
+func (s *Store) UpdatePlatform(ctx context.Context, a user.Actor, p market.Platform) (market.Platform, error) {
 	normalisePlatform(&p)
-	var after Platform
+	var after market.Platform
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		before, err := scanPlatform(tx.QueryRow(ctx, `SELECT `+platformColumns+` FROM platforms WHERE id = $1 FOR UPDATE`, p.ID))
 		if err != nil {
@@ -228,7 +157,7 @@ func (s *Store) UpdatePlatform(ctx context.Context, a Actor, p Platform) (Platfo
 }
 
 // PlatformByID finds a platform by id.
-func (s *Store) PlatformByID(ctx context.Context, id int64) (Platform, error) {
+func (s *Store) PlatformByID(ctx context.Context, id int64) (market.Platform, error) {
 	p, err := scanPlatform(s.pool.QueryRow(ctx, `SELECT `+platformColumns+` FROM platforms WHERE id = $1`, id))
 	return p, notFound(err)
 }
@@ -260,7 +189,7 @@ const platformWhere = `
 
 func platformFilterArgs(f PlatformFilter) []any {
 	qual := ""
-	for _, q := range PlatformQualifications {
+	for _, q := range market.PlatformQualifications {
 		if q == f.Qualification {
 			qual = q
 		}
@@ -277,7 +206,7 @@ func platformFilterArgs(f PlatformFilter) []any {
 
 // Platforms lists platforms by name with the total count matching the
 // filter.
-func (s *Store) Platforms(ctx context.Context, f PlatformFilter) ([]Platform, int, error) {
+func (s *Store) Platforms(ctx context.Context, f PlatformFilter) ([]market.Platform, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
@@ -294,11 +223,11 @@ func (s *Store) Platforms(ctx context.Context, f PlatformFilter) ([]Platform, in
 	}
 	defer rows.Close()
 	var (
-		out   []Platform
+		out   []market.Platform
 		total int
 	)
 	for rows.Next() {
-		var p Platform
+		var p market.Platform
 		if err := rows.Scan(append(platformDest(&p), &total)...); err != nil {
 			return nil, 0, fmt.Errorf("platforms: %w", err)
 		}
@@ -317,12 +246,12 @@ func (s *Store) Platforms(ctx context.Context, f PlatformFilter) ([]Platform, in
 }
 
 // AllPlatforms lists every platform by name, for choosing one in a form.
-func (s *Store) AllPlatforms(ctx context.Context) ([]Platform, error) {
+func (s *Store) AllPlatforms(ctx context.Context) ([]market.Platform, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+platformColumns+` FROM platforms ORDER BY `+platformOrder)
 	if err != nil {
 		return nil, fmt.Errorf("all platforms: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Platform, error) { return scanPlatform(row) })
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.Platform, error) { return scanPlatform(row) })
 	if err != nil {
 		return nil, fmt.Errorf("all platforms: %w", err)
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
@@ -14,43 +16,14 @@ import (
 // clauses and written confirmations.
 const ActionPlatformTermsUpdate = "platform_terms.update"
 
-// Kinds of platform terms: the six SLA clauses and the five written
-// confirmations of DOMAIN.md (catalog.SLAClauses, catalog.WrittenConfirmations).
-const (
-	TermKindSLA          = "sla"
-	TermKindConfirmation = "confirmation"
-)
-
-// PlatformTerm is a platform's answer to one SLA clause or written
-// confirmation. A term never saved has LockVersion 0 and no answer.
-type PlatformTerm struct {
-	PlatformID int64  `json:"platform_id"`
-	Kind       string `json:"kind"`
-	Key        string `json:"key"`
-	Answer     string `json:"answer"`
-	// InWriting: the answer is in the contract, terms of service or a
-	// signed or stamped document (the guide's rule: only that counts).
-	InWriting bool `json:"in_writing"`
-	// AnsweredOn is the date of the answer, nil when not known.
-	AnsweredOn    *time.Time `json:"answered_on"`
-	LockVersion   int        `json:"lock_version"`
-	UpdatedBy     int64      `json:"-"`
-	UpdatedByName string     `json:"-"`
-	UpdatedAt     time.Time  `json:"-"`
-}
-
-// Answered reports whether the term has an answer in writing; anything
-// less is still a question to the vendor.
-func (t PlatformTerm) Answered() bool { return t.InWriting && strings.TrimSpace(t.Answer) != "" }
-
 // PlatformTerms returns the recorded terms of a platform (only those ever
 // saved), SLA clauses first, in no further order. ErrNotFound when the
 // platform does not exist.
-func (s *Store) PlatformTerms(ctx context.Context, platformID int64) ([]PlatformTerm, error) {
+func (s *Store) PlatformTerms(ctx context.Context, platformID int64) ([]market.PlatformTerm, error) {
 	return platformTerms(ctx, s.pool, platformID, false)
 }
 
-func platformTerms(ctx context.Context, q Querier, platformID int64, lock bool) ([]PlatformTerm, error) {
+func platformTerms(ctx context.Context, q Querier, platformID int64, lock bool) ([]market.PlatformTerm, error) {
 	var exists bool
 	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM platforms WHERE id = $1)`, platformID).Scan(&exists); err != nil {
 		return nil, fmt.Errorf("platform terms: %w", err)
@@ -75,11 +48,11 @@ const platformTermColumns = `pt.platform_id, pt.kind, pt.key, pt.answer, pt.in_w
 const platformTermFrom = ` FROM platform_terms pt LEFT JOIN users u ON u.id = pt.updated_by`
 
 // scanPlatformTerms reads rows of platformTermColumns and closes them.
-func scanPlatformTerms(rows pgx.Rows) ([]PlatformTerm, error) {
+func scanPlatformTerms(rows pgx.Rows) ([]market.PlatformTerm, error) {
 	defer rows.Close()
-	var out []PlatformTerm
+	var out []market.PlatformTerm
 	for rows.Next() {
-		var t PlatformTerm
+		var t market.PlatformTerm
 		if err := rows.Scan(&t.PlatformID, &t.Kind, &t.Key, &t.Answer, &t.InWriting, &t.AnsweredOn, &t.LockVersion,
 			&t.UpdatedBy, &t.UpdatedByName, &t.UpdatedAt); err != nil {
 			return nil, fmt.Errorf("platform terms: %w", err)
@@ -98,7 +71,7 @@ type termKey struct{ kind, key string }
 // written and ErrConflict is returned. Terms whose content did not change
 // are left as they are; the changed ones are audited in one entry, before
 // and after. ErrNotFound for a missing platform.
-func (s *Store) SavePlatformTerms(ctx context.Context, a Actor, platformID int64, terms []PlatformTerm) error {
+func (s *Store) SavePlatformTerms(ctx context.Context, a user.Actor, platformID int64, terms []market.PlatformTerm) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		// Lock the platform row too: two first saves of the same term
 		// serialise here instead of one failing on the primary key.
@@ -109,11 +82,11 @@ func (s *Store) SavePlatformTerms(ctx context.Context, a Actor, platformID int64
 		if err != nil {
 			return err
 		}
-		byKey := make(map[termKey]PlatformTerm, len(stored))
+		byKey := make(map[termKey]market.PlatformTerm, len(stored))
 		for _, t := range stored {
 			byKey[termKey{t.Kind, t.Key}] = t
 		}
-		var before, after []PlatformTerm
+		var before, after []market.PlatformTerm
 		for _, t := range terms {
 			t.PlatformID = platformID
 			t.Answer = strings.TrimSpace(t.Answer)
@@ -178,7 +151,7 @@ func sameDay(a, b *time.Time) bool {
 
 // PlatformTermsByPlatform returns the recorded terms of several platforms
 // at once, keyed by platform id (a platform without any has no entry).
-func (s *Store) PlatformTermsByPlatform(ctx context.Context, platformIDs []int64) (map[int64][]PlatformTerm, error) {
+func (s *Store) PlatformTermsByPlatform(ctx context.Context, platformIDs []int64) (map[int64][]market.PlatformTerm, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+platformTermColumns+platformTermFrom+`
 		WHERE pt.platform_id = ANY($1) ORDER BY pt.platform_id, pt.kind DESC, pt.key`, platformIDs)
 	if err != nil {
@@ -188,7 +161,7 @@ func (s *Store) PlatformTermsByPlatform(ctx context.Context, platformIDs []int64
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64][]PlatformTerm{}
+	out := map[int64][]market.PlatformTerm{}
 	for _, t := range terms {
 		out[t.PlatformID] = append(out[t.PlatformID], t)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/market"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
@@ -25,9 +26,9 @@ func rpDay(t *testing.T, s string) time.Time {
 }
 
 // addRefPrice stores one reference price and fails the test on error.
-func addRefPrice(t *testing.T, st *store.Store, item, currency, unit, price, asOf string) store.ReferencePrice {
+func addRefPrice(t *testing.T, st *store.Store, item, currency, unit, price, asOf string) market.ReferencePrice {
 	t.Helper()
-	r, err := st.CreateReferencePrice(context.Background(), actor, store.ReferencePrice{Item: item, Currency: currency,
+	r, err := st.CreateReferencePrice(context.Background(), actor, market.ReferencePrice{Item: item, Currency: currency,
 		Unit: unit, UnitPrice: decimal.RequireFromString(price), AsOf: rpDay(t, asOf), Source: "test sheet"})
 	if err != nil {
 		t.Fatalf("create %s %s %s %s: %v", item, currency, unit, asOf, err)
@@ -36,7 +37,7 @@ func addRefPrice(t *testing.T, st *store.Store, item, currency, unit, price, asO
 }
 
 // refKey names a current price by what identifies it, with its price and day.
-func refKey(r store.ReferencePrice) string {
+func refKey(r market.ReferencePrice) string {
 	return r.Currency + " " + r.Item + " " + r.Unit + " " + r.UnitPrice.String() + " " + r.AsOf.Format(time.DateOnly)
 }
 
@@ -87,7 +88,7 @@ func TestReferencePriceDuplicateDayIsRefused(t *testing.T) {
 	addRefPrice(t, st, "public_ip", "CNY", "per_month", "20", "2026-02-01")
 	audits := count(t, st, "audit_log")
 
-	_, err := st.CreateReferencePrice(ctx, actor, store.ReferencePrice{Item: "public_ip", Currency: "CNY", Unit: "per_month",
+	_, err := st.CreateReferencePrice(ctx, actor, market.ReferencePrice{Item: "public_ip", Currency: "CNY", Unit: "per_month",
 		UnitPrice: decimal.RequireFromString("21"), AsOf: rpDay(t, "2026-02-01"), Source: "correction"})
 	if !errors.Is(err, store.ErrReferencePriceExists) {
 		t.Fatalf("same item, currency, unit and day: %v, want ErrReferencePriceExists", err)
@@ -105,7 +106,7 @@ func TestReferencePriceDuplicateDayIsRefused(t *testing.T) {
 	addRefPrice(t, st, "public_ip", "USD", "per_month", "3", "2026-02-01")
 
 	// A unit the item cannot be priced in is refused before SQL.
-	_, err = st.CreateReferencePrice(ctx, actor, store.ReferencePrice{Item: "egress", Currency: "CNY", Unit: "per_hour",
+	_, err = st.CreateReferencePrice(ctx, actor, market.ReferencePrice{Item: "egress", Currency: "CNY", Unit: "per_hour",
 		UnitPrice: decimal.RequireFromString("1"), AsOf: rpDay(t, "2026-02-01"), Source: "x"})
 	if !errors.Is(err, store.ErrReferencePriceUnit) {
 		t.Fatalf("egress per_hour: %v, want ErrReferencePriceUnit", err)
@@ -139,7 +140,7 @@ func TestReferencePriceIsAuditedInTheSameTransaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = st.CreateReferencePrice(ctx, actor, store.ReferencePrice{Item: "snapshot", Currency: "CNY", Unit: "per_month",
+	_, err = st.CreateReferencePrice(ctx, actor, market.ReferencePrice{Item: "snapshot", Currency: "CNY", Unit: "per_month",
 		UnitPrice: decimal.RequireFromString("0.2"), AsOf: rpDay(t, "2026-02-02"), Source: "x"})
 	if err == nil {
 		t.Fatal("reference price stored although its audit failed")
@@ -208,7 +209,7 @@ func TestReferencePriceHistoryFiltersAndPages(t *testing.T) {
 
 func addFXRate(t *testing.T, st *store.Store, base, quote, rate, asOf string) {
 	t.Helper()
-	_, err := st.CreateFXRate(context.Background(), actor, store.FXRate{Base: base, Quote: quote,
+	_, err := st.CreateFXRate(context.Background(), actor, market.FXRate{Base: base, Quote: quote,
 		Rate: decimal.RequireFromString(rate), AsOf: rpDay(t, asOf), Source: "central bank"})
 	if err != nil {
 		t.Fatalf("fx %s/%s %s: %v", base, quote, asOf, err)

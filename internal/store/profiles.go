@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
@@ -26,7 +27,7 @@ type UsageProfile struct {
 // SaveUsageProfile stores the profile under the owner's name for it,
 // replacing a profile of the same name (case-insensitive) of that owner,
 // and audits the write.
-func (s *Store) SaveUsageProfile(ctx context.Context, a Actor, name string, params map[string]string) (UsageProfile, error) {
+func (s *Store) SaveUsageProfile(ctx context.Context, a user.Actor, name string, params map[string]string) (UsageProfile, error) {
 	var out UsageProfile
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		raw, err := json.Marshal(params)
@@ -100,7 +101,7 @@ func (s *Store) UsageProfileByID(ctx context.Context, id int64) (UsageProfile, e
 }
 
 // DeleteUsageProfile removes a saved profile and audits it.
-func (s *Store) DeleteUsageProfile(ctx context.Context, a Actor, id int64) error {
+func (s *Store) DeleteUsageProfile(ctx context.Context, a user.Actor, id int64) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		before, err := scanProfile(tx.QueryRow(ctx, profileSelect+` WHERE u.id = $1 FOR UPDATE OF u`, id))
 		if err != nil {

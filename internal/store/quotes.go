@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
@@ -11,13 +14,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 	"golang.org/x/sync/errgroup"
-)
-
-// Quote states.
-const (
-	QuoteDraft     = "draft"
-	QuotePublished = "published"
-	QuoteArchived  = "archived"
 )
 
 // ErrNotDraft means a change needs a draft but the quote is published or
@@ -36,86 +32,6 @@ func (e DraftExistsError) Error() string { return ErrDraftExists.Error() }
 // Is makes errors.Is(err, ErrDraftExists) true.
 func (e DraftExistsError) Is(target error) bool { return target == ErrDraftExists }
 
-// QuoteLine is one of the twelve hidden-cost lines of a quote.
-type QuoteLine struct {
-	Item          string              `json:"item"`
-	Status        string              `json:"status"`
-	Unit          string              `json:"unit,omitempty"`
-	UnitPrice     decimal.NullDecimal `json:"unit_price"`
-	FreeAllowance decimal.Decimal     `json:"free_allowance"`
-	Note          string              `json:"note,omitempty"`
-	InWriting     bool                `json:"in_writing"`
-}
-
-// CountsAsUnconfirmed applies the guide's rule to a line: a line without a
-// written answer is treated as unconfirmed. A "charged" line keeps its
-// published price (the cost is known either way); an "included" or "not
-// applicable" claim counts only in writing, otherwise the line is priced
-// and asked about as unconfirmed.
-func (l QuoteLine) CountsAsUnconfirmed() bool {
-	return !l.InWriting && (l.Status == "included" || l.Status == "not_applicable")
-}
-
-// Quote is one dated version of a platform's offer. Decimals are exact
-// (numeric ↔ decimal.Decimal, never float).
-type Quote struct {
-	ID            int64  `json:"id"`
-	SeriesID      int64  `json:"series_id"`
-	Version       int    `json:"version"`
-	PredecessorID int64  `json:"predecessor_id,omitempty"`
-	State         string `json:"state"`
-	PlatformID    int64  `json:"platform_id"`
-	GPUModelID    int64  `json:"gpu_model_id"`
-	Label         string `json:"label"`
-
-	GPUCount             int                 `json:"gpu_count"`
-	VRAMGB               decimal.NullDecimal `json:"vram_gb"`
-	Sharing              string              `json:"sharing"`
-	CPUCores             *int                `json:"cpu_cores"`
-	RAMGB                decimal.NullDecimal `json:"ram_gb"`
-	IncludedSystemDiskGB decimal.Decimal     `json:"included_system_disk_gb"`
-	IncludedDataDiskGB   decimal.Decimal     `json:"included_data_disk_gb"`
-	IncludedMbps         decimal.Decimal     `json:"included_mbps"`
-	Region               string              `json:"region"`
-
-	Currency           string              `json:"currency"`
-	Hourly             decimal.NullDecimal `json:"hourly"`
-	Monthly            decimal.NullDecimal `json:"monthly"`
-	Yearly             decimal.NullDecimal `json:"yearly"`
-	SpotHourly         decimal.NullDecimal `json:"spot_hourly"`
-	BillingGranularity string              `json:"billing_granularity"`
-
-	CommitmentMonths    int                 `json:"commitment_months"`
-	EarlyTerminationPct decimal.NullDecimal `json:"early_termination_pct"`
-	Deposit             decimal.NullDecimal `json:"deposit"`
-	DepositRefundable   *bool               `json:"deposit_refundable"`
-	BalanceWithdrawable *bool               `json:"balance_withdrawable"`
-	PricesIncludeTax    bool                `json:"prices_include_tax"`
-	TaxRate             decimal.Decimal     `json:"tax_rate"`
-	InvoiceType         string              `json:"invoice_type"`
-	SLAAvailabilityPct  decimal.NullDecimal `json:"sla_availability_pct"`
-	SLACompensation     string              `json:"sla_compensation"`
-
-	AsOf   time.Time `json:"as_of"`
-	Source string    `json:"source"`
-	Notes  string    `json:"notes"`
-
-	LockVersion int        `json:"lock_version"`
-	CreatedBy   int64      `json:"-"`
-	CreatedAt   time.Time  `json:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at"`
-	PublishedAt *time.Time `json:"published_at,omitempty"`
-	ArchivedAt  *time.Time `json:"archived_at,omitempty"`
-
-	Lines []QuoteLine `json:"lines"`
-
-	// Read-only names joined from platforms and gpu_models.
-	PlatformNameZH string `json:"-"`
-	PlatformNameEN string `json:"-"`
-	GPUVendor      string `json:"-"`
-	GPUName        string `json:"-"`
-}
-
 // quoteWritable lists the columns a draft save writes, in argument order
 // $3… of insertQuote/updateQuote ($1, $2 are id-related).
 const quoteWritable = `platform_id, gpu_model_id, label, gpu_count, vram_gb, sharing, cpu_cores, ram_gb,
@@ -124,7 +40,7 @@ const quoteWritable = `platform_id, gpu_model_id, label, gpu_count, vram_gb, sha
 	early_termination_pct, deposit, deposit_refundable, balance_withdrawable, prices_include_tax, tax_rate,
 	invoice_type, sla_availability_pct, sla_compensation, as_of, source, notes`
 
-func (q *Quote) writableArgs() []any {
+func writableArgs(q *quote.Quote) []any {
 	var gran *string
 	if q.BillingGranularity != "" {
 		gran = &q.BillingGranularity
@@ -158,8 +74,8 @@ const quoteColumns = `q.id, q.series_id, q.version, coalesce(q.predecessor_id, 0
 
 const quoteFrom = ` FROM quotes q JOIN platforms p ON p.id = q.platform_id JOIN gpu_models g ON g.id = q.gpu_model_id`
 
-func scanQuote(row pgx.Row) (Quote, error) {
-	var q Quote
+func scanQuote(row pgx.Row) (quote.Quote, error) {
+	var q quote.Quote
 	err := row.Scan(&q.ID, &q.SeriesID, &q.Version, &q.PredecessorID, &q.State, &q.PlatformID, &q.GPUModelID, &q.Label,
 		&q.GPUCount, &q.VRAMGB, &q.Sharing, &q.CPUCores, &q.RAMGB, &q.IncludedSystemDiskGB, &q.IncludedDataDiskGB,
 		&q.IncludedMbps, &q.Region, &q.Currency, &q.Hourly, &q.Monthly, &q.Yearly, &q.SpotHourly, &q.BillingGranularity,
@@ -171,7 +87,7 @@ func scanQuote(row pgx.Row) (Quote, error) {
 }
 
 // insertLines writes a draft's lines (the caller replaced or never had any).
-func insertLines(ctx context.Context, tx pgx.Tx, quoteID int64, lines []QuoteLine) error {
+func insertLines(ctx context.Context, tx pgx.Tx, quoteID int64, lines []quote.Line) error {
 	for _, l := range lines {
 		var unit *string
 		if l.Unit != "" {
@@ -189,7 +105,7 @@ func insertLines(ctx context.Context, tx pgx.Tx, quoteID int64, lines []QuoteLin
 }
 
 // quoteLines loads the lines of the given quotes, keyed by quote id.
-func quoteLines(ctx context.Context, q Querier, ids []int64) (map[int64][]QuoteLine, error) {
+func quoteLines(ctx context.Context, q Querier, ids []int64) (map[int64][]quote.Line, error) {
 	rows, err := q.Query(ctx, `
 		SELECT quote_id, item, status, coalesce(unit, ''), unit_price, free_allowance, note, in_writing
 		FROM quote_lines WHERE quote_id = ANY($1)`, ids)
@@ -197,11 +113,11 @@ func quoteLines(ctx context.Context, q Querier, ids []int64) (map[int64][]QuoteL
 		return nil, fmt.Errorf("quote lines: %w", err)
 	}
 	defer rows.Close()
-	out := make(map[int64][]QuoteLine, len(ids))
+	out := make(map[int64][]quote.Line, len(ids))
 	for rows.Next() {
 		var (
 			id int64
-			l  QuoteLine
+			l  quote.Line
 		)
 		if err := rows.Scan(&id, &l.Item, &l.Status, &l.Unit, &l.UnitPrice, &l.FreeAllowance, &l.Note, &l.InWriting); err != nil {
 			return nil, err
@@ -211,31 +127,31 @@ func quoteLines(ctx context.Context, q Querier, ids []int64) (map[int64][]QuoteL
 	return out, rows.Err()
 }
 
-func quoteByID(ctx context.Context, q Querier, id int64, lock bool) (Quote, error) {
+func quoteByID(ctx context.Context, q Querier, id int64, lock bool) (quote.Quote, error) {
 	sql := `SELECT ` + quoteColumns + quoteFrom + ` WHERE q.id = $1`
 	if lock {
 		sql += ` FOR UPDATE OF q`
 	}
 	qt, err := scanQuote(q.QueryRow(ctx, sql, id))
 	if err != nil {
-		return Quote{}, notFound(err)
+		return quote.Quote{}, notFound(err)
 	}
 	lines, err := quoteLines(ctx, q, []int64{id})
 	if err != nil {
-		return Quote{}, err
+		return quote.Quote{}, err
 	}
 	qt.Lines = lines[id]
 	return qt, nil
 }
 
 // QuoteByID returns a quote with its lines and names.
-func (s *Store) QuoteByID(ctx context.Context, id int64) (Quote, error) {
+func (s *Store) QuoteByID(ctx context.Context, id int64) (quote.Quote, error) {
 	return quoteByID(ctx, s.pool, id, false)
 }
 
 // QuotesByIDs returns the quotes with these ids (with lines), in the order
 // asked; missing ids are left out.
-func (s *Store) QuotesByIDs(ctx context.Context, ids []int64) ([]Quote, error) {
+func (s *Store) QuotesByIDs(ctx context.Context, ids []int64) ([]quote.Quote, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -243,8 +159,8 @@ func (s *Store) QuotesByIDs(ctx context.Context, ids []int64) ([]Quote, error) {
 	// (both are keyed by the ids asked for): a comparison waits for one
 	// round trip, not two.
 	var (
-		byID  = map[int64]Quote{}
-		lines map[int64][]QuoteLine
+		byID  = map[int64]quote.Quote{}
+		lines map[int64][]quote.Line
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
@@ -266,7 +182,7 @@ func (s *Store) QuotesByIDs(ctx context.Context, ids []int64) ([]Quote, error) {
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	out := make([]Quote, 0, len(byID))
+	out := make([]quote.Quote, 0, len(byID))
 	for _, id := range ids {
 		if q, ok := byID[id]; ok {
 			q.Lines = lines[id]
@@ -277,8 +193,8 @@ func (s *Store) QuotesByIDs(ctx context.Context, ids []int64) ([]Quote, error) {
 }
 
 // CreateQuoteDraft starts a new offer: version 1 of a new series, a draft.
-func (s *Store) CreateQuoteDraft(ctx context.Context, a Actor, q Quote) (Quote, error) {
-	var out Quote
+func (s *Store) CreateQuoteDraft(ctx context.Context, a user.Actor, q quote.Quote) (quote.Quote, error) {
+	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var id int64
 		if err := tx.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('quotes', 'id'))`).Scan(&id); err != nil {
@@ -297,12 +213,12 @@ func (s *Store) CreateQuoteDraft(ctx context.Context, a Actor, q Quote) (Quote, 
 	return out, err
 }
 
-func insertDraft(ctx context.Context, tx pgx.Tx, a Actor, id, series int64, version int, predecessor int64, q *Quote) error {
+func insertDraft(ctx context.Context, tx pgx.Tx, a user.Actor, id, series int64, version int, predecessor int64, q *quote.Quote) error {
 	var pred *int64
 	if predecessor != 0 {
 		pred = &predecessor
 	}
-	args := append([]any{id, series, version, pred, nullID(a.UserID)}, q.writableArgs()...)
+	args := append([]any{id, series, version, pred, nullID(a.UserID)}, writableArgs(q)...)
 	_, err := tx.Exec(ctx, `
 		INSERT INTO quotes (id, series_id, version, predecessor_id, created_by, updated_by, `+quoteWritable+`)
 		VALUES ($1, $2, $3, $4, $5, $5, `+placeholders(6, len(args)-5)+`)`, args...)
@@ -323,20 +239,20 @@ func nullID(id int64) *int64 {
 // UpdateQuoteDraft saves a draft. q.LockVersion must be the version the
 // editor loaded: if someone saved in between, ErrConflict (and nothing is
 // written), so the second editor keeps their input and decides.
-func (s *Store) UpdateQuoteDraft(ctx context.Context, a Actor, q Quote) (Quote, error) {
-	var out Quote
+func (s *Store) UpdateQuoteDraft(ctx context.Context, a user.Actor, q quote.Quote) (quote.Quote, error) {
+	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		before, err := quoteByID(ctx, tx, q.ID, true)
 		if err != nil {
 			return err
 		}
-		if before.State != QuoteDraft {
+		if before.State != quote.Draft {
 			return ErrNotDraft
 		}
 		if before.LockVersion != q.LockVersion {
 			return ErrConflict
 		}
-		args := append([]any{q.ID, nullID(a.UserID)}, q.writableArgs()...)
+		args := append([]any{q.ID, nullID(a.UserID)}, writableArgs(&q)...)
 		_, err = tx.Exec(ctx, `
 			UPDATE quotes SET (`+quoteWritable+`) = (`+placeholders(3, len(args)-2)+`),
 			       updated_by = $2, updated_at = now(), lock_version = lock_version + 1
@@ -361,14 +277,14 @@ func (s *Store) UpdateQuoteDraft(ctx context.Context, a Actor, q Quote) (Quote, 
 // PublishQuote publishes a draft (at the lock version the editor saw); the
 // series' previously published version is archived in the same
 // transaction, so readers always see exactly one current version.
-func (s *Store) PublishQuote(ctx context.Context, a Actor, id int64, lockVersion int) (Quote, error) {
-	var out Quote
+func (s *Store) PublishQuote(ctx context.Context, a user.Actor, id int64, lockVersion int) (quote.Quote, error) {
+	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		before, err := quoteByID(ctx, tx, id, true)
 		if err != nil {
 			return err
 		}
-		if before.State != QuoteDraft {
+		if before.State != quote.Draft {
 			return ErrNotDraft
 		}
 		if before.LockVersion != lockVersion {
@@ -397,14 +313,14 @@ func (s *Store) PublishQuote(ctx context.Context, a Actor, id int64, lockVersion
 // n+1, linked to it) that the editor changes and publishes; the published
 // one stays as it is. When the series already has a draft, it returns
 // DraftExistsError naming it.
-func (s *Store) NewQuoteVersion(ctx context.Context, a Actor, publishedID int64) (Quote, error) {
-	var out Quote
+func (s *Store) NewQuoteVersion(ctx context.Context, a user.Actor, publishedID int64) (quote.Quote, error) {
+	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		src, err := quoteByID(ctx, tx, publishedID, true)
 		if err != nil {
 			return err
 		}
-		if src.State != QuotePublished {
+		if src.State != quote.Published {
 			return ErrNotDraft // only the current published version is the base of the next
 		}
 		var draftID int64
@@ -438,7 +354,7 @@ func (s *Store) NewQuoteVersion(ctx context.Context, a Actor, publishedID int64)
 
 // ArchiveQuote withdraws a published quote from comparisons; it stays in
 // history and in the reports that used it.
-func (s *Store) ArchiveQuote(ctx context.Context, a Actor, id int64) error {
+func (s *Store) ArchiveQuote(ctx context.Context, a user.Actor, id int64) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE quotes SET state = 'archived', archived_at = now() WHERE id = $1 AND state = 'published'`, id)
 		if err != nil {
@@ -448,18 +364,18 @@ func (s *Store) ArchiveQuote(ctx context.Context, a Actor, id int64) error {
 			return ErrNotFound
 		}
 		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteArchive, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
-			Before: map[string]any{"state": QuotePublished}, After: map[string]any{"state": QuoteArchived}})
+			Before: map[string]any{"state": quote.Published}, After: map[string]any{"state": quote.Archived}})
 	})
 }
 
 // DeleteQuoteDraft discards a draft (never a published or archived quote).
-func (s *Store) DeleteQuoteDraft(ctx context.Context, a Actor, id int64, lockVersion int) error {
+func (s *Store) DeleteQuoteDraft(ctx context.Context, a user.Actor, id int64, lockVersion int) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		before, err := quoteByID(ctx, tx, id, true)
 		if err != nil {
 			return err
 		}
-		if before.State != QuoteDraft {
+		if before.State != quote.Draft {
 			return ErrNotDraft
 		}
 		if before.LockVersion != lockVersion {
@@ -472,21 +388,8 @@ func (s *Store) DeleteQuoteDraft(ctx context.Context, a Actor, id int64, lockVer
 	})
 }
 
-// QuoteVersion is one entry of a series' history.
-type QuoteVersion struct {
-	ID          int64
-	Version     int
-	State       string
-	AsOf        time.Time
-	Hourly      decimal.NullDecimal
-	Monthly     decimal.NullDecimal
-	Currency    string
-	UpdatedAt   time.Time
-	PublishedAt *time.Time
-}
-
 // QuoteVersions lists every version of a series, newest first.
-func (s *Store) QuoteVersions(ctx context.Context, seriesID int64) ([]QuoteVersion, error) {
+func (s *Store) QuoteVersions(ctx context.Context, seriesID int64) ([]quote.Version, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT id, version, state, as_of, hourly, monthly, currency, updated_at, published_at
 		FROM quotes WHERE series_id = $1 ORDER BY version DESC`, seriesID)
@@ -494,9 +397,9 @@ func (s *Store) QuoteVersions(ctx context.Context, seriesID int64) ([]QuoteVersi
 		return nil, fmt.Errorf("quote versions: %w", err)
 	}
 	defer rows.Close()
-	var out []QuoteVersion
+	var out []quote.Version
 	for rows.Next() {
-		var v QuoteVersion
+		var v quote.Version
 		if err := rows.Scan(&v.ID, &v.Version, &v.State, &v.AsOf, &v.Hourly, &v.Monthly, &v.Currency, &v.UpdatedAt, &v.PublishedAt); err != nil {
 			return nil, err
 		}
@@ -532,7 +435,7 @@ type QuoteFilter struct {
 // with its arguments numbered from $1.
 func (f QuoteFilter) where() (string, []any) {
 	if len(f.States) == 0 {
-		f.States = []string{QuotePublished}
+		f.States = []string{quote.Published}
 	}
 	var (
 		where []string
@@ -576,7 +479,7 @@ func (f QuoteFilter) where() (string, []any) {
 	}
 	// Column names come from the fixed list, never from input.
 	for _, qual := range f.Qualifications {
-		for _, known := range PlatformQualifications {
+		for _, known := range market.PlatformQualifications {
 			if qual == known {
 				where = append(where, "q.platform_id IN (SELECT id FROM platforms WHERE "+known+" IS TRUE)")
 			}
@@ -597,8 +500,8 @@ const quoteListColumns = `q.id, q.series_id, q.version, q.state, q.platform_id, 
 	q.vram_gb, q.sharing, q.region, q.currency, q.hourly, q.monthly, q.yearly, q.spot_hourly, q.as_of,
 	p.name_zh, p.name_en, g.vendor, g.name`
 
-func scanQuoteListRow(row pgx.Row) (Quote, error) {
-	var q Quote
+func scanQuoteListRow(row pgx.Row) (quote.Quote, error) {
+	var q quote.Quote
 	err := row.Scan(&q.ID, &q.SeriesID, &q.Version, &q.State, &q.PlatformID, &q.GPUModelID, &q.Label, &q.GPUCount,
 		&q.VRAMGB, &q.Sharing, &q.Region, &q.Currency, &q.Hourly, &q.Monthly, &q.Yearly, &q.SpotHourly, &q.AsOf,
 		&q.PlatformNameZH, &q.PlatformNameEN, &q.GPUVendor, &q.GPUName)
@@ -614,7 +517,7 @@ func scanQuoteListRow(row pgx.Row) (Quote, error) {
 // walking the (state, as_of, id) index when one state is asked for, and
 // only those rows are joined to their names; name searches become id lists
 // from the small platform and GPU tables first.
-func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error) {
+func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]quote.Quote, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
@@ -640,7 +543,7 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]Quote, int, error)
 		return nil, 0, fmt.Errorf("quotes: %w", err)
 	}
 	defer rows.Close()
-	var out []Quote
+	var out []quote.Quote
 	for rows.Next() {
 		q, err := scanQuoteListRow(rows)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
@@ -31,13 +32,13 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func nd(s string) decimal.NullDecimal { return decimal.NewNullDecimal(dec(s)) }
 
-func sampleQuote(platformID, gpuID int64) store.Quote {
-	return store.Quote{
+func sampleQuote(platformID, gpuID int64) quote.Quote {
+	return quote.Quote{
 		PlatformID: platformID, GPUModelID: gpuID, Label: "4090 单卡", GPUCount: 1, VRAMGB: nd("24"), Sharing: "dedicated",
 		Currency: "CNY", Hourly: nd("1.98"), Monthly: nd("1099.000001"), BillingGranularity: "second",
 		PricesIncludeTax: true, TaxRate: dec("0"), AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
 		Source: "https://example.test/pricing", IncludedMbps: dec("10"),
-		Lines: []store.QuoteLine{
+		Lines: []quote.Line{
 			{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: nd("0.8"), FreeAllowance: dec("20"), InWriting: true},
 			{Item: "public_ip", Status: "included", InWriting: true},
 			{Item: "snapshot", Status: "unconfirmed", Note: "客服未回复"},
@@ -53,7 +54,7 @@ func TestQuoteVersioningKeepsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if draft.Version != 1 || draft.SeriesID != draft.ID || draft.State != store.QuoteDraft || len(draft.Lines) != 3 {
+	if draft.Version != 1 || draft.SeriesID != draft.ID || draft.State != quote.Draft || len(draft.Lines) != 3 {
 		t.Fatalf("draft %+v", draft)
 	}
 	// Exact decimals survive the round trip.
@@ -61,7 +62,7 @@ func TestQuoteVersioningKeepsHistory(t *testing.T) {
 		t.Fatalf("decimals: monthly %s", draft.Monthly.Decimal)
 	}
 	v1, err := st.PublishQuote(ctx, actor, draft.ID, draft.LockVersion)
-	if err != nil || v1.State != store.QuotePublished || v1.PublishedAt == nil {
+	if err != nil || v1.State != quote.Published || v1.PublishedAt == nil {
 		t.Fatalf("publish: %+v %v", v1, err)
 	}
 
@@ -85,7 +86,7 @@ func TestQuoteVersioningKeepsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v2.Version != 2 || v2.SeriesID != v1.SeriesID || v2.PredecessorID != v1.ID || v2.State != store.QuoteDraft || len(v2.Lines) != 3 {
+	if v2.Version != 2 || v2.SeriesID != v1.SeriesID || v2.PredecessorID != v1.ID || v2.State != quote.Draft || len(v2.Lines) != 3 {
 		t.Fatalf("v2 %+v", v2)
 	}
 	if _, err := st.NewQuoteVersion(ctx, actor, v1.ID); !errors.Is(err, store.ErrDraftExists) {
@@ -103,11 +104,11 @@ func TestQuoteVersioningKeepsHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	old, err := st.QuoteByID(ctx, v1.ID)
-	if err != nil || old.State != store.QuoteArchived || old.Hourly.Decimal.String() != "1.98" || len(old.Lines) != 3 {
+	if err != nil || old.State != quote.Archived || old.Hourly.Decimal.String() != "1.98" || len(old.Lines) != 3 {
 		t.Fatalf("old version after v2 published: state %s hourly %s lines %d (%v)", old.State, old.Hourly.Decimal, len(old.Lines), err)
 	}
 	versions, err := st.QuoteVersions(ctx, v1.SeriesID)
-	if err != nil || len(versions) != 2 || versions[0].Version != 2 || versions[1].State != store.QuoteArchived {
+	if err != nil || len(versions) != 2 || versions[0].Version != 2 || versions[1].State != quote.Archived {
 		t.Fatalf("versions %+v %v", versions, err)
 	}
 	// The list shows only the current published version by default.
@@ -140,7 +141,7 @@ func TestQuoteDraftOptimisticLock(t *testing.T) {
 	bob.Hourly = nd("3.00")
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
-	for i, q := range []store.Quote{alice, bob} {
+	for i, q := range []quote.Quote{alice, bob} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -208,7 +209,7 @@ func TestQuoteListFilters(t *testing.T) {
 	if _, n, _ := st.Quotes(ctx, store.QuoteFilter{}); n != 2 {
 		t.Fatalf("published: %d", n)
 	}
-	if _, n, _ := st.Quotes(ctx, store.QuoteFilter{States: []string{store.QuoteDraft}}); n != 1 {
+	if _, n, _ := st.Quotes(ctx, store.QuoteFilter{States: []string{quote.Draft}}); n != 1 {
 		t.Fatalf("drafts: %d", n)
 	}
 	if l, n, _ := st.Quotes(ctx, store.QuoteFilter{Currency: "EUR"}); n != 1 || l[0].Currency != "EUR" {

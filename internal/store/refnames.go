@@ -3,18 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
+	"gpuquote/internal/market"
 )
-
-// RefName is a platform or GPU model with the names people call it by, for
-// the selects of the quote form and for resolving names in a CSV import.
-type RefName struct {
-	ID    int64
-	Names []string
-}
 
 // QuoteRefNames returns every platform (Chinese and English names) and
 // every GPU model ("vendor name" and name), ordered by name.
-func (s *Store) QuoteRefNames(ctx context.Context) (platforms, gpus []RefName, err error) {
+func (s *Store) QuoteRefNames(ctx context.Context) (platforms, gpus []market.RefName, err error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT 'p', id, name_zh, name_en FROM platforms
 		UNION ALL
@@ -27,7 +21,7 @@ func (s *Store) QuoteRefNames(ctx context.Context) (platforms, gpus []RefName, e
 	for rows.Next() {
 		var (
 			kind string
-			r    RefName
+			r    market.RefName
 			a, b string
 		)
 		if err := rows.Scan(&kind, &r.ID, &a, &b); err != nil {

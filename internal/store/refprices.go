@@ -9,24 +9,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 )
-
-// ReferencePrice is one dated sample of what a typical platform charges for
-// a hidden-cost item, in one currency and unit (DOMAIN.md: unconfirmed lines
-// are priced with the one in force into the pessimistic TCO).
-type ReferencePrice struct {
-	ID        int64           `json:"id"`
-	Item      string          `json:"item"`
-	Currency  string          `json:"currency"`
-	Unit      string          `json:"unit"`
-	UnitPrice decimal.Decimal `json:"unit_price"`
-	AsOf      time.Time       `json:"as_of"`
-	Source    string          `json:"source"`
-	CreatedAt time.Time       `json:"created_at"`
-}
 
 // ErrReferencePriceExists means the item already has a price in that
 // currency and unit for that day.
@@ -43,8 +30,8 @@ var ErrReferencePriceUnit = errors.New("store: unit not allowed for this item")
 // driver.Valuer, so no value ever passes through a float.
 const referencePriceColumns = `id, item, currency, unit, unit_price, as_of, source, created_at`
 
-func scanReferencePrice(row pgx.Row, extra ...any) (ReferencePrice, error) {
-	var r ReferencePrice
+func scanReferencePrice(row pgx.Row, extra ...any) (market.ReferencePrice, error) {
+	var r market.ReferencePrice
 	dest := append([]any{&r.ID, &r.Item, &r.Currency, &r.Unit, &r.UnitPrice, &r.AsOf, &r.Source, &r.CreatedAt}, extra...)
 	err := row.Scan(dest...)
 	return r, err
@@ -54,12 +41,12 @@ func scanReferencePrice(row pgx.Row, extra ...any) (ReferencePrice, error) {
 // same transaction. ErrReferencePriceExists when the item already has a
 // price in that currency and unit on that day; ErrReferencePriceUnit when
 // the unit is not allowed for the item.
-func (s *Store) CreateReferencePrice(ctx context.Context, a Actor, r ReferencePrice) (ReferencePrice, error) {
+func (s *Store) CreateReferencePrice(ctx context.Context, a user.Actor, r market.ReferencePrice) (market.ReferencePrice, error) {
 	it, ok := catalog.LookupItem(catalog.ItemKey(r.Item))
 	if !ok || !it.Allows(catalog.Unit(r.Unit)) {
-		return ReferencePrice{}, fmt.Errorf("reference price %s/%s: %w", r.Item, r.Unit, ErrReferencePriceUnit)
+		return market.ReferencePrice{}, fmt.Errorf("reference price %s/%s: %w", r.Item, r.Unit, ErrReferencePriceUnit)
 	}
-	var out ReferencePrice
+	var out market.ReferencePrice
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var createdBy *int64
 		if a.UserID != 0 {
@@ -81,7 +68,7 @@ func (s *Store) CreateReferencePrice(ctx context.Context, a Actor, r ReferencePr
 			EntityID: strconv.FormatInt(out.ID, 10), After: out})
 	})
 	if err != nil {
-		return ReferencePrice{}, err
+		return market.ReferencePrice{}, err
 	}
 	return out, nil
 }
@@ -97,7 +84,7 @@ type ReferencePriceFilter struct {
 
 // ReferencePrices lists the reference price history newest first (by as-of
 // day, then by entry), with the total count matching the filter.
-func (s *Store) ReferencePrices(ctx context.Context, f ReferencePriceFilter) ([]ReferencePrice, int, error) {
+func (s *Store) ReferencePrices(ctx context.Context, f ReferencePriceFilter) ([]market.ReferencePrice, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
@@ -113,7 +100,7 @@ func (s *Store) ReferencePrices(ctx context.Context, f ReferencePriceFilter) ([]
 	}
 	defer rows.Close()
 	var (
-		out   []ReferencePrice
+		out   []market.ReferencePrice
 		total int
 	)
 	for rows.Next() {
@@ -142,7 +129,7 @@ func (s *Store) ReferencePrices(ctx context.Context, f ReferencePriceFilter) ([]
 // An empty currency returns those of every currency. Rows come in currency
 // order, then in the hidden-cost table's order of items and of each item's
 // units.
-func (s *Store) CurrentReferencePrices(ctx context.Context, currency string, day time.Time) ([]ReferencePrice, error) {
+func (s *Store) CurrentReferencePrices(ctx context.Context, currency string, day time.Time) ([]market.ReferencePrice, error) {
 	// DISTINCT ON keeps the first row of each (currency, item, unit) group in
 	// ORDER BY order, i.e. the newest as_of on or before day; id breaks ties
 	// although the unique key already makes as_of unique per group.
@@ -155,7 +142,7 @@ func (s *Store) CurrentReferencePrices(ctx context.Context, currency string, day
 		return nil, fmt.Errorf("current reference prices: %w", err)
 	}
 	defer rows.Close()
-	var out []ReferencePrice
+	var out []market.ReferencePrice
 	for rows.Next() {
 		r, err := scanReferencePrice(rows)
 		if err != nil {

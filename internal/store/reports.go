@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuquote/internal/market"
+	"gpuquote/internal/report"
+	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
@@ -11,19 +14,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 )
-
-// Report statuses: draft → submitted → approved | returned; a draft may be
-// deleted (kept as a row, so its number stays accounted for).
-const (
-	ReportDraft     = "draft"
-	ReportSubmitted = "submitted"
-	ReportApproved  = "approved"
-	ReportReturned  = "returned"
-	ReportDeleted   = "deleted"
-)
-
-// ReportStatuses lists the statuses a reader may filter by.
-var ReportStatuses = []string{ReportDraft, ReportSubmitted, ReportApproved, ReportReturned}
 
 // Audit actions of saved reports.
 const (
@@ -35,95 +25,10 @@ const (
 	ActionReportDelete  = "report.delete"
 )
 
-// Timeline actions of a report (report_events.action).
-const (
-	EventCreated    = "created"
-	EventSubmitted  = "submitted"
-	EventApproved   = "approved"
-	EventReturned   = "returned"
-	EventRetitled   = "retitled"
-	EventDeleted    = "deleted"
-	EventRevised    = "revised"
-	EventRecomputed = "recomputed"
-)
-
 // ErrNotAllowed means this user may not do this to this report: it is not
 // their own (submit, retitle, delete, revise), or it is their own (approve,
 // return), or they are not finance.
 var ErrNotAllowed = errors.New("store: not allowed for this user")
-
-// Report is one saved TCO report, without its snapshot (ReportSnapshot
-// reads that).
-type Report struct {
-	ID                 int64
-	Number             string
-	Revision           int
-	PreviousRevisionID int64
-	// NextRevisionID is the revision made from this (returned) report.
-	NextRevisionID   int64
-	RecomputedFromID int64
-	AuthorID         int64
-	AuthorName       string
-	AuthorEmail      string
-	Title            string
-	Purpose          string
-	Status           string
-
-	SnapshotVersion int
-	RulesVersion    string
-	FiguresDate     time.Time
-	ReportCurrency  string
-	QuoteCount      int
-	PlatformIDs     []int64
-	// RecommendedTCO is the confirmed TCO of the recommended option (none
-	// when no option is eligible); likewise its pessimistic TCO.
-	RecommendedTCO            decimal.NullDecimal
-	RecommendedTCOPessimistic decimal.NullDecimal
-
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
-	SubmittedAt     *time.Time
-	DecidedAt       *time.Time
-	DecidedBy       int64
-	DecidedByName   string
-	DecisionComment string
-}
-
-// NewReport is a report to save: the frozen snapshot and the values the
-// list filters by, copied from it.
-type NewReport struct {
-	Title                     string
-	Purpose                   string
-	Snapshot                  []byte
-	SnapshotVersion           int
-	RulesVersion              string
-	FiguresDate               time.Time
-	ReportCurrency            string
-	QuoteCount                int
-	PlatformIDs               []int64
-	RecommendedTCO            decimal.NullDecimal
-	RecommendedTCOPessimistic decimal.NullDecimal
-	// PreviousRevisionID, when set, makes this the next revision of that
-	// returned report (its author only): same number, revision + 1.
-	PreviousRevisionID int64
-	// RecomputedFromID, when set, names the report this one recomputes.
-	RecomputedFromID int64
-}
-
-// ReportEvent is one entry of a report's timeline.
-type ReportEvent struct {
-	ID              int64
-	At              time.Time
-	ActorID         int64
-	ActorName       string
-	Action          string
-	FromStatus      string
-	ToStatus        string
-	Comment         string
-	RelatedReportID int64
-	RelatedNumber   string
-	RelatedRevision int
-}
 
 const reportColumns = `r.id, r.number, r.revision, coalesce(r.previous_revision_id, 0),
 	coalesce((SELECT n.id FROM reports n WHERE n.previous_revision_id = r.id), 0), coalesce(r.recomputed_from_id, 0),
@@ -134,8 +39,8 @@ const reportColumns = `r.id, r.number, r.revision, coalesce(r.previous_revision_
 
 const reportFrom = ` FROM reports r JOIN users a ON a.id = r.author_id LEFT JOIN users d ON d.id = r.decided_by`
 
-func scanReport(row pgx.Row, extra ...any) (Report, error) {
-	var r Report
+func scanReport(row pgx.Row, extra ...any) (report.Report, error) {
+	var r report.Report
 	dest := append([]any{&r.ID, &r.Number, &r.Revision, &r.PreviousRevisionID, &r.NextRevisionID, &r.RecomputedFromID,
 		&r.AuthorID, &r.AuthorName, &r.AuthorEmail, &r.Title, &r.Purpose, &r.Status, &r.SnapshotVersion, &r.RulesVersion,
 		&r.FiguresDate, &r.ReportCurrency, &r.QuoteCount, &r.PlatformIDs, &r.RecommendedTCO, &r.RecommendedTCOPessimistic,
@@ -145,10 +50,10 @@ func scanReport(row pgx.Row, extra ...any) (Report, error) {
 	return r, err
 }
 
-func reportByID(ctx context.Context, q Querier, id int64) (Report, error) {
+func reportByID(ctx context.Context, q Querier, id int64) (report.Report, error) {
 	r, err := scanReport(q.QueryRow(ctx, `SELECT `+reportColumns+reportFrom+` WHERE r.id = $1`, id))
 	if err != nil {
-		return Report{}, notFound(err)
+		return report.Report{}, notFound(err)
 	}
 	return r, nil
 }
@@ -156,7 +61,7 @@ func reportByID(ctx context.Context, q Querier, id int64) (Report, error) {
 // ReportHead returns a report without its snapshot (deleted drafts
 // included: the caller decides what a reader sees): what the workflow and
 // the reader's rights need, without reading the frozen figures.
-func (s *Store) ReportHead(ctx context.Context, id int64) (Report, error) {
+func (s *Store) ReportHead(ctx context.Context, id int64) (report.Report, error) {
 	return reportByID(ctx, s.pool, id)
 }
 
@@ -173,7 +78,7 @@ func (s *Store) ReportSnapshot(ctx context.Context, id int64) ([]byte, error) {
 // reportAudit is what the audit log records of a report: its identity and
 // the figures it recommends (the snapshot itself never changes and stays
 // in the report).
-func reportAudit(r Report) map[string]any {
+func reportAudit(r report.Report) map[string]any {
 	return map[string]any{"id": r.ID, "number": r.Number, "revision": r.Revision, "title": r.Title,
 		"purpose": r.Purpose, "status": r.Status, "report_currency": r.ReportCurrency,
 		"recommended_tco": r.RecommendedTCO, "recommended_tco_pessimistic": r.RecommendedTCOPessimistic,
@@ -183,7 +88,7 @@ func reportAudit(r Report) map[string]any {
 
 // addReportEvent appends an entry to a report's timeline in the caller's
 // transaction; the actor's name is recorded as it is now.
-func addReportEvent(ctx context.Context, q Querier, a Actor, at time.Time, reportID int64, action, from, to, comment string, related int64) error {
+func addReportEvent(ctx context.Context, q Querier, a user.Actor, at time.Time, reportID int64, action, from, to, comment string, related int64) error {
 	var fromStatus *string
 	if from != "" {
 		fromStatus = &from
@@ -208,8 +113,8 @@ func addReportEvent(ctx context.Context, q Querier, a Actor, at time.Time, repor
 // revision of a returned report keeps its number with the next revision.
 // The timeline and the audit log record it, and so does the report it
 // revises or recomputes.
-func (s *Store) CreateReport(ctx context.Context, a Actor, now time.Time, in NewReport) (Report, error) {
-	var out Report
+func (s *Store) CreateReport(ctx context.Context, a user.Actor, now time.Time, in report.NewReport) (report.Report, error) {
+	var out report.Report
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var (
 			number   string
@@ -227,7 +132,7 @@ func (s *Store) CreateReport(ctx context.Context, a Actor, now time.Time, in New
 			if author != a.UserID {
 				return ErrNotAllowed
 			}
-			if prevStat != ReportReturned {
+			if prevStat != report.Returned {
 				return ErrConflict
 			}
 			// The row lock above serialises revisions of one report.
@@ -256,7 +161,7 @@ func (s *Store) CreateReport(ctx context.Context, a Actor, now time.Time, in New
 			if err := tx.QueryRow(ctx, `SELECT status FROM reports WHERE id = $1`, in.RecomputedFromID).Scan(&srcStat); err != nil {
 				return notFound(err)
 			}
-			if srcStat == ReportDeleted {
+			if srcStat == report.Deleted {
 				return ErrNotFound
 			}
 		}
@@ -279,16 +184,16 @@ func (s *Store) CreateReport(ctx context.Context, a Actor, now time.Time, in New
 		if err != nil {
 			return fmt.Errorf("create report: %w", err)
 		}
-		if err := addReportEvent(ctx, tx, a, now, id, EventCreated, "", ReportDraft, "", 0); err != nil {
+		if err := addReportEvent(ctx, tx, a, now, id, report.EventCreated, "", report.Draft, "", 0); err != nil {
 			return err
 		}
 		if in.PreviousRevisionID != 0 {
-			if err := addReportEvent(ctx, tx, a, now, in.PreviousRevisionID, EventRevised, prevStat, prevStat, "", id); err != nil {
+			if err := addReportEvent(ctx, tx, a, now, in.PreviousRevisionID, report.EventRevised, prevStat, prevStat, "", id); err != nil {
 				return err
 			}
 		}
 		if in.RecomputedFromID != 0 {
-			if err := addReportEvent(ctx, tx, a, now, in.RecomputedFromID, EventRecomputed, srcStat, srcStat, "", id); err != nil {
+			if err := addReportEvent(ctx, tx, a, now, in.RecomputedFromID, report.EventRecomputed, srcStat, srcStat, "", id); err != nil {
 				return err
 			}
 		}
@@ -313,35 +218,35 @@ type reportStep struct {
 }
 
 var (
-	stepSubmit  = reportStep{from: ReportDraft, to: ReportSubmitted, action: ActionReportSubmit, event: EventSubmitted, authorOnly: true}
-	stepApprove = reportStep{from: ReportSubmitted, to: ReportApproved, action: ActionReportApprove, event: EventApproved, reviewer: true, decision: true}
-	stepReturn  = reportStep{from: ReportSubmitted, to: ReportReturned, action: ActionReportReturn, event: EventReturned, reviewer: true, decision: true, needComment: true}
-	stepDelete  = reportStep{from: ReportDraft, to: ReportDeleted, action: ActionReportDelete, event: EventDeleted, authorOnly: true}
+	stepSubmit  = reportStep{from: report.Draft, to: report.Submitted, action: ActionReportSubmit, event: report.EventSubmitted, authorOnly: true}
+	stepApprove = reportStep{from: report.Submitted, to: report.Approved, action: ActionReportApprove, event: report.EventApproved, reviewer: true, decision: true}
+	stepReturn  = reportStep{from: report.Submitted, to: report.Returned, action: ActionReportReturn, event: report.EventReturned, reviewer: true, decision: true, needComment: true}
+	stepDelete  = reportStep{from: report.Draft, to: report.Deleted, action: ActionReportDelete, event: report.EventDeleted, authorOnly: true}
 )
 
 // ErrCommentRequired means a report is returned without saying why.
 var ErrCommentRequired = errors.New("store: a comment is required")
 
 // SubmitReport sends the author's draft to finance.
-func (s *Store) SubmitReport(ctx context.Context, a Actor, now time.Time, id int64) error {
+func (s *Store) SubmitReport(ctx context.Context, a user.Actor, now time.Time, id int64) error {
 	return s.moveReport(ctx, a, now, id, stepSubmit, "")
 }
 
 // ApproveReport approves a submitted report: finance or admin only, never
 // the author; the comment is optional.
-func (s *Store) ApproveReport(ctx context.Context, a Actor, now time.Time, id int64, comment string) error {
+func (s *Store) ApproveReport(ctx context.Context, a user.Actor, now time.Time, id int64, comment string) error {
 	return s.moveReport(ctx, a, now, id, stepApprove, comment)
 }
 
 // ReturnReport sends a submitted report back to its author with a
 // comment: finance or admin only, never the author.
-func (s *Store) ReturnReport(ctx context.Context, a Actor, now time.Time, id int64, comment string) error {
+func (s *Store) ReturnReport(ctx context.Context, a user.Actor, now time.Time, id int64, comment string) error {
 	return s.moveReport(ctx, a, now, id, stepReturn, comment)
 }
 
 // DeleteReport deletes the author's draft (it stays as a row marked
 // deleted, so its number is never reused and its timeline is kept).
-func (s *Store) DeleteReport(ctx context.Context, a Actor, now time.Time, id int64) error {
+func (s *Store) DeleteReport(ctx context.Context, a user.Actor, now time.Time, id int64) error {
 	return s.moveReport(ctx, a, now, id, stepDelete, "")
 }
 
@@ -350,7 +255,7 @@ func (s *Store) DeleteReport(ctx context.Context, a Actor, now time.Time, id int
 // may take the step, so of two concurrent decisions exactly one wins and
 // the other gets ErrConflict. When nothing changed, the row is read again
 // to say why (ErrNotFound, ErrNotAllowed or ErrConflict).
-func (s *Store) moveReport(ctx context.Context, a Actor, now time.Time, id int64, st reportStep, comment string) error {
+func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id int64, st reportStep, comment string) error {
 	comment = strings.TrimSpace(comment)
 	if st.needComment && comment == "" {
 		return ErrCommentRequired
@@ -366,7 +271,7 @@ func (s *Store) moveReport(ctx context.Context, a Actor, now time.Time, id int64
 			sql = `UPDATE reports SET status = $4, decided_at = $5, decided_by = $2, decision_comment = $6, updated_at = $5
 				WHERE id = $1 AND status = $3 AND author_id <> $2
 				  AND EXISTS (SELECT 1 FROM users u WHERE u.id = $2 AND u.role IN ('finance', 'admin') AND NOT u.disabled)`
-		case st.to == ReportSubmitted:
+		case st.to == report.Submitted:
 			sql = `UPDATE reports SET status = $4, submitted_at = $5, updated_at = $5
 				WHERE id = $1 AND status = $3 AND author_id = $2`
 		default:
@@ -392,7 +297,7 @@ func (s *Store) moveReport(ctx context.Context, a Actor, now time.Time, id int64
 }
 
 // whyNot explains a workflow step that changed nothing.
-func (s *Store) whyNot(ctx context.Context, q Querier, a Actor, id int64, st reportStep) error {
+func (s *Store) whyNot(ctx context.Context, q Querier, a user.Actor, id int64, st reportStep) error {
 	var (
 		author int64
 		status string
@@ -404,7 +309,7 @@ func (s *Store) whyNot(ctx context.Context, q Querier, a Actor, id int64, st rep
 		return notFound(err)
 	}
 	switch {
-	case status == ReportDeleted:
+	case status == report.Deleted:
 		return ErrNotFound
 	case st.authorOnly && author != a.UserID:
 		return ErrNotAllowed
@@ -416,7 +321,7 @@ func (s *Store) whyNot(ctx context.Context, q Querier, a Actor, id int64, st rep
 }
 
 // RetitleReport changes the title and purpose of the author's draft.
-func (s *Store) RetitleReport(ctx context.Context, a Actor, now time.Time, id int64, title, purpose string) error {
+func (s *Store) RetitleReport(ctx context.Context, a user.Actor, now time.Time, id int64, title, purpose string) error {
 	title = strings.TrimSpace(title)
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		var oldTitle, oldPurpose string
@@ -431,7 +336,7 @@ func (s *Store) RetitleReport(ctx context.Context, a Actor, now time.Time, id in
 		if tag.RowsAffected() == 0 {
 			return s.whyNot(ctx, tx, a, id, reportStep{authorOnly: true})
 		}
-		if err := addReportEvent(ctx, tx, a, now, id, EventRetitled, ReportDraft, ReportDraft, title, 0); err != nil {
+		if err := addReportEvent(ctx, tx, a, now, id, report.EventRetitled, report.Draft, report.Draft, title, 0); err != nil {
 			return err
 		}
 		return audit(ctx, tx, a, AuditEntry{Action: ActionReportRetitle, Entity: "report", EntityID: strconv.FormatInt(id, 10),
@@ -440,7 +345,7 @@ func (s *Store) RetitleReport(ctx context.Context, a Actor, now time.Time, id in
 }
 
 // ReportEvents returns a report's timeline, oldest first.
-func (s *Store) ReportEvents(ctx context.Context, id int64) ([]ReportEvent, error) {
+func (s *Store) ReportEvents(ctx context.Context, id int64) ([]report.Event, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT e.id, e.at, coalesce(e.actor_id, 0), e.actor_name, e.action, coalesce(e.from_status, ''), e.to_status, e.comment,
 		       coalesce(e.related_report_id, 0), coalesce(x.number, ''), coalesce(x.revision, 0)
@@ -450,9 +355,9 @@ func (s *Store) ReportEvents(ctx context.Context, id int64) ([]ReportEvent, erro
 		return nil, fmt.Errorf("report events: %w", err)
 	}
 	defer rows.Close()
-	var out []ReportEvent
+	var out []report.Event
 	for rows.Next() {
-		var e ReportEvent
+		var e report.Event
 		if err := rows.Scan(&e.ID, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.FromStatus, &e.ToStatus, &e.Comment,
 			&e.RelatedReportID, &e.RelatedNumber, &e.RelatedRevision); err != nil {
 			return nil, err
@@ -484,7 +389,7 @@ type ReportFilter struct {
 
 // Reports lists reports (without snapshots), newest first, with the number
 // matching the filter. Deleted drafts are never listed.
-func (s *Store) Reports(ctx context.Context, f ReportFilter) ([]Report, int, error) {
+func (s *Store) Reports(ctx context.Context, f ReportFilter) ([]report.Report, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 25
 	}
@@ -539,7 +444,7 @@ func (s *Store) Reports(ctx context.Context, f ReportFilter) ([]Report, int, err
 		return nil, 0, fmt.Errorf("reports: %w", err)
 	}
 	defer rows.Close()
-	var out []Report
+	var out []report.Report
 	for rows.Next() {
 		r, err := scanReport(rows)
 		if err != nil {
@@ -552,7 +457,7 @@ func (s *Store) Reports(ctx context.Context, f ReportFilter) ([]Report, int, err
 
 // ReportAuthors lists the people whose reports the viewer can see (for the
 // list's author filter), by name: drafts count for their author only.
-func (s *Store) ReportAuthors(ctx context.Context, viewerID int64) ([]RefName, error) {
+func (s *Store) ReportAuthors(ctx context.Context, viewerID int64) ([]market.RefName, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT u.id, u.display_name FROM users u
 		WHERE EXISTS (SELECT 1 FROM reports r WHERE r.author_id = u.id
@@ -562,10 +467,10 @@ func (s *Store) ReportAuthors(ctx context.Context, viewerID int64) ([]RefName, e
 		return nil, fmt.Errorf("report authors: %w", err)
 	}
 	defer rows.Close()
-	var out []RefName
+	var out []market.RefName
 	for rows.Next() {
 		var (
-			r    RefName
+			r    market.RefName
 			name string
 		)
 		if err := rows.Scan(&r.ID, &name); err != nil {
@@ -579,7 +484,7 @@ func (s *Store) ReportAuthors(ctx context.Context, viewerID int64) ([]RefName, e
 
 // ReportsRecomputedFrom lists the reports recomputed from report id
 // (number and revision only, for links), oldest first.
-func (s *Store) ReportsRecomputedFrom(ctx context.Context, id int64) ([]Report, error) {
+func (s *Store) ReportsRecomputedFrom(ctx context.Context, id int64) ([]report.Report, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT id, number, revision, status FROM reports
 		WHERE recomputed_from_id = $1 AND status <> 'deleted' ORDER BY id`, id)
@@ -587,9 +492,9 @@ func (s *Store) ReportsRecomputedFrom(ctx context.Context, id int64) ([]Report, 
 		return nil, fmt.Errorf("recomputed reports: %w", err)
 	}
 	defer rows.Close()
-	var out []Report
+	var out []report.Report
 	for rows.Next() {
-		var r Report
+		var r report.Report
 		if err := rows.Scan(&r.ID, &r.Number, &r.Revision, &r.Status); err != nil {
 			return nil, err
 		}

@@ -10,27 +10,29 @@ import (
 	"testing"
 	"time"
 
+	"gpuquote/internal/report"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // reportUser makes a user with role and returns its actor.
-func reportUser(t *testing.T, st *store.Store, role string) store.Actor {
+func reportUser(t *testing.T, st *store.Store, role string) user.Actor {
 	t.Helper()
 	email := fmt.Sprintf("%s-%d@example.test", role, time.Now().UnixNano())
-	u, err := st.CreateUser(context.Background(), actor, store.NewUser{Email: email, DisplayName: "用户 " + role,
+	u, err := st.CreateUser(context.Background(), actor, user.NewAccount{Email: email, DisplayName: "用户 " + role,
 		Role: role, PasswordHash: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store.Actor{UserID: u.ID, Email: email}
+	return user.Actor{UserID: u.ID, Email: email}
 }
 
 var storeDay = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 
 // newReport is a report with a small snapshot (the store keeps it as it is).
-func newReport(title string) store.NewReport {
-	return store.NewReport{Title: title, Snapshot: []byte(`{"version": 1, "rows": [{"tco": "72.00"}]}`), SnapshotVersion: 1,
+func newReport(title string) report.NewReport {
+	return report.NewReport{Title: title, Snapshot: []byte(`{"version": 1, "rows": [{"tco": "72.00"}]}`), SnapshotVersion: 1,
 		RulesVersion: "2026.1", FiguresDate: storeDay, ReportCurrency: "EUR", QuoteCount: 1, PlatformIDs: []int64{7},
 		RecommendedTCO: nd("72.00"), RecommendedTCOPessimistic: nd("80.00")}
 }
@@ -135,7 +137,7 @@ func TestReportSnapshotIsImmutable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(snap) != `{"rows": [{"tco": "72.00"}], "version": 1}` || got.Status != store.ReportApproved || got.Title != "新标题" {
+	if string(snap) != `{"rows": [{"tco": "72.00"}], "version": 1}` || got.Status != report.Approved || got.Title != "新标题" {
 		t.Errorf("report now %q %s %q", snap, got.Status, got.Title)
 	}
 }
@@ -282,9 +284,9 @@ func TestReportConcurrentDecisions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := store.ReportApproved
+		want := report.Approved
 		if errs[1] == nil {
-			want = store.ReportReturned
+			want = report.Returned
 		}
 		if won != 1 || lost != 1 || got.Status != want {
 			t.Errorf("round %d: errors %v, status %s", round, errs, got.Status)
@@ -332,7 +334,7 @@ func TestReportListFilter(t *testing.T) {
 		{store.ReportFilter{ViewerID: a.UserID, From: storeDay.AddDate(0, 0, 1)}, "1:二"},
 		{store.ReportFilter{ViewerID: a.UserID, To: storeDay}, "1:一"},
 		{store.ReportFilter{ViewerID: a.UserID, AuthorID: b.UserID}, "1:二"},
-		{store.ReportFilter{ViewerID: a.UserID, Statuses: []string{store.ReportSubmitted}}, "1:二"},
+		{store.ReportFilter{ViewerID: a.UserID, Statuses: []string{report.Submitted}}, "1:二"},
 		{store.ReportFilter{ViewerID: a.UserID, Currency: "CNY"}, "1:二"},
 	} {
 		if got := ids(c.f); got != c.want {

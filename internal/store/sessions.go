@@ -3,26 +3,15 @@ package store
 import (
 	"context"
 	"fmt"
+	"gpuquote/internal/user"
 	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
-// Session is a signed-in browser: the row behind a session cookie.
-type Session struct {
-	TokenHash  []byte
-	UserID     int64
-	CSRFToken  string
-	CreatedAt  time.Time
-	LastSeenAt time.Time
-	ExpiresAt  time.Time
-	ClientIP   string
-	UserAgent  string
-}
-
 // CreateSession stores a new session and audits the login in one transaction.
-func (s *Store) CreateSession(ctx context.Context, a Actor, ses Session) error {
+func (s *Store) CreateSession(ctx context.Context, a user.Actor, ses user.Session) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `
 			INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at, client_ip, user_agent)
@@ -39,13 +28,9 @@ func (s *Store) CreateSession(ctx context.Context, a Actor, ses Session) error {
 
 // ActiveSession returns the session with this token hash and its user, when
 // the session is within both its absolute expiry and the idle limit at now
-// and the user is not disabled; ErrNotFound otherwise.
-func (s *Store) ActiveSession(ctx context.Context, tokenHash []byte, now time.Time, idle time.Duration) (Session, User, error) {
-	var (
-		ses Session
-		u   User
-	)
-	err := s.pool.QueryRow(ctx, `
+// and the user is not disabled; found is false otherwise.
+func (s *Store) ActiveSession(ctx context.Context, tokenHash []byte, now time.Time, idle time.Duration) (ses user.Session, u user.User, found bool, err error) {
+	err = s.pool.QueryRow(ctx, `
 		SELECT s.token_hash, s.user_id, s.csrf_token, s.created_at, s.last_seen_at, s.expires_at, s.client_ip, s.user_agent,
 		       u.id, u.email, u.display_name, u.role, u.password_hash, u.disabled, u.created_at, u.updated_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
@@ -53,7 +38,8 @@ func (s *Store) ActiveSession(ctx context.Context, tokenHash []byte, now time.Ti
 		tokenHash, now, now.Add(-idle)).Scan(
 		&ses.TokenHash, &ses.UserID, &ses.CSRFToken, &ses.CreatedAt, &ses.LastSeenAt, &ses.ExpiresAt, &ses.ClientIP, &ses.UserAgent,
 		&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
-	return ses, u, notFound(err)
+	found, err = exists(err)
+	return ses, u, found, err
 }
 
 // TouchSession records activity. It is bookkeeping, not a user's write, so
@@ -65,7 +51,7 @@ func (s *Store) TouchSession(ctx context.Context, tokenHash []byte, now time.Tim
 
 // DeleteUserSessions ends every session of the user (logout signs out
 // everywhere) and audits it.
-func (s *Store) DeleteUserSessions(ctx context.Context, a Actor, userID int64) error {
+func (s *Store) DeleteUserSessions(ctx context.Context, a user.Actor, userID int64) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID)
 		if err != nil {

@@ -127,6 +127,16 @@ func isUniqueViolation(err error, name string) bool {
 	return errors.As(err, &pgErr) && pgErr.Code == "23505" && (name == "" || pgErr.ConstraintName == name)
 }
 
+// exists reads the error of a single-row lookup whose absence is an
+// ordinary outcome (signing in with an unknown email): no row is found ==
+// false, not an error.
+func exists(err error) (bool, error) {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // notFound maps pgx.ErrNoRows to ErrNotFound.
 func notFound(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {

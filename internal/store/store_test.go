@@ -9,8 +9,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/market"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 func count(t *testing.T, st *store.Store, table string) int {
@@ -23,12 +25,12 @@ func count(t *testing.T, st *store.Store, table string) int {
 	return n
 }
 
-var actor = store.Actor{Email: "tester@example.test", RequestID: "req-1", ClientIP: "127.0.0.1"}
+var actor = user.Actor{Email: "tester@example.test", RequestID: "req-1", ClientIP: "127.0.0.1"}
 
 func TestWriteAndAuditCommitTogether(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
-	u, err := st.CreateUser(ctx, actor, store.NewUser{Email: "Ana@Example.test", DisplayName: "Ana", Role: "analyst", PasswordHash: "x"})
+	u, err := st.CreateUser(ctx, actor, user.NewAccount{Email: "Ana@Example.test", DisplayName: "Ana", Role: "analyst", PasswordHash: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func TestWriteAndAuditCommitTogether(t *testing.T) {
 
 	// A failing write leaves no audit row: duplicate email (case-insensitive).
 	before := count(t, st, "audit_log")
-	_, err = st.CreateUser(ctx, actor, store.NewUser{Email: "ana@example.TEST", DisplayName: "Dup", Role: "analyst", PasswordHash: "x"})
+	_, err = st.CreateUser(ctx, actor, user.NewAccount{Email: "ana@example.TEST", DisplayName: "Dup", Role: "analyst", PasswordHash: "x"})
 	if !errors.Is(err, store.ErrEmailTaken) {
 		t.Fatalf("duplicate email: %v, want ErrEmailTaken", err)
 	}
@@ -73,7 +75,7 @@ func TestWriteAndAuditCommitTogether(t *testing.T) {
 func TestAuditLogIsAppendOnly(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
-	if _, err := st.CreateUser(ctx, actor, store.NewUser{Email: "a@example.test", DisplayName: "A", Role: "admin", PasswordHash: "x"}); err != nil {
+	if _, err := st.CreateUser(ctx, actor, user.NewAccount{Email: "a@example.test", DisplayName: "A", Role: "admin", PasswordHash: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Pool().Exec(ctx, `UPDATE audit_log SET action = 'forged'`); err == nil {
@@ -88,7 +90,7 @@ func TestUsersFilterAndPaging(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
 	for _, e := range []string{"b@x.test", "a@x.test", "c_1@x.test", "c%2@x.test"} {
-		if _, err := st.CreateUser(ctx, actor, store.NewUser{Email: e, DisplayName: e, Role: "editor", PasswordHash: "x"}); err != nil {
+		if _, err := st.CreateUser(ctx, actor, user.NewAccount{Email: e, DisplayName: e, Role: "editor", PasswordHash: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -133,7 +135,7 @@ func TestFXRateOn(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
 	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
-	for _, r := range []store.FXRate{
+	for _, r := range []market.FXRate{
 		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.8123456789"), AsOf: day("2026-01-15"), Source: "ECB"},
 		{Base: "EUR", Quote: "CNY", Rate: decimal.RequireFromString("7.9"), AsOf: day("2026-03-01"), Source: "ECB"},
 	} {
@@ -141,7 +143,7 @@ func TestFXRateOn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := st.CreateFXRate(ctx, actor, store.FXRate{Base: "EUR", Quote: "CNY", Rate: decimal.NewFromInt(8), AsOf: day("2026-03-01")}); !errors.Is(err, store.ErrFXRateExists) {
+	if _, err := st.CreateFXRate(ctx, actor, market.FXRate{Base: "EUR", Quote: "CNY", Rate: decimal.NewFromInt(8), AsOf: day("2026-03-01")}); !errors.Is(err, store.ErrFXRateExists) {
 		t.Fatalf("same day twice: %v", err)
 	}
 	r, err := st.FXRateOn(ctx, "EUR", "CNY", day("2026-02-20"))
@@ -162,11 +164,11 @@ func TestFXRateOn(t *testing.T) {
 func TestUsageProfilesSaveReplaceDelete(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
-	u, err := st.CreateUser(ctx, actor, store.NewUser{Email: "ana@example.test", DisplayName: "Ana", Role: "analyst", PasswordHash: "x"})
+	u, err := st.CreateUser(ctx, actor, user.NewAccount{Email: "ana@example.test", DisplayName: "Ana", Role: "analyst", PasswordHash: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := store.Actor{UserID: u.ID, Email: u.Email}
+	a := user.Actor{UserID: u.ID, Email: u.Email}
 	p1, err := st.SaveUsageProfile(ctx, a, "Steady 600 h", map[string]string{"profile.hours_per_month": "600.5"})
 	if err != nil {
 		t.Fatal(err)

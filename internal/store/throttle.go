@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"gpuquote/internal/user"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,7 +36,7 @@ func (s *Store) LoginFailures(ctx context.Context, keys []string, now time.Time,
 // RecordLoginFailure counts one failed login against every key and audits
 // the attempt (email as typed, never the password), in one transaction. A
 // key whose window has passed starts a new window at one failure.
-func (s *Store) RecordLoginFailure(ctx context.Context, a Actor, email string, keys []string, now time.Time, window time.Duration) error {
+func (s *Store) RecordLoginFailure(ctx context.Context, a user.Actor, email string, keys []string, now time.Time, window time.Duration) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		for _, k := range keys {
 			_, err := tx.Exec(ctx, `

@@ -13,7 +13,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/market"
+	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/trial"
+	"gpuquote/internal/user"
 )
 
 // Audit actions of trials.
@@ -35,44 +39,6 @@ func init() {
 // current published version of its offer.
 var ErrTrialQuote = errors.New("store: trials are opened for published quotes")
 
-// Trial is one 7-day trial of a published quote. Verdict is derived from
-// the latest check results (package trial) and stored with them.
-type Trial struct {
-	ID         int64         `json:"id"`
-	QuoteID    int64         `json:"quote_id"`
-	PlatformID int64         `json:"platform_id"`
-	GPUModelID int64         `json:"gpu_model_id"`
-	StartedOn  time.Time     `json:"started_on"` // a date
-	Note       string        `json:"note"`
-	Verdict    trial.Verdict `json:"verdict"`
-	CreatedBy  int64         `json:"created_by"` // 0: the system
-	CreatedAt  time.Time     `json:"created_at"`
-	UpdatedAt  time.Time     `json:"updated_at"`
-
-	// Read-only, joined from quotes, platforms, GPU models and users.
-	QuoteVersion   int    `json:"-"`
-	QuoteLabel     string `json:"-"`
-	QuoteState     string `json:"-"`
-	QuoteGPUCount  int    `json:"-"`
-	PlatformNameZH string `json:"-"`
-	PlatformNameEN string `json:"-"`
-	GPUVendor      string `json:"-"`
-	GPUName        string `json:"-"`
-	CreatedByName  string `json:"-"`
-	// Done is the number of checks decided (pass, fail or n.a.); lists only.
-	Done int `json:"-"`
-	// PerfBelow is the 85 % rule's verdict on the trial's newest
-	// performance measurement, nil without one; lists only.
-	PerfBelow *bool `json:"-"`
-}
-
-// NewTrial is what opening a trial takes.
-type NewTrial struct {
-	QuoteID   int64
-	StartedOn time.Time
-	Note      string
-}
-
 const trialColumns = `t.id, t.quote_id, t.platform_id, t.gpu_model_id, t.started_on, t.note, t.verdict,
 	coalesce(t.created_by, 0), t.created_at, t.updated_at,
 	q.version, q.label, q.state, q.gpu_count, p.name_zh, p.name_en, g.vendor, g.name,
@@ -84,31 +50,31 @@ const trialFrom = ` FROM trials t
 	JOIN gpu_models g ON g.id = t.gpu_model_id
 	LEFT JOIN users u ON u.id = t.created_by`
 
-func trialDest(t *Trial) []any {
+func trialDest(t *trial.Trial) []any {
 	return []any{&t.ID, &t.QuoteID, &t.PlatformID, &t.GPUModelID, &t.StartedOn, &t.Note, &t.Verdict,
 		&t.CreatedBy, &t.CreatedAt, &t.UpdatedAt,
 		&t.QuoteVersion, &t.QuoteLabel, &t.QuoteState, &t.QuoteGPUCount, &t.PlatformNameZH, &t.PlatformNameEN,
 		&t.GPUVendor, &t.GPUName, &t.CreatedByName}
 }
 
-func trialByID(ctx context.Context, q Querier, id int64) (Trial, error) {
-	var t Trial
+func trialByID(ctx context.Context, q Querier, id int64) (trial.Trial, error) {
+	var t trial.Trial
 	if err := q.QueryRow(ctx, `SELECT `+trialColumns+trialFrom+` WHERE t.id = $1`, id).Scan(trialDest(&t)...); err != nil {
-		return Trial{}, notFound(err)
+		return trial.Trial{}, notFound(err)
 	}
 	return t, nil
 }
 
 // TrialByID returns a trial with its names.
-func (s *Store) TrialByID(ctx context.Context, id int64) (Trial, error) {
+func (s *Store) TrialByID(ctx context.Context, id int64) (trial.Trial, error) {
 	return trialByID(ctx, s.pool, id)
 }
 
 // CreateTrial opens a trial of a published quote (its platform and GPU
 // model are the quote's) and audits it. ErrNotFound for a missing quote,
 // ErrTrialQuote for a draft or archived one.
-func (s *Store) CreateTrial(ctx context.Context, a Actor, n NewTrial) (Trial, error) {
-	var out Trial
+func (s *Store) CreateTrial(ctx context.Context, a user.Actor, n trial.Start) (trial.Trial, error) {
+	var out trial.Trial
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var (
 			state               string
@@ -120,7 +86,7 @@ func (s *Store) CreateTrial(ctx context.Context, a Actor, n NewTrial) (Trial, er
 		if err != nil {
 			return notFound(err)
 		}
-		if state != QuotePublished {
+		if state != quote.Published {
 			return ErrTrialQuote
 		}
 		y, m, d := n.StartedOn.Date()
@@ -154,7 +120,7 @@ type TrialFilter struct {
 // Trials lists trials newest start first, with each one's number of
 // decided checks and its newest performance verdict, and the total count
 // matching the filter.
-func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]Trial, int, error) {
+func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
@@ -180,11 +146,11 @@ func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]Trial, int, error)
 	}
 	defer rows.Close()
 	var (
-		out   []Trial
+		out   []trial.Trial
 		total int
 	)
 	for rows.Next() {
-		var t Trial
+		var t trial.Trial
 		if err := rows.Scan(append(trialDest(&t), &t.Done, &t.PerfBelow, &total)...); err != nil {
 			return nil, 0, fmt.Errorf("trials: %w", err)
 		}
@@ -204,66 +170,6 @@ func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]Trial, int, error)
 		}
 	}
 	return out, total, nil
-}
-
-// TrialReason is why internal/verify decided an outcome, as a catalog
-// message and its arguments.
-type TrialReason struct {
-	MessageID string         `json:"id"`
-	Args      map[string]any `json:"args,omitempty"`
-}
-
-// TrialResult is one recording of one check. The newest recording of a
-// check is its state; the older ones are its history.
-type TrialResult struct {
-	ID       int64       `json:"id"`
-	TrialID  int64       `json:"trial_id"`
-	Check    int         `json:"check"`
-	State    trial.State `json:"state"`
-	Note     string      `json:"note,omitempty"`
-	Output   string      `json:"-"` // can be long; the audit records its length
-	Measured string      `json:"measured,omitempty"`
-	// Reasons are internal/verify's reasons when the result came from
-	// pasted nvidia-smi output (PasteID).
-	Reasons        []TrialReason `json:"reasons,omitempty"`
-	PasteID        int64         `json:"paste_id,omitempty"`
-	RecordedBy     int64         `json:"recorded_by"`
-	RecordedByName string        `json:"-"`
-	RecordedAt     time.Time     `json:"recorded_at"`
-}
-
-// TrialRecord is one check result to record.
-type TrialRecord struct {
-	Check    int
-	State    trial.State
-	Note     string
-	Output   string
-	Measured string
-	Reasons  []TrialReason
-}
-
-// TrialPasteCheck is one check internal/verify made of pasted output.
-type TrialPasteCheck struct {
-	Key string `json:"key"`
-	// TrialCheck is the acceptance check (1–30) it decides, 0 for none.
-	TrialCheck int            `json:"trial_check"`
-	Outcome    string         `json:"outcome"`
-	MessageID  string         `json:"id"`
-	Args       map[string]any `json:"args,omitempty"`
-}
-
-// TrialPaste is nvidia-smi output pasted into a trial with what was read
-// from it when it was recorded.
-type TrialPaste struct {
-	ID             int64             `json:"id"`
-	TrialID        int64             `json:"trial_id"`
-	Output         string            `json:"-"`
-	Format         string            `json:"format"`
-	Samples        int               `json:"samples"`
-	Checks         []TrialPasteCheck `json:"checks"`
-	RecordedBy     int64             `json:"recorded_by"`
-	RecordedByName string            `json:"-"`
-	RecordedAt     time.Time         `json:"recorded_at"`
 }
 
 // decodeJSON reads a jsonb value keeping numbers exact (json.Number, which
@@ -300,12 +206,12 @@ func trialStates(ctx context.Context, q Querier, trialID int64) (map[int]trial.S
 // trialRecordAudit is how a recorded result appears in the audit log: the
 // pasted output by its length only.
 type trialRecordAudit struct {
-	Check       int           `json:"check"`
-	State       trial.State   `json:"state"`
-	Note        string        `json:"note,omitempty"`
-	Measured    string        `json:"measured,omitempty"`
-	OutputChars int           `json:"output_chars,omitempty"`
-	Reasons     []TrialReason `json:"reasons,omitempty"`
+	Check       int            `json:"check"`
+	State       trial.State    `json:"state"`
+	Note        string         `json:"note,omitempty"`
+	Measured    string         `json:"measured,omitempty"`
+	OutputChars int            `json:"output_chars,omitempty"`
+	Reasons     []trial.Reason `json:"reasons,omitempty"`
 }
 
 // RecordTrialResults appends check results to trial trialID, with the
@@ -314,8 +220,8 @@ type trialRecordAudit struct {
 // in one transaction. The trial row is locked first, so two recordings at
 // once each see the other's results in the verdict. ErrNotFound for a
 // missing trial.
-func (s *Store) RecordTrialResults(ctx context.Context, a Actor, trialID int64, paste *TrialPaste, recs []TrialRecord) (Trial, error) {
-	var out Trial
+func (s *Store) RecordTrialResults(ctx context.Context, a user.Actor, trialID int64, paste *trial.Paste, recs []trial.Record) (trial.Trial, error) {
+	var out trial.Trial
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var before trial.Verdict
 		if err := tx.QueryRow(ctx, `SELECT verdict FROM trials WHERE id = $1 FOR UPDATE`, trialID).Scan(&before); err != nil {
@@ -377,23 +283,23 @@ func (s *Store) RecordTrialResults(ctx context.Context, a Actor, trialID int64, 
 	return out, err
 }
 
-func nonNilReasons(r []TrialReason) []TrialReason {
+func nonNilReasons(r []trial.Reason) []trial.Reason {
 	if r == nil {
-		return []TrialReason{}
+		return []trial.Reason{}
 	}
 	return r
 }
 
-func nonNilChecks(c []TrialPasteCheck) []TrialPasteCheck {
+func nonNilChecks(c []trial.PasteCheck) []trial.PasteCheck {
 	if c == nil {
-		return []TrialPasteCheck{}
+		return []trial.PasteCheck{}
 	}
 	return c
 }
 
 // TrialResults returns every recording of a trial's checks, oldest first
 // (the history; the last one of each check is its state).
-func (s *Store) TrialResults(ctx context.Context, trialID int64) ([]TrialResult, error) {
+func (s *Store) TrialResults(ctx context.Context, trialID int64) ([]trial.Result, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT r.id, r.trial_id, r.check_no, r.state, r.note, r.output, r.measured, r.reasons,
 			coalesce(r.paste_id, 0), coalesce(r.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), r.recorded_at
@@ -404,10 +310,10 @@ func (s *Store) TrialResults(ctx context.Context, trialID int64) ([]TrialResult,
 		return nil, fmt.Errorf("trial results: %w", err)
 	}
 	defer rows.Close()
-	var out []TrialResult
+	var out []trial.Result
 	for rows.Next() {
 		var (
-			r       TrialResult
+			r       trial.Result
 			reasons []byte
 		)
 		if err := rows.Scan(&r.ID, &r.TrialID, &r.Check, &r.State, &r.Note, &r.Output, &r.Measured, &reasons,
@@ -423,7 +329,7 @@ func (s *Store) TrialResults(ctx context.Context, trialID int64) ([]TrialResult,
 }
 
 // TrialPastes returns the output pasted into a trial, newest first.
-func (s *Store) TrialPastes(ctx context.Context, trialID int64) ([]TrialPaste, error) {
+func (s *Store) TrialPastes(ctx context.Context, trialID int64) ([]trial.Paste, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT pa.id, pa.trial_id, pa.output, pa.format, pa.samples, pa.checks,
 			coalesce(pa.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pa.recorded_at
@@ -434,10 +340,10 @@ func (s *Store) TrialPastes(ctx context.Context, trialID int64) ([]TrialPaste, e
 		return nil, fmt.Errorf("trial pastes: %w", err)
 	}
 	defer rows.Close()
-	var out []TrialPaste
+	var out []trial.Paste
 	for rows.Next() {
 		var (
-			p      TrialPaste
+			p      trial.Paste
 			checks []byte
 		)
 		if err := rows.Scan(&p.ID, &p.TrialID, &p.Output, &p.Format, &p.Samples, &checks,
@@ -452,77 +358,34 @@ func (s *Store) TrialPastes(ctx context.Context, trialID int64) ([]TrialPaste, e
 	return out, rows.Err()
 }
 
-// TrialPerf is one measured TFLOPS figure of a trial with the 85 % rule's
-// verdict on it and the catalog figures it was compared against.
-type TrialPerf struct {
-	ID              int64               `json:"id"`
-	TrialID         int64               `json:"trial_id"`
-	PlatformID      int64               `json:"platform_id"`
-	GPUModelID      int64               `json:"gpu_model_id"`
-	Precision       string              `json:"precision"`
-	MeasuredTFLOPS  decimal.Decimal     `json:"measured_tflops"`
-	Benchmark       string              `json:"benchmark"`
-	NominalTFLOPS   decimal.Decimal     `json:"nominal_tflops"`
-	Sparse          bool                `json:"sparse"`
-	ReferenceTFLOPS decimal.NullDecimal `json:"reference_tflops"`
-	// Basis is "reference" or "nominal": which figure Ratio divides by.
-	Basis       string          `json:"basis"`
-	BasisTFLOPS decimal.Decimal `json:"basis_tflops"`
-	// Ratio is measured ÷ basis and RatioToNominal measured ÷ nominal,
-	// both cut to 6 decimal places when stored.
-	Ratio           decimal.Decimal `json:"ratio"`
-	RatioToNominal  decimal.Decimal `json:"ratio_to_nominal"`
-	ThresholdTFLOPS decimal.Decimal `json:"threshold_tflops"`
-	Below           bool            `json:"below"`
-	// Message is the verdict's wording (internal/verify's message).
-	Message        TrialReason `json:"message"`
-	Note           string      `json:"note,omitempty"`
-	RecordedBy     int64       `json:"recorded_by"`
-	RecordedByName string      `json:"-"`
-	RecordedAt     time.Time   `json:"recorded_at"`
-}
-
-// RatioPlaces is how many decimal places a stored performance ratio keeps
-// (the TCO engine's limit for performance_ratio).
-const RatioPlaces = 6
-
-// cutRatio cuts a ratio to RatioPlaces places, rounding toward zero, so
-// that it is below 0.85 exactly when the exact ratio is (0.85 has fewer
-// places); a positive ratio never becomes 0.
-func cutRatio(r decimal.Decimal) decimal.Decimal {
-	c := r.Truncate(RatioPlaces)
-	if c.Sign() <= 0 && r.Sign() > 0 {
-		return decimal.New(1, -RatioPlaces)
-	}
-	return c
-}
-
 const trialPerfColumns = `pf.id, pf.trial_id, pf.platform_id, pf.gpu_model_id, pf.precision, pf.measured_tflops, pf.benchmark,
 	pf.nominal_tflops, pf.sparse, pf.reference_tflops, pf.basis, pf.basis_tflops, pf.ratio, pf.ratio_to_nominal,
 	pf.threshold_tflops, pf.below, pf.message, pf.note,
 	coalesce(pf.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pf.recorded_at`
 
-func scanTrialPerf(row pgx.Row) (TrialPerf, error) {
+func scanTrialPerf(row pgx.Row) (trial.Perf, error) {
 	var (
-		p   TrialPerf
+		p   trial.Perf
 		msg []byte
 	)
 	if err := row.Scan(&p.ID, &p.TrialID, &p.PlatformID, &p.GPUModelID, &p.Precision, &p.MeasuredTFLOPS, &p.Benchmark,
 		&p.NominalTFLOPS, &p.Sparse, &p.ReferenceTFLOPS, &p.Basis, &p.BasisTFLOPS, &p.Ratio, &p.RatioToNominal,
 		&p.ThresholdTFLOPS, &p.Below, &msg, &p.Note, &p.RecordedBy, &p.RecordedByName, &p.RecordedAt); err != nil {
-		return TrialPerf{}, err
+		return trial.Perf{}, err
 	}
 	if err := decodeJSON(msg, &p.Message); err != nil {
-		return TrialPerf{}, fmt.Errorf("trial perf %d message: %w", p.ID, err)
+		return trial.Perf{}, fmt.Errorf("trial perf %d message: %w", p.ID, err)
 	}
 	return p, nil
 }
 
 // RecordTrialPerf appends a performance measurement to trial p.TrialID (the
 // platform and GPU model are the trial's) and audits it. The ratios are cut
-// to RatioPlaces places. ErrNotFound for a missing trial.
-func (s *Store) RecordTrialPerf(ctx context.Context, a Actor, p TrialPerf) (TrialPerf, error) {
-	var out TrialPerf
+// to trial.RatioPlaces places (money.CutRatio), not left to the column's
+// rounding, so a ratio below 0.85 stays below. ErrNotFound for a missing
+// trial.
+func (s *Store) RecordTrialPerf(ctx context.Context, a user.Actor, p trial.Perf) (trial.Perf, error) {
+	var out trial.Perf
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `SELECT platform_id, gpu_model_id FROM trials WHERE id = $1 FOR SHARE`, p.TrialID).
 			Scan(&p.PlatformID, &p.GPUModelID); err != nil {
@@ -540,7 +403,7 @@ func (s *Store) RecordTrialPerf(ctx context.Context, a Actor, p TrialPerf) (Tria
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 			RETURNING id`,
 			p.TrialID, p.PlatformID, p.GPUModelID, p.Precision, p.MeasuredTFLOPS, strings.TrimSpace(p.Benchmark),
-			p.NominalTFLOPS, p.Sparse, p.ReferenceTFLOPS, p.Basis, p.BasisTFLOPS, cutRatio(p.Ratio), cutRatio(p.RatioToNominal),
+			p.NominalTFLOPS, p.Sparse, p.ReferenceTFLOPS, p.Basis, p.BasisTFLOPS, money.CutRatio(p.Ratio, trial.RatioPlaces), money.CutRatio(p.RatioToNominal, trial.RatioPlaces),
 			p.ThresholdTFLOPS, p.Below, msg, strings.TrimSpace(p.Note), nullableActorID(a)).Scan(&id); err != nil {
 			return fmt.Errorf("record trial perf: %w", err)
 		}
@@ -557,7 +420,7 @@ func (s *Store) RecordTrialPerf(ctx context.Context, a Actor, p TrialPerf) (Tria
 }
 
 // TrialPerfs returns a trial's performance measurements, newest first.
-func (s *Store) TrialPerfs(ctx context.Context, trialID int64) ([]TrialPerf, error) {
+func (s *Store) TrialPerfs(ctx context.Context, trialID int64) ([]trial.Perf, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+trialPerfColumns+`
 		FROM trial_perf pf LEFT JOIN users u ON u.id = pf.recorded_by
 		WHERE pf.trial_id = $1 ORDER BY pf.id DESC`, trialID)
@@ -565,7 +428,7 @@ func (s *Store) TrialPerfs(ctx context.Context, trialID int64) ([]TrialPerf, err
 		return nil, fmt.Errorf("trial perfs: %w", err)
 	}
 	defer rows.Close()
-	var out []TrialPerf
+	var out []trial.Perf
 	for rows.Next() {
 		p, err := scanTrialPerf(rows)
 		if err != nil {
@@ -576,17 +439,11 @@ func (s *Store) TrialPerfs(ctx context.Context, trialID int64) ([]TrialPerf, err
 	return out, rows.Err()
 }
 
-// PlatformGPU names a platform × GPU model pair.
-type PlatformGPU struct {
-	PlatformID int64
-	GPUModelID int64
-}
-
 // PerformanceRatios returns, per platform × GPU model, the measured ratio
 // (measured ÷ the basis the 85 % rule compared against) of the newest
 // performance measurement of any trial of that pair: what comparisons use
 // as the TCO engine's performance_ratio.
-func (s *Store) PerformanceRatios(ctx context.Context) (map[PlatformGPU]decimal.Decimal, error) {
+func (s *Store) PerformanceRatios(ctx context.Context) (map[market.PlatformGPU]decimal.Decimal, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT DISTINCT ON (platform_id, gpu_model_id) platform_id, gpu_model_id, ratio
 		FROM trial_perf
@@ -595,10 +452,10 @@ func (s *Store) PerformanceRatios(ctx context.Context) (map[PlatformGPU]decimal.
 		return nil, fmt.Errorf("performance ratios: %w", err)
 	}
 	defer rows.Close()
-	out := map[PlatformGPU]decimal.Decimal{}
+	out := map[market.PlatformGPU]decimal.Decimal{}
 	for rows.Next() {
 		var (
-			k PlatformGPU
+			k market.PlatformGPU
 			r decimal.Decimal
 		)
 		if err := rows.Scan(&k.PlatformID, &k.GPUModelID, &r); err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/trial"
@@ -14,15 +16,15 @@ import (
 
 // trialMarket stores a platform, a GPU model with a bf16 figure and a
 // published quote of it, and returns the quote.
-func trialMarket(t *testing.T, st *store.Store, platform, gpu string) store.Quote {
+func trialMarket(t *testing.T, st *store.Store, platform, gpu string) quote.Quote {
 	t.Helper()
 	ctx := context.Background()
-	p, err := st.CreatePlatform(ctx, actor, store.Platform{NameZH: platform, NameEN: platform, Currency: "CNY"})
+	p, err := st.CreatePlatform(ctx, actor, market.Platform{NameZH: platform, NameEN: platform, Currency: "CNY"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := st.CreateGPUModel(ctx, actor, store.GPUModel{Vendor: "NVIDIA", Name: gpu, VRAMGB: mkDec("24"), Interconnect: "pcie",
-		Perf: []store.GPUPerf{{Precision: "bf16", NominalTFLOPS: mkDec("132"), NominalSource: "guide"}}})
+	g, err := st.CreateGPUModel(ctx, actor, market.GPUModel{Vendor: "NVIDIA", Name: gpu, VRAMGB: mkDec("24"), Interconnect: "pcie",
+		Perf: []market.GPUPerf{{Precision: "bf16", NominalTFLOPS: mkDec("132"), NominalSource: "guide"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +32,10 @@ func trialMarket(t *testing.T, st *store.Store, platform, gpu string) store.Quot
 }
 
 // trialQuote publishes a quote of a platform and GPU model.
-func trialQuote(t *testing.T, st *store.Store, platformID, gpuID int64) store.Quote {
+func trialQuote(t *testing.T, st *store.Store, platformID, gpuID int64) quote.Quote {
 	t.Helper()
 	ctx := context.Background()
-	d, err := st.CreateQuoteDraft(ctx, actor, store.Quote{PlatformID: platformID, GPUModelID: gpuID, GPUCount: 1, Sharing: "dedicated",
+	d, err := st.CreateQuoteDraft(ctx, actor, quote.Quote{PlatformID: platformID, GPUModelID: gpuID, GPUCount: 1, Sharing: "dedicated",
 		Currency: "CNY", Hourly: mkNullDec("1.98"), BillingGranularity: "second", PricesIncludeTax: true,
 		AsOf: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), Source: "test"})
 	if err != nil {
@@ -50,7 +52,7 @@ func TestTrialOpensOnlyForPublishedQuotes(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
 	q := trialMarket(t, st, "AutoDL", "GeForce RTX 4090")
-	tr, err := st.CreateTrial(ctx, actor, store.NewTrial{QuoteID: q.ID, StartedOn: time.Date(2026, 3, 2, 15, 0, 0, 0, time.UTC), Note: " 先试一周 "})
+	tr, err := st.CreateTrial(ctx, actor, trial.Start{QuoteID: q.ID, StartedOn: time.Date(2026, 3, 2, 15, 0, 0, 0, time.UTC), Note: " 先试一周 "})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,15 +60,15 @@ func TestTrialOpensOnlyForPublishedQuotes(t *testing.T) {
 		tr.StartedOn.Format(time.DateOnly) != "2026-03-02" || tr.Note != "先试一周" || tr.PlatformNameEN != "AutoDL" {
 		t.Fatalf("trial: %+v", tr)
 	}
-	draft, err := st.CreateQuoteDraft(ctx, actor, store.Quote{PlatformID: q.PlatformID, GPUModelID: q.GPUModelID, GPUCount: 1,
+	draft, err := st.CreateQuoteDraft(ctx, actor, quote.Quote{PlatformID: q.PlatformID, GPUModelID: q.GPUModelID, GPUCount: 1,
 		Sharing: "dedicated", Currency: "CNY", Monthly: mkNullDec("999"), PricesIncludeTax: true, AsOf: q.AsOf, Source: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.CreateTrial(ctx, actor, store.NewTrial{QuoteID: draft.ID, StartedOn: q.AsOf}); !errors.Is(err, store.ErrTrialQuote) {
+	if _, err := st.CreateTrial(ctx, actor, trial.Start{QuoteID: draft.ID, StartedOn: q.AsOf}); !errors.Is(err, store.ErrTrialQuote) {
 		t.Fatalf("trial of a draft: %v", err)
 	}
-	if _, err := st.CreateTrial(ctx, actor, store.NewTrial{QuoteID: 999999, StartedOn: q.AsOf}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.CreateTrial(ctx, actor, trial.Start{QuoteID: 999999, StartedOn: q.AsOf}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("trial of no quote: %v", err)
 	}
 	recs, err := st.AuditLog(ctx, store.AuditFilter{Action: store.ActionTrialCreate})
@@ -79,12 +81,12 @@ func TestTrialResultsAreHistoryAndTheLatestDecides(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
 	q := trialMarket(t, st, "AutoDL", "GeForce RTX 3090")
-	tr, err := st.CreateTrial(ctx, actor, store.NewTrial{QuoteID: q.ID, StartedOn: q.AsOf})
+	tr, err := st.CreateTrial(ctx, actor, trial.Start{QuoteID: q.ID, StartedOn: q.AsOf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A later-day failure: concerns.
-	got, err := st.RecordTrialResults(ctx, actor, tr.ID, nil, []store.TrialRecord{
+	got, err := st.RecordTrialResults(ctx, actor, tr.ID, nil, []trial.Record{
 		{Check: 11, State: trial.Fail, Measured: "420 MHz", Note: "SM clock locked under load"},
 		{Check: 1, State: trial.Pass},
 	})
@@ -92,12 +94,12 @@ func TestTrialResultsAreHistoryAndTheLatestDecides(t *testing.T) {
 		t.Fatalf("after a check-11 failure: %v %v", got.Verdict, err)
 	}
 	// A day-1 failure: exit, whatever else.
-	got, err = st.RecordTrialResults(ctx, actor, tr.ID, nil, []store.TrialRecord{{Check: 2, State: trial.Fail, Measured: "12288 MiB"}})
+	got, err = st.RecordTrialResults(ctx, actor, tr.ID, nil, []trial.Record{{Check: 2, State: trial.Fail, Measured: "12288 MiB"}})
 	if err != nil || got.Verdict != trial.Exit {
 		t.Fatalf("after a day-1 failure: %v %v", got.Verdict, err)
 	}
 	// Corrections are new rows; the latest of each check wins.
-	got, err = st.RecordTrialResults(ctx, actor, tr.ID, nil, []store.TrialRecord{{Check: 2, State: trial.Pass, Note: "re-measured"}})
+	got, err = st.RecordTrialResults(ctx, actor, tr.ID, nil, []trial.Record{{Check: 2, State: trial.Pass, Note: "re-measured"}})
 	if err != nil || got.Verdict != trial.Concerns {
 		t.Fatalf("after correcting check 2: %v %v", got.Verdict, err)
 	}
@@ -115,11 +117,11 @@ func TestTrialResultsAreHistoryAndTheLatestDecides(t *testing.T) {
 		}
 	}
 	// A paste is stored with its checks, and results point at it.
-	paste := &store.TrialPaste{Output: "index, name\n0, NVIDIA GeForce RTX 3090", Format: "csv", Samples: 1,
-		Checks: []store.TrialPasteCheck{{Key: "model_matches", TrialCheck: 1, Outcome: "pass", MessageID: "verify.model.pass",
+	paste := &trial.Paste{Output: "index, name\n0, NVIDIA GeForce RTX 3090", Format: "csv", Samples: 1,
+		Checks: []trial.PasteCheck{{Key: "model_matches", TrialCheck: 1, Outcome: "pass", MessageID: "verify.model.pass",
 			Args: map[string]any{"Reported": "NVIDIA GeForce RTX 3090", "Ordered": "NVIDIA GeForce RTX 3090"}}}}
-	if _, err := st.RecordTrialResults(ctx, actor, tr.ID, paste, []store.TrialRecord{{Check: 1, State: trial.Pass,
-		Reasons: []store.TrialReason{{MessageID: "verify.model.pass", Args: map[string]any{"Ordered": "NVIDIA GeForce RTX 3090"}}}}}); err != nil {
+	if _, err := st.RecordTrialResults(ctx, actor, tr.ID, paste, []trial.Record{{Check: 1, State: trial.Pass,
+		Reasons: []trial.Reason{{MessageID: "verify.model.pass", Args: map[string]any{"Ordered": "NVIDIA GeForce RTX 3090"}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	pastes, err := st.TrialPastes(ctx, tr.ID)
@@ -130,7 +132,7 @@ func TestTrialResultsAreHistoryAndTheLatestDecides(t *testing.T) {
 	if last := results[len(results)-1]; last.PasteID != pastes[0].ID || len(last.Reasons) != 1 || last.Reasons[0].MessageID != "verify.model.pass" {
 		t.Fatalf("result from the paste: %+v", last)
 	}
-	if _, err := st.RecordTrialResults(ctx, actor, 999999, nil, []store.TrialRecord{{Check: 1, State: trial.Pass}}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.RecordTrialResults(ctx, actor, 999999, nil, []trial.Record{{Check: 1, State: trial.Pass}}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("missing trial: %v", err)
 	}
 	recs, _ := st.AuditLog(ctx, store.AuditFilter{Entity: "trial"})
@@ -152,16 +154,16 @@ func TestPerformanceRatiosAreTheNewestPerPlatformAndModel(t *testing.T) {
 	st := testutil.Store(t)
 	a := trialMarket(t, st, "AutoDL", "GeForce RTX 4090")
 	b := trialQuote(t, st, trialPlatform(t, st, "晨涧云"), a.GPUModelID)
-	ta, _ := st.CreateTrial(ctx, actor, store.NewTrial{QuoteID: a.ID, StartedOn: a.AsOf})
-	ta2, _ := st.CreateTrial(ctx, actor, store.NewTrial{QuoteID: a.ID, StartedOn: a.AsOf})
-	tb, _ := st.CreateTrial(ctx, actor, store.NewTrial{QuoteID: b.ID, StartedOn: b.AsOf})
-	perf := func(trialID int64, measured string) store.TrialPerf {
+	ta, _ := st.CreateTrial(ctx, actor, trial.Start{QuoteID: a.ID, StartedOn: a.AsOf})
+	ta2, _ := st.CreateTrial(ctx, actor, trial.Start{QuoteID: a.ID, StartedOn: a.AsOf})
+	tb, _ := st.CreateTrial(ctx, actor, trial.Start{QuoteID: b.ID, StartedOn: b.AsOf})
+	perf := func(trialID int64, measured string) trial.Perf {
 		m := mkDec(measured)
-		p, err := st.RecordTrialPerf(ctx, actor, store.TrialPerf{TrialID: trialID, Precision: "bf16", MeasuredTFLOPS: m,
+		p, err := st.RecordTrialPerf(ctx, actor, trial.Perf{TrialID: trialID, Precision: "bf16", MeasuredTFLOPS: m,
 			Benchmark: "matmul", NominalTFLOPS: mkDec("132"), Basis: "nominal", BasisTFLOPS: mkDec("132"),
 			Ratio: m.DivRound(mkDec("132"), 20), RatioToNominal: m.DivRound(mkDec("132"), 20),
 			ThresholdTFLOPS: mkDec("112.2"), Below: m.LessThan(mkDec("112.2")),
-			Message: store.TrialReason{MessageID: "verify.perf.ok_nominal", Args: map[string]any{"Measured": measured}}})
+			Message: trial.Reason{MessageID: "verify.perf.ok_nominal", Args: map[string]any{"Measured": measured}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,8 +180,8 @@ func TestPerformanceRatiosAreTheNewestPerPlatformAndModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ratios) != 2 || ratios[store.PlatformGPU{PlatformID: a.PlatformID, GPUModelID: a.GPUModelID}].String() != "0.840909" ||
-		ratios[store.PlatformGPU{PlatformID: b.PlatformID, GPUModelID: b.GPUModelID}].String() != "0.946969" {
+	if len(ratios) != 2 || ratios[market.PlatformGPU{PlatformID: a.PlatformID, GPUModelID: a.GPUModelID}].String() != "0.840909" ||
+		ratios[market.PlatformGPU{PlatformID: b.PlatformID, GPUModelID: b.GPUModelID}].String() != "0.946969" {
 		t.Fatalf("ratios: %v", ratios)
 	}
 	if _, err := st.Pool().Exec(ctx, `DELETE FROM trial_perf`); err == nil {
@@ -193,7 +195,7 @@ func TestPerformanceRatiosAreTheNewestPerPlatformAndModel(t *testing.T) {
 
 func trialPlatform(t *testing.T, st *store.Store, name string) int64 {
 	t.Helper()
-	p, err := st.CreatePlatform(context.Background(), actor, store.Platform{NameZH: name, Currency: "CNY"})
+	p, err := st.CreatePlatform(context.Background(), actor, market.Platform{NameZH: name, Currency: "CNY"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,26 +210,26 @@ func TestPlatformTermsSaveUnderOptimisticLocking(t *testing.T) {
 		t.Fatalf("fresh platform: %+v %v", terms, err)
 	}
 	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	save := []store.PlatformTerm{
-		{Kind: store.TermKindSLA, Key: "data_loss", Answer: " 平台不承担 ", AnsweredOn: &day},
-		{Kind: store.TermKindSLA, Key: "maintenance_notice"}, // still unanswered: nothing stored
-		{Kind: store.TermKindConfirmation, Key: "egress", Answer: "0.8 元/GB", InWriting: true},
+	save := []market.PlatformTerm{
+		{Kind: market.TermKindSLA, Key: "data_loss", Answer: " 平台不承担 ", AnsweredOn: &day},
+		{Kind: market.TermKindSLA, Key: "maintenance_notice"}, // still unanswered: nothing stored
+		{Kind: market.TermKindConfirmation, Key: "egress", Answer: "0.8 元/GB", InWriting: true},
 	}
 	if err := st.SavePlatformTerms(ctx, actor, pid, save); err != nil {
 		t.Fatal(err)
 	}
 	terms, err := st.PlatformTerms(ctx, pid)
-	if err != nil || len(terms) != 2 || terms[0].Kind != store.TermKindSLA || terms[0].Answer != "平台不承担" ||
+	if err != nil || len(terms) != 2 || terms[0].Kind != market.TermKindSLA || terms[0].Answer != "平台不承担" ||
 		terms[0].AnsweredOn.Format(time.DateOnly) != "2026-03-01" || terms[0].LockVersion != 1 || terms[0].Answered() || !terms[1].Answered() {
 		t.Fatalf("saved: %+v %v", terms, err)
 	}
 	// A save from a form loaded before: conflict, nothing written.
-	stale := []store.PlatformTerm{{Kind: store.TermKindSLA, Key: "data_loss", Answer: "其他", LockVersion: 0}}
+	stale := []market.PlatformTerm{{Kind: market.TermKindSLA, Key: "data_loss", Answer: "其他", LockVersion: 0}}
 	if err := st.SavePlatformTerms(ctx, actor, pid, stale); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("stale save: %v", err)
 	}
-	fresh := []store.PlatformTerm{{Kind: store.TermKindSLA, Key: "data_loss", Answer: "平台按月费赔偿", InWriting: true, LockVersion: 1},
-		{Kind: store.TermKindConfirmation, Key: "egress", Answer: "0.8 元/GB", InWriting: true, LockVersion: 1}} // unchanged
+	fresh := []market.PlatformTerm{{Kind: market.TermKindSLA, Key: "data_loss", Answer: "平台按月费赔偿", InWriting: true, LockVersion: 1},
+		{Kind: market.TermKindConfirmation, Key: "egress", Answer: "0.8 元/GB", InWriting: true, LockVersion: 1}} // unchanged
 	if err := st.SavePlatformTerms(ctx, actor, pid, fresh); err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +242,7 @@ func TestPlatformTermsSaveUnderOptimisticLocking(t *testing.T) {
 		t.Fatalf("%d audit rows, want 2 (the conflict wrote nothing)", len(recs))
 	}
 	// "In writing" needs an answer.
-	bad := []store.PlatformTerm{{Kind: store.TermKindSLA, Key: "compensation", InWriting: true}}
+	bad := []market.PlatformTerm{{Kind: market.TermKindSLA, Key: "compensation", InWriting: true}}
 	if err := st.SavePlatformTerms(ctx, actor, pid, bad); err == nil {
 		t.Fatal("in writing without an answer was stored")
 	}

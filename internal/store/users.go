@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gpuquote/internal/user"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -50,37 +50,17 @@ var AuditActions = []string{
 // ErrEmailTaken means another user already has this email (case-insensitively).
 var ErrEmailTaken = errors.New("store: email already in use")
 
-// User is an account. PasswordHash never leaves the server.
-type User struct {
-	ID           int64     `json:"id"`
-	Email        string    `json:"email"`
-	DisplayName  string    `json:"display_name"`
-	Role         string    `json:"role"`
-	PasswordHash string    `json:"-"`
-	Disabled     bool      `json:"disabled"`
-	CreatedAt    time.Time `json:"created_at"`
-	UpdatedAt    time.Time `json:"updated_at"`
-}
-
 const userColumns = `id, email, display_name, role, password_hash, disabled, created_at, updated_at`
 
-func scanUser(row pgx.Row) (User, error) {
-	var u User
+func scanUser(row pgx.Row) (user.User, error) {
+	var u user.User
 	err := row.Scan(&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
 	return u, err
 }
 
-// NewUser is what creating an account needs; the password is already hashed.
-type NewUser struct {
-	Email        string
-	DisplayName  string
-	Role         string
-	PasswordHash string
-}
-
 // CreateUser inserts a user and audits it. ErrEmailTaken on a duplicate.
-func (s *Store) CreateUser(ctx context.Context, a Actor, n NewUser) (User, error) {
-	var u User
+func (s *Store) CreateUser(ctx context.Context, a user.Actor, n user.NewAccount) (user.User, error) {
+	var u user.User
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var err error
 		u, err = scanUser(tx.QueryRow(ctx, `
@@ -100,15 +80,17 @@ func (s *Store) CreateUser(ctx context.Context, a Actor, n NewUser) (User, error
 	return u, err
 }
 
-// UserByEmail finds a user case-insensitively.
-func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
-	u, err := scanUser(s.pool.QueryRow(ctx,
+// UserByEmail finds a user case-insensitively; found is false when there
+// is none.
+func (s *Store) UserByEmail(ctx context.Context, email string) (u user.User, found bool, err error) {
+	u, err = scanUser(s.pool.QueryRow(ctx,
 		`SELECT `+userColumns+` FROM users WHERE lower(email) = lower($1)`, strings.TrimSpace(email)))
-	return u, notFound(err)
+	found, err = exists(err)
+	return u, found, err
 }
 
 // UserByID finds a user by id.
-func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
+func (s *Store) UserByID(ctx context.Context, id int64) (user.User, error) {
 	u, err := scanUser(s.pool.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
 	return u, notFound(err)
 }
@@ -129,7 +111,7 @@ type UserFilter struct {
 }
 
 // Users lists accounts by email with the total count matching the filter.
-func (s *Store) Users(ctx context.Context, f UserFilter) ([]User, int, error) {
+func (s *Store) Users(ctx context.Context, f UserFilter) ([]user.User, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
@@ -145,11 +127,11 @@ func (s *Store) Users(ctx context.Context, f UserFilter) ([]User, int, error) {
 	}
 	defer rows.Close()
 	var (
-		out   []User
+		out   []user.User
 		total int
 	)
 	for rows.Next() {
-		var u User
+		var u user.User
 		if err := rows.Scan(&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled,
 			&u.CreatedAt, &u.UpdatedAt, &total); err != nil {
 			return nil, 0, fmt.Errorf("users: %w", err)
@@ -171,9 +153,9 @@ func (s *Store) Users(ctx context.Context, f UserFilter) ([]User, int, error) {
 // updateUser locks the user row, applies change, writes it back, audits it
 // and revokes the user's sessions when revoke says so — all in one
 // transaction.
-func (s *Store) updateUser(ctx context.Context, a Actor, id int64, action string,
-	change func(u *User) (revoke bool, err error)) (User, error) {
-	var after User
+func (s *Store) updateUser(ctx context.Context, a user.Actor, id int64, action string,
+	change func(u *user.User) (revoke bool, err error)) (user.User, error) {
+	var after user.User
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		before, err := scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1 FOR UPDATE`, id))
 		if err != nil {
@@ -203,8 +185,8 @@ func (s *Store) updateUser(ctx context.Context, a Actor, id int64, action string
 
 // SetUserRole changes a user's role and revokes their sessions, so the new
 // role takes effect with a new token at the next login.
-func (s *Store) SetUserRole(ctx context.Context, a Actor, id int64, role string) (User, error) {
-	return s.updateUser(ctx, a, id, ActionUserRole, func(u *User) (bool, error) {
+func (s *Store) SetUserRole(ctx context.Context, a user.Actor, id int64, role string) (user.User, error) {
+	return s.updateUser(ctx, a, id, ActionUserRole, func(u *user.User) (bool, error) {
 		changed := u.Role != role
 		u.Role = role
 		return changed, nil
@@ -213,12 +195,12 @@ func (s *Store) SetUserRole(ctx context.Context, a Actor, id int64, role string)
 
 // SetUserDisabled disables or re-enables a user; disabling revokes every
 // session the user holds.
-func (s *Store) SetUserDisabled(ctx context.Context, a Actor, id int64, disabled bool) (User, error) {
+func (s *Store) SetUserDisabled(ctx context.Context, a user.Actor, id int64, disabled bool) (user.User, error) {
 	action := ActionUserEnable
 	if disabled {
 		action = ActionUserDisable
 	}
-	return s.updateUser(ctx, a, id, action, func(u *User) (bool, error) {
+	return s.updateUser(ctx, a, id, action, func(u *user.User) (bool, error) {
 		u.Disabled = disabled
 		return disabled, nil
 	})
@@ -227,7 +209,7 @@ func (s *Store) SetUserDisabled(ctx context.Context, a Actor, id int64, disabled
 // SetUserPassword stores a new password hash. The user's other sessions are
 // revoked; keepSession (a token hash, may be nil) survives so the person who
 // changed it stays signed in.
-func (s *Store) SetUserPassword(ctx context.Context, a Actor, id int64, hash string, keepSession []byte) error {
+func (s *Store) SetUserPassword(ctx context.Context, a user.Actor, id int64, hash string, keepSession []byte) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, id, hash)
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
+	"gpuquote/internal/user"
 )
 
 // FastArgon2 keeps tests quick (and -race bearable); the production cost
@@ -78,7 +79,7 @@ func (a *App) CreateUser(role auth.Role) (email, password string, id int64) {
 	if err != nil {
 		a.T.Fatal(err)
 	}
-	u, err := a.Store.CreateUser(context.Background(), store.SystemActor, store.NewUser{
+	u, err := a.Store.CreateUser(context.Background(), user.SystemActor, user.NewAccount{
 		Email: email, DisplayName: "Test " + string(role) + fmt.Sprint(n), Role: string(role), PasswordHash: hash})
 	if err != nil {
 		a.T.Fatal(err)

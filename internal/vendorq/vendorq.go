@@ -21,9 +21,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/compare"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
-	"gpuquote/internal/store"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/report"
 	"gpuquote/internal/tco"
 )
 
@@ -180,7 +181,7 @@ func number(d decimal.Decimal) string { return money.Group(money.String(d)) }
 
 // open reports whether a line still needs the vendor's answer: it is
 // unconfirmed (or its status is missing), or it counts as unconfirmed.
-func open(l store.QuoteLine) bool {
+func open(l quote.Line) bool {
 	s := catalog.Status(l.Status)
 	return !s.Valid() || s == catalog.StatusUnconfirmed || l.CountsAsUnconfirmed()
 }
@@ -188,14 +189,14 @@ func open(l store.QuoteLine) bool {
 // linesByItem returns the quote's line for each of the twelve items; an
 // item without a line gets an unconfirmed one (TCO.md: a missing answer
 // is an unconfirmed answer).
-func linesByItem(q store.Quote) map[catalog.ItemKey]store.QuoteLine {
-	out := make(map[catalog.ItemKey]store.QuoteLine, catalog.ItemCount)
+func linesByItem(q quote.Quote) map[catalog.ItemKey]quote.Line {
+	out := make(map[catalog.ItemKey]quote.Line, catalog.ItemCount)
 	for _, l := range q.Lines {
 		out[catalog.ItemKey(l.Item)] = l
 	}
 	for _, it := range catalog.Items {
 		if _, ok := out[it.Key]; !ok {
-			out[it.Key] = store.QuoteLine{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
+			out[it.Key] = quote.Line{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
 		}
 	}
 	return out
@@ -223,7 +224,7 @@ var stoppedItems = []catalog.ItemKey{catalog.ItemStoppedRetention, catalog.ItemS
 //     else under that confirmation. The first confirmation (the twelve
 //     hidden-cost lines) is answered line by line by the quote, never by
 //     a platform-wide answer.
-func For(q store.Quote, ctx Context) []Group {
+func For(q quote.Quote, ctx Context) []Group {
 	lines := linesByItem(q)
 	var groups []Group
 	add := func(kind Kind, c catalog.Clause, qs []Question) {
@@ -259,7 +260,7 @@ func For(q store.Quote, ctx Context) []Group {
 }
 
 // confirmation returns the questions of the written confirmation key.
-func confirmation(key string, q store.Quote, lines map[catalog.ItemKey]store.QuoteLine, ctx Context) []Question {
+func confirmation(key string, q quote.Quote, lines map[catalog.ItemKey]quote.Line, ctx Context) []Question {
 	var qs []Question
 	switch key {
 	case "hidden_items":
@@ -322,7 +323,7 @@ func confirmation(key string, q store.Quote, lines map[catalog.ItemKey]store.Quo
 // and if so its unit price, unit and free allowance. An "included" or
 // "not applicable" claim without a written answer is asked to be confirmed
 // in writing.
-func lineQuestion(it catalog.Item, l store.QuoteLine, ctx Context) Question {
+func lineQuestion(it catalog.Item, l quote.Line, ctx Context) Question {
 	id := "vq.line.unconfirmed"
 	switch catalog.Status(l.Status) {
 	case catalog.StatusIncluded:
@@ -342,17 +343,17 @@ func lineQuestion(it catalog.Item, l store.QuoteLine, ctx Context) Question {
 }
 
 // hasCompensation reports whether the quote records its SLA compensation.
-func hasCompensation(q store.Quote) bool { return strings.TrimSpace(q.SLACompensation) != "" }
+func hasCompensation(q quote.Quote) bool { return strings.TrimSpace(q.SLACompensation) != "" }
 
 // earlyTerminationOpen reports whether a minimum commitment has no recorded
 // early-termination penalty.
-func earlyTerminationOpen(q store.Quote) bool {
+func earlyTerminationOpen(q quote.Quote) bool {
 	return q.CommitmentMonths > 0 && !q.EarlyTerminationPct.Valid
 }
 
 // slaClause returns the question of SLA clause key, or none when the
 // quote's recorded terms answer it.
-func slaClause(key string, q store.Quote) []Question {
+func slaClause(key string, q quote.Quote) []Question {
 	answered := false
 	switch key {
 	case "availability_definition":
@@ -479,12 +480,12 @@ func MessageIDs() []string {
 // evaluated in the quote's own currency on the given day. The questions
 // page and a saved report both ask it, so they ask the same questions.
 // Terms are the caller's to add.
-func ContextFor(q store.Quote, p tco.Profile, today time.Time) Context {
+func ContextFor(q quote.Quote, p tco.Profile, today time.Time) Context {
 	qc := Context{Mbps: p.Mbps, EgressGBPerMonth: p.EgressGBPerMonth, MigrationGB: p.MigrationGB, PublicIPs: p.PublicIPs,
 		SystemDiskGB: p.SystemDiskGB, DataDiskGB: p.DataDiskGB, ObjectStorageGB: p.ObjectStorageGB, SnapshotGB: p.SnapshotGB,
 		ImageGB: p.ImageGB, StartsPerMonth: p.StartsPerMonth}
-	gpu := store.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName}
-	if res, err := tco.Evaluate(compare.EngineQuote(q, gpu), p, tco.Options{ReportCurrency: q.Currency, Today: today}); err == nil {
+	gpu := market.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName}
+	if res, err := tco.Evaluate(q.Engine(gpu), p, tco.Options{ReportCurrency: q.Currency, Today: today}); err == nil {
 		for _, l := range res.Lines {
 			if l.Item == catalog.ItemStoppedRetention {
 				qc.StoppedHoursPerMonth = l.Quantity
@@ -492,4 +493,38 @@ func ContextFor(q store.Quote, p tco.Profile, today time.Time) Context {
 		}
 	}
 	return qc
+}
+
+// TermsOf are a platform's stored terms as the questions read them: every
+// one of the eleven, answered or not (so the questions know they were
+// looked up).
+func TermsOf(terms []market.PlatformTerm) []Term {
+	byKey := market.TermsByKey(terms)
+	out := make([]Term, 0, len(catalog.SLAClauses)+len(catalog.WrittenConfirmations))
+	for _, tc := range market.TermClauses() {
+		t := byKey[tc.Kind+"."+tc.Clause.Key]
+		kind := KindSLA
+		if tc.Kind == market.TermKindConfirmation {
+			kind = KindConfirmation
+		}
+		vt := Term{Kind: kind, Key: tc.Clause.Key, Answer: t.Answer, InWriting: t.InWriting}
+		if t.AnsweredOn != nil {
+			vt.Date = t.AnsweredOn.Format(time.DateOnly)
+		}
+		out = append(out, vt)
+	}
+	return out
+}
+
+// Frozen are a saved report row's frozen questions as groups.
+func Frozen(r report.Row) []Group {
+	out := make([]Group, 0, len(r.Questions))
+	for _, g := range r.Questions {
+		vg := Group{Kind: Kind(g.Kind), LabelID: g.LabelID, Number: g.Number}
+		for _, q := range g.Questions {
+			vg.Questions = append(vg.Questions, Question{MessageID: q.ID, Args: q.ArgsMap()})
+		}
+		out = append(out, vg)
+	}
+	return out
 }

@@ -9,7 +9,7 @@ import (
 
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/i18n"
-	"gpuquote/internal/store"
+	"gpuquote/internal/quote"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -17,28 +17,28 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 func yes() *bool { b := true; return &b }
 
 // allLines returns the twelve lines with one status, in writing or not.
-func allLines(status catalog.Status, inWriting bool) []store.QuoteLine {
-	out := make([]store.QuoteLine, 0, catalog.ItemCount)
+func allLines(status catalog.Status, inWriting bool) []quote.Line {
+	out := make([]quote.Line, 0, catalog.ItemCount)
 	for _, it := range catalog.Items {
-		out = append(out, store.QuoteLine{Item: string(it.Key), Status: string(status), InWriting: inWriting})
+		out = append(out, quote.Line{Item: string(it.Key), Status: string(status), InWriting: inWriting})
 	}
 	return out
 }
 
 // openQuote has every line unconfirmed and no recorded terms, with a
 // six-month commitment and a deposit.
-func openQuote() store.Quote {
-	return store.Quote{Currency: "CNY", CommitmentMonths: 6, Deposit: decimal.NewNullDecimal(d("500")),
+func openQuote() quote.Quote {
+	return quote.Quote{Currency: "CNY", CommitmentMonths: 6, Deposit: decimal.NewNullDecimal(d("500")),
 		Lines: allLines(catalog.StatusUnconfirmed, false)}
 }
 
 // closedQuote has every line confirmed in writing and every term recorded.
-func closedQuote() store.Quote {
+func closedQuote() quote.Quote {
 	lines := allLines(catalog.StatusIncluded, true)
-	lines[1] = store.QuoteLine{Item: string(catalog.ItemEgress), Status: string(catalog.StatusCharged), Unit: string(catalog.UnitPerGB),
+	lines[1] = quote.Line{Item: string(catalog.ItemEgress), Status: string(catalog.StatusCharged), Unit: string(catalog.UnitPerGB),
 		UnitPrice: decimal.NewNullDecimal(d("0.8")), InWriting: true}
 	lines[7].Status = string(catalog.StatusNotApplicable)
-	return store.Quote{Currency: "CNY", CommitmentMonths: 6, EarlyTerminationPct: decimal.NewNullDecimal(d("20")),
+	return quote.Quote{Currency: "CNY", CommitmentMonths: 6, EarlyTerminationPct: decimal.NewNullDecimal(d("20")),
 		DepositRefundable: yes(), BalanceWithdrawable: yes(), InvoiceType: "vat_special",
 		SLAAvailabilityPct: decimal.NewNullDecimal(d("99.9")), SLACompensation: "10 % voucher per hour down, capped at the month's fee",
 		Lines: lines}
@@ -133,12 +133,12 @@ func TestFullyAnsweredAsksOnlyTheAlwaysAskedClauses(t *testing.T) {
 
 func TestIncludedWithoutWritingIsAsked(t *testing.T) {
 	q := closedQuote()
-	q.Lines[8].InWriting = false                                              // snapshot: included, not in writing
-	q.Lines[3] = store.QuoteLine{Item: "public_ip", Status: "not_applicable"} // not in writing either
+	q.Lines[8].InWriting = false                                         // snapshot: included, not in writing
+	q.Lines[3] = quote.Line{Item: "public_ip", Status: "not_applicable"} // not in writing either
 	if !q.Lines[8].CountsAsUnconfirmed() || !q.Lines[3].CountsAsUnconfirmed() || q.Lines[0].CountsAsUnconfirmed() {
 		t.Fatal("CountsAsUnconfirmed")
 	}
-	if (store.QuoteLine{Status: "unconfirmed"}).CountsAsUnconfirmed() || (store.QuoteLine{Status: "charged"}).CountsAsUnconfirmed() {
+	if (quote.Line{Status: "unconfirmed"}).CountsAsUnconfirmed() || (quote.Line{Status: "charged"}).CountsAsUnconfirmed() {
 		t.Error("CountsAsUnconfirmed is only about claims of included / not applicable")
 	}
 	g := byKey(For(q, Context{SnapshotGB: d("200")}))
@@ -238,7 +238,7 @@ func TestPlainTextInBothLanguages(t *testing.T) {
 	terms.SLACompensation = ""
 	cases := []struct {
 		name string
-		q    store.Quote
+		q    quote.Quote
 		ctx  Context
 	}{
 		{"open, no usage", openQuote(), Context{}},

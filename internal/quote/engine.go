@@ -1,8 +1,4 @@
-// Package compare prices stored quotes for one usage profile: it turns a
-// stored quote into the engine's input, decides which candidates the
-// profile rules out (and says why), evaluates the rest in one report
-// currency at dated rates, and marks the cheapest. It does no IO.
-package compare
+package quote
 
 import (
 	"strings"
@@ -10,13 +6,15 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/store"
+	"gpuquote/internal/market"
 	"gpuquote/internal/tco"
 )
 
-// EngineQuote is the TCO engine's view of a stored quote. The VRAM per GPU
-// is the quote's, else the GPU model's (so the VRAM floor always applies).
-func EngineQuote(q store.Quote, gpu store.GPUModel) tco.Quote {
+// Engine is the TCO engine's view of the quote. The VRAM per GPU is the
+// quote's, else the GPU model's (so the VRAM floor always applies); a line
+// whose "included" or "not applicable" answer is not in writing goes in
+// as unconfirmed (Line.CountsAsUnconfirmed).
+func (q Quote) Engine(gpu market.GPUModel) tco.Quote {
 	vram := q.VRAMGB
 	if !vram.Valid && gpu.VRAMGB.Sign() > 0 {
 		vram = decimal.NewNullDecimal(gpu.VRAMGB)

@@ -1,0 +1,222 @@
+package compare
+
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
+	"gpuquote/internal/report"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/tcoapi"
+	"gpuquote/internal/vendorq"
+)
+
+// ReportReader is what freezing a comparison for a saved report reads
+// besides the comparison itself: the platforms' answers to the SLA clauses
+// and written confirmations (they decide the frozen vendor questions), and
+// the current version of each quote series (for recomputing).
+type ReportReader interface {
+	Reader
+	PlatformTermsByPlatform(ctx context.Context, platformIDs []int64) (map[int64][]market.PlatformTerm, error)
+	CurrentQuoteVersions(ctx context.Context, seriesIDs []int64) (map[int64]int64, error)
+}
+
+// Frozen is a comparison computed now and frozen for a report, with what
+// keeps it from being saved.
+type Frozen struct {
+	Snapshot report.Snapshot
+	// ProfileErrors are the usage profile's problems; TooMany says more
+	// than MaxSelected quotes were asked for; Empty says no quote could be
+	// compared. Any of them keeps the snapshot from being saved.
+	ProfileErrors []tcoapi.FieldError
+	TooMany       bool
+	Empty         bool
+}
+
+// Savable reports whether the frozen comparison may be saved as a report.
+func (f Frozen) Savable() bool { return len(f.ProfileErrors) == 0 && !f.TooMany && !f.Empty }
+
+// FreezeValues computes the comparison of a page state for today, as the
+// compare page does, and freezes it.
+func FreezeValues(ctx context.Context, r ReportReader, values url.Values, today time.Time) (Frozen, error) {
+	cmp, err := Load(ctx, r, values, today)
+	if err != nil {
+		return Frozen{}, err
+	}
+	var platformIDs []int64
+	for _, q := range cmp.Selected {
+		platformIDs = append(platformIDs, q.PlatformID)
+	}
+	terms, err := r.PlatformTermsByPlatform(ctx, platformIDs)
+	if err != nil {
+		return Frozen{}, err
+	}
+	vterms := map[int64][]vendorq.Term{}
+	for _, id := range platformIDs {
+		vterms[id] = vendorq.TermsOf(terms[id])
+	}
+	return Frozen{Snapshot: Freeze(cmp, vterms), ProfileErrors: cmp.ProfileErrors, TooMany: cmp.TooMany,
+		Empty: len(cmp.ProfileErrors) == 0 && len(cmp.Rows) == 0}, nil
+}
+
+// Recompute freezes a report's comparison again with today's data: the
+// same profile and offers, each at its version published today (a
+// withdrawn offer keeps its old version), today's rates and reference
+// prices (docs/RULES.md, saved reports).
+func Recompute(ctx context.Context, r ReportReader, snap report.Snapshot, today time.Time) (Frozen, error) {
+	values := snap.PageValues()
+	var series []int64
+	bySeries := map[string]int64{}
+	for _, row := range snap.Rows {
+		series = append(series, row.Quote.SeriesID)
+		bySeries[strconv.FormatInt(row.Quote.ID, 10)] = row.Quote.SeriesID
+	}
+	current, err := r.CurrentQuoteVersions(ctx, series)
+	if err != nil {
+		return Frozen{}, err
+	}
+	var ids []string
+	for _, q := range values["q"] {
+		if id, ok := current[bySeries[q]]; ok {
+			q = strconv.FormatInt(id, 10)
+		}
+		ids = append(ids, q)
+	}
+	values["q"] = ids
+	return FreezeValues(ctx, r, values, today)
+}
+
+// keepValue reports whether a page-state key belongs in a report.
+func keepValue(k string) bool {
+	return strings.HasPrefix(k, "profile.") || k == "report_currency" || k == "q" || k == "sort" || k == "dir"
+}
+
+// Freeze turns a comparison into a report's snapshot. The rows' vendor
+// questions are computed now, with the profile's volumes, as the questions
+// page does (terms are each platform's answers, by platform id), so the
+// report keeps the questions as they were.
+func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
+	in := cmp.In
+	s := report.Snapshot{Version: report.SnapshotVersion, RulesVersion: tco.RulesVersion, FiguresDate: report.DateText(in.Today),
+		Values: map[string][]string{}, ReportCurrency: in.ReportCurrency, Profile: report.ProfileOf(in.Profile),
+		VRAMFloorGB: cmp.Floor, Sort: cmp.SortKey, Descending: cmp.Desc}
+	compared := map[string]bool{}
+	for _, r := range cmp.Rows {
+		compared[strconv.FormatInt(r.Quote.ID, 10)] = true
+	}
+	for k, vs := range cmp.Values {
+		if !keepValue(k) {
+			continue
+		}
+		var kept []string
+		for _, v := range vs {
+			v = strings.TrimSpace(v)
+			if v == "" || (k == "q" && !compared[v]) {
+				continue
+			}
+			if k == "q" && slices.Contains(kept, v) {
+				continue
+			}
+			kept = append(kept, v)
+		}
+		if len(kept) > 0 {
+			s.Values[k] = kept
+		}
+	}
+	if _, ok := s.Values["report_currency"]; !ok {
+		s.Values["report_currency"] = []string{in.ReportCurrency}
+	}
+	currencies := map[string]bool{}
+	for _, r := range cmp.Rows {
+		currencies[r.Quote.Currency] = true
+	}
+	for _, cur := range sortedKeys(currencies) {
+		if fx, ok := in.Rates[cur]; ok && cur != in.ReportCurrency {
+			s.FXRates = append(s.FXRates, report.FXRate{Base: cur, Quote: in.ReportCurrency, Rate: fx.Rate, Date: report.DateText(fx.Date)})
+		}
+	}
+	for _, rp := range in.ReferencePrices {
+		if rp.Currency != "" && !currencies[rp.Currency] {
+			continue
+		}
+		ref := report.ReferencePrice{Item: string(rp.Item), Currency: rp.Currency, Unit: string(rp.Unit), UnitPrice: rp.UnitPrice}
+		// The engine input carries no dates; the report names them.
+		for _, r := range cmp.ReferencePrices {
+			if r.Item == string(rp.Item) && r.Unit == string(rp.Unit) && r.Currency == rp.Currency && r.UnitPrice.Equal(rp.UnitPrice) {
+				ref.Date = report.DateText(r.AsOf)
+				break
+			}
+		}
+		s.ReferencePrices = append(s.ReferencePrices, ref)
+	}
+	for _, r := range cmp.Rows {
+		row := report.Row{Quote: report.QuoteOf(r.Quote), GPU: report.GPU{ID: r.GPU.ID, Vendor: r.GPU.Vendor, Name: r.GPU.Name,
+			VRAMGB: r.GPU.VRAMGB, Interconnect: r.GPU.Interconnect}, Priced: r.Priced, CheapestConfirmed: r.CheapestConfirmed,
+			CheapestPessimistic: r.CheapestPessimistic, Reasons: []report.Message{}}
+		for _, rs := range r.Reasons {
+			row.Reasons = append(row.Reasons, report.MessageOf(rs.MessageID, rs.Args))
+		}
+		if r.Priced {
+			res := report.ResultOf(r.Result)
+			row.Result = &res
+		}
+		row.Questions = []report.QuestionGroup{}
+		qc := vendorq.ContextFor(r.Quote, in.Profile, in.Today)
+		qc.Terms = terms[r.Quote.PlatformID]
+		for _, g := range vendorq.For(r.Quote, qc) {
+			qg := report.QuestionGroup{Kind: string(g.Kind), LabelID: g.LabelID, Number: g.Number}
+			for _, q := range g.Questions {
+				qg.Questions = append(qg.Questions, report.MessageOf(q.MessageID, q.Args))
+			}
+			row.Questions = append(row.Questions, qg)
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	if s.Rows == nil {
+		s.Rows = []report.Row{}
+	}
+	return s
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Thaw reads a snapshot back as the comparison's engine input and rows, in
+// table order, for the comparison's formatting code: a saved report shows
+// its table as the compare page did, from the frozen figures alone.
+func Thaw(s report.Snapshot) (Input, []Row) {
+	in := Input{Profile: s.Profile.TCOProfile(), ReportCurrency: s.ReportCurrency, Today: report.ParseDate(s.FiguresDate),
+		Rates: map[string]tco.FX{}}
+	for _, r := range s.FXRates {
+		in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: report.ParseDate(r.Date)}
+	}
+	for _, rp := range s.ReferencePrices {
+		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(rp.Item), Unit: catalog.Unit(rp.Unit),
+			UnitPrice: rp.UnitPrice, Currency: rp.Currency})
+	}
+	rows := make([]Row, 0, len(s.Rows))
+	for _, r := range s.Rows {
+		gpu := market.GPUModel{ID: r.GPU.ID, Vendor: r.GPU.Vendor, Name: r.GPU.Name, VRAMGB: r.GPU.VRAMGB, Interconnect: r.GPU.Interconnect}
+		row := Row{Candidate: Candidate{Quote: r.Quote.AsQuote(r.GPU), GPU: gpu}, Priced: r.Priced && r.Result != nil,
+			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
+		for _, m := range r.Reasons {
+			row.Reasons = append(row.Reasons, Reason{MessageID: m.ID, Args: m.ArgsMap()})
+		}
+		if row.Priced {
+			row.Result = r.Result.TCOResult()
+		}
+		rows = append(rows, row)
+	}
+	return in, rows
+}

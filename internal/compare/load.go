@@ -1,0 +1,175 @@
+package compare
+
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"golang.org/x/sync/errgroup"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
+	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/tcoapi"
+)
+
+// Reader is what a comparison reads; the store implements it. Every read
+// is of what is in force on a day (rates, reference prices) or of
+// immutable records (published quote versions), so a comparison needs no
+// transaction.
+type Reader interface {
+	AllGPUModels(ctx context.Context) ([]market.GPUModel, error)
+	QuotesByIDs(ctx context.Context, ids []int64) ([]quote.Quote, error)
+	CurrentFXRates(ctx context.Context, day time.Time) ([]market.FXRate, error)
+	CurrentReferencePrices(ctx context.Context, currency string, day time.Time) ([]market.ReferencePrice, error)
+	PerformanceRatios(ctx context.Context) (map[market.PlatformGPU]decimal.Decimal, error)
+}
+
+// Comparison is one comparison computed from a page's state: the usage
+// profile, the selected quote versions, the dated rates and reference
+// prices in force, and the engine's rows. The compare page shows it; a
+// saved report freezes it (Freeze).
+type Comparison struct {
+	// Values is the page state it was computed from (profile fields,
+	// report_currency, q…, sort, dir and the candidate filters).
+	Values url.Values
+	// Profile is the usage profile; ProfileErrors are its field errors
+	// (no rows are priced while there are any).
+	Profile       tco.Profile
+	ProfileErrors []tcoapi.FieldError
+	// Floor is the task's VRAM floor per GPU, when the profile names one.
+	Floor decimal.NullDecimal
+	// SelectedIDs are the quote ids asked for, in order, at most
+	// MaxSelected; Seen holds them; TooMany says more were asked.
+	SelectedIDs []int64
+	Seen        map[int64]bool
+	TooMany     bool
+	// GPUs is every GPU model; GPUByID indexes it.
+	GPUs    []market.GPUModel
+	GPUByID map[int64]market.GPUModel
+	// Selected are the selected quotes that may be compared (drafts never
+	// are; archived versions are, marked).
+	Selected []quote.Quote
+	// ReferencePrices are the dated reference prices in force.
+	ReferencePrices []market.ReferencePrice
+	// In is the engine input: profile, report currency, rates, reference
+	// prices, measured performance and the day.
+	In Input
+	// Rows are the priced rows in table order (SortKey, Desc).
+	Rows    []Row
+	SortKey string
+	Desc    bool
+}
+
+// DefaultCurrency is the report currency when the page names none and no
+// quote is selected.
+const DefaultCurrency = "CNY"
+
+// Selection reads the quote ids of a page state ("q", in the order given,
+// each once, at most MaxSelected); tooMany says more were asked for.
+func Selection(values url.Values) (ids []int64, tooMany bool) {
+	seen := map[int64]bool{}
+	for _, raw := range values["q"] {
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || id <= 0 || seen[id] {
+			continue
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	if len(ids) > MaxSelected {
+		return ids[:MaxSelected], true
+	}
+	return ids, false
+}
+
+// Load reads what the comparison of a page state needs and prices it for
+// today. The reads are independent, so they run at once (each on its own
+// pool connection): the page waits for the slowest, not the sum. The
+// caller's own reads (extra: the compare page's candidate list) join them.
+func Load(ctx context.Context, r Reader, values url.Values, today time.Time, extra ...func(context.Context) error) (*Comparison, error) {
+	cmp := &Comparison{Values: values, Seen: map[int64]bool{}, GPUByID: map[int64]market.GPUModel{}}
+	cmp.Profile, cmp.ProfileErrors = tcoapi.ProfileFromForm(values)
+	if len(cmp.ProfileErrors) == 0 {
+		cmp.Floor = tco.ProfileVRAMFloor(cmp.Profile)
+	}
+	cmp.SelectedIDs, cmp.TooMany = Selection(values)
+	for _, id := range cmp.SelectedIDs {
+		cmp.Seen[id] = true
+	}
+
+	var (
+		selected []quote.Quote
+		rates    []market.FXRate
+		perf     map[market.PlatformGPU]decimal.Decimal
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { cmp.GPUs, err = r.AllGPUModels(gctx); return })
+	g.Go(func() (err error) { selected, err = r.QuotesByIDs(gctx, cmp.SelectedIDs); return })
+	g.Go(func() (err error) { rates, err = r.CurrentFXRates(gctx, today); return })
+	g.Go(func() (err error) { cmp.ReferencePrices, err = r.CurrentReferencePrices(gctx, "", today); return })
+	g.Go(func() (err error) { perf, err = r.PerformanceRatios(gctx); return })
+	for _, f := range extra {
+		g.Go(func() error { return f(gctx) })
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for _, g := range cmp.GPUs {
+		cmp.GPUByID[g.ID] = g
+	}
+	// Drafts are never compared; archived versions are, marked (an old
+	// shared link still shows what it showed).
+	for _, q := range selected {
+		if q.State != quote.Draft {
+			cmp.Selected = append(cmp.Selected, q)
+		}
+	}
+	cmp.In = inputOf(cmp.Profile, values.Get("report_currency"), cmp.Selected, rates, cmp.ReferencePrices, perf, today)
+	cmp.SortKey, cmp.Desc = values.Get("sort"), values.Get("dir") == "desc"
+	if !slices.Contains(SortKeys, cmp.SortKey) {
+		cmp.SortKey = SortTCO
+	}
+	if len(cmp.ProfileErrors) == 0 && len(cmp.Selected) > 0 {
+		cs := make([]Candidate, 0, len(cmp.Selected))
+		for _, q := range cmp.Selected {
+			cs = append(cs, Candidate{Quote: q, GPU: cmp.GPUByID[q.GPUModelID]})
+		}
+		cmp.Rows = Run(cs, cmp.In)
+		Sort(cmp.Rows, cmp.SortKey, cmp.Desc)
+	}
+	return cmp, nil
+}
+
+// inputOf is the engine input of a comparison: the report currency asked
+// for (else the first selected quote's, else DefaultCurrency), the dated
+// rates into it, the reference prices in force and the trials' measured
+// performance (which replaces the profile's ratio for its platform × GPU
+// model).
+func inputOf(p tco.Profile, currency string, selected []quote.Quote, rates []market.FXRate, refs []market.ReferencePrice,
+	perf map[market.PlatformGPU]decimal.Decimal, today time.Time) Input {
+	in := Input{Profile: p, ReportCurrency: strings.ToUpper(strings.TrimSpace(currency)), Today: today, Performance: perf}
+	if in.ReportCurrency == "" || !money.IsCurrency(in.ReportCurrency) {
+		in.ReportCurrency = DefaultCurrency
+		if len(selected) > 0 {
+			in.ReportCurrency = selected[0].Currency
+		}
+	}
+	in.Rates = map[string]tco.FX{}
+	for _, r := range rates {
+		if r.Quote == in.ReportCurrency {
+			in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: r.AsOf}
+		}
+	}
+	for _, r := range refs {
+		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(r.Item),
+			Unit: catalog.Unit(r.Unit), UnitPrice: r.UnitPrice, Currency: r.Currency})
+	}
+	return in
+}

@@ -1,0 +1,105 @@
+package report
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Report statuses: draft → submitted → approved | returned; a draft may be
+// deleted (kept as a row, so its number stays accounted for).
+const (
+	Draft     = "draft"
+	Submitted = "submitted"
+	Approved  = "approved"
+	Returned  = "returned"
+	Deleted   = "deleted"
+)
+
+// Statuses lists the statuses a reader may filter by.
+var Statuses = []string{Draft, Submitted, Approved, Returned}
+
+// Timeline actions of a report (report_events.action).
+const (
+	EventCreated    = "created"
+	EventSubmitted  = "submitted"
+	EventApproved   = "approved"
+	EventReturned   = "returned"
+	EventRetitled   = "retitled"
+	EventDeleted    = "deleted"
+	EventRevised    = "revised"
+	EventRecomputed = "recomputed"
+)
+
+// Report is one saved TCO report, without its snapshot (the store
+// reads that on its own).
+type Report struct {
+	ID                 int64
+	Number             string
+	Revision           int
+	PreviousRevisionID int64
+	// NextRevisionID is the revision made from this (returned) report.
+	NextRevisionID   int64
+	RecomputedFromID int64
+	AuthorID         int64
+	AuthorName       string
+	AuthorEmail      string
+	Title            string
+	Purpose          string
+	Status           string
+
+	SnapshotVersion int
+	RulesVersion    string
+	FiguresDate     time.Time
+	ReportCurrency  string
+	QuoteCount      int
+	PlatformIDs     []int64
+	// RecommendedTCO is the confirmed TCO of the recommended option (none
+	// when no option is eligible); likewise its pessimistic TCO.
+	RecommendedTCO            decimal.NullDecimal
+	RecommendedTCOPessimistic decimal.NullDecimal
+
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	SubmittedAt     *time.Time
+	DecidedAt       *time.Time
+	DecidedBy       int64
+	DecidedByName   string
+	DecisionComment string
+}
+
+// NewReport is a report to save: the frozen snapshot and the values the
+// list filters by, copied from it.
+type NewReport struct {
+	Title                     string
+	Purpose                   string
+	Snapshot                  []byte
+	SnapshotVersion           int
+	RulesVersion              string
+	FiguresDate               time.Time
+	ReportCurrency            string
+	QuoteCount                int
+	PlatformIDs               []int64
+	RecommendedTCO            decimal.NullDecimal
+	RecommendedTCOPessimistic decimal.NullDecimal
+	// PreviousRevisionID, when set, makes this the next revision of that
+	// returned report (its author only): same number, revision + 1.
+	PreviousRevisionID int64
+	// RecomputedFromID, when set, names the report this one recomputes.
+	RecomputedFromID int64
+}
+
+// Event is one entry of a report's timeline.
+type Event struct {
+	ID              int64
+	At              time.Time
+	ActorID         int64
+	ActorName       string
+	Action          string
+	FromStatus      string
+	ToStatus        string
+	Comment         string
+	RelatedReportID int64
+	RelatedNumber   string
+	RelatedRevision int
+}
