@@ -1,18 +1,14 @@
 package web
 
 import (
+	"gpuquote/internal/form"
 	"strconv"
 	"strings"
 )
 
-// Errors maps a form field name to the catalog message of its problem.
-type Errors map[string]string
-
-// Has reports whether field has an error.
-func (e Errors) Has(field string) bool { _, ok := e[field]; return ok }
-
-// Invalid is the aria-invalid value for field.
-func (e Errors) Invalid(field string) string { return boolString(e.Has(field)) }
+// Errors maps a form field name to the message of its problem
+// (package form reads every form).
+type Errors = form.Errors
 
 // Pager is the state of a paginated list.
 type Pager struct {

@@ -2,9 +2,13 @@ package web
 
 import (
 	"net/url"
+	"strconv"
 	"time"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/quote"
+
+	"github.com/shopspring/decimal"
 )
 
 // QuoteRow is one line of the quote list, already formatted.
@@ -67,71 +71,52 @@ type QuoteFormView struct {
 	Conflict bool
 }
 
-// invoiceOptions are the invoice kinds, blank first.
-var invoiceOptions = []Option{
-	{Value: "", LabelID: "calc.unstated"},
-	{Value: "vat_special", LabelID: "quote.invoice.vat_special"},
-	{Value: "vat_general", LabelID: "quote.invoice.vat_general"},
-	{Value: "commercial", LabelID: "quote.invoice.commercial"},
-	{Value: "none", LabelID: "quote.invoice.none"},
-}
+// quoteWidgets is the form control of each kind of quote field.
+var quoteWidgets = map[quote.Kind]string{quote.KindRef: "select", quote.KindText: "text", quote.KindCurrency: "text",
+	quote.KindInt: "int", quote.KindDecimal: "decimal", quote.KindChoice: "select", quote.KindYesNo: "select",
+	quote.KindBool: "select", quote.KindDate: "date"}
 
-// QuoteForm lays out the quote form: values are the fields as parseQuote
-// reads them, errs the translated problems per field.
+// taxIncluded are the choices of prices_include_tax, the one yes/no field.
+var taxIncluded = []Option{{Value: "true", LabelID: "calc.tax.included"}, {Value: "false", LabelID: "calc.tax.excluded"}}
+
+// QuoteForm lays out the quote form from the quote's field list: values
+// are the fields as quote.Read reads them, errs the translated problems
+// per field, platforms and gpus the choices of the two references.
 func QuoteForm(values url.Values, errs map[string]string, platforms, gpus []Option) ([]Section, []QuoteLineInput) {
 	f := func(name, kind, labelID, hintID string, opts []Option) Field {
 		return Field{Name: name, Kind: kind, LabelID: labelID, HintID: hintID, Options: opts,
 			Value: values.Get(name), Error: errs[name]}
 	}
 	blank := []Option{{Value: "", LabelID: "quote.choose"}}
-	sharing := options(catalog.Sharings, func(s catalog.Sharing) string { return string(s) }, "")
-	gran := options(catalog.Granularities, func(g catalog.Granularity) string { return string(g) }, "calc.unstated")
-	taxIncl := []Option{{Value: "true", LabelID: "calc.tax.included"}, {Value: "false", LabelID: "calc.tax.excluded"}}
-	sections := []Section{
-		{TitleID: "quote.section.offer", Open: true, Fields: []Field{
-			f("platform", "select", "quote.field.platform", "", append(blank, platforms...)),
-			f("gpu_model", "select", "quote.field.gpu_model", "", append(blank, gpus...)),
-			f("label", "text", "quote.field.label", "quote.hint.label", nil),
-			f("gpu_count", "int", "calc.quote.gpu_count", "", nil),
-			f("vram_gb", "decimal", "calc.quote.vram_gb", "quote.hint.vram_gb", nil),
-			f("sharing", "select", "calc.quote.sharing", "", sharing),
-			f("cpu_cores", "int", "quote.field.cpu_cores", "", nil),
-			f("ram_gb", "decimal", "quote.field.ram_gb", "", nil),
-			f("region", "text", "quote.field.region", "", nil),
-		}},
-		{TitleID: "quote.section.prices", Open: true, Fields: []Field{
-			f("currency", "text", "calc.quote.currency", "calc.hint.currency", nil),
-			f("hourly", "decimal", "calc.quote.hourly", "", nil),
-			f("monthly", "decimal", "calc.quote.monthly", "", nil),
-			f("yearly", "decimal", "calc.quote.yearly", "", nil),
-			f("spot_hourly", "decimal", "calc.quote.spot_hourly", "", nil),
-			f("billing_granularity", "select", "calc.quote.billing_granularity", "", gran),
-			f("prices_include_tax", "select", "calc.quote.prices_include_tax", "", taxIncl),
-			f("tax_rate", "decimal", "calc.quote.tax_rate", "calc.hint.tax_rate", nil),
-			f("included_mbps", "decimal", "calc.quote.included_mbps", "", nil),
-			f("included_system_disk_gb", "decimal", "calc.quote.included_system_disk_gb", "", nil),
-			f("included_data_disk_gb", "decimal", "calc.quote.included_data_disk_gb", "", nil),
-		}},
-		{TitleID: "quote.section.terms", Open: true, Fields: []Field{
-			f("commitment_months", "int", "calc.quote.commitment_months", "", nil),
-			f("early_termination_pct", "decimal", "calc.quote.early_termination_pct", "calc.hint.pct", nil),
-			f("deposit", "decimal", "calc.quote.deposit", "", nil),
-			f("deposit_refundable", "select", "calc.quote.deposit_refundable", "", yesNo),
-			f("balance_withdrawable", "select", "calc.quote.balance_withdrawable", "", yesNo),
-			f("invoice_type", "select", "quote.field.invoice_type", "", invoiceOptions),
-			f("sla_availability_pct", "decimal", "quote.field.sla_availability_pct", "quote.hint.sla", nil),
-			f("sla_compensation", "text", "quote.field.sla_compensation", "", nil),
-		}},
-		{TitleID: "quote.section.sample", Open: true, Fields: []Field{
-			f("as_of", "date", "calc.quote.as_of", "quote.hint.as_of", nil),
-			f("source", "text", "quote.field.source", "quote.hint.source", nil),
-			f("notes", "text", "quote.field.notes", "", nil),
-		}},
+	var sections []Section
+	for _, g := range quote.Groups {
+		sections = append(sections, Section{TitleID: "quote.section." + g, Open: true})
 	}
-	for i := range sections {
-		for _, fl := range sections[i].Fields {
-			if fl.Error != "" {
-				sections[i].Open = true
+	for _, name := range quote.FormOrder {
+		qf, _ := quote.FieldByName(name)
+		var opts []Option
+		switch qf.Kind {
+		case quote.KindRef:
+			refs := platforms
+			if qf.Name == "gpu_model" {
+				refs = gpus
+			}
+			opts = append(append([]Option(nil), blank...), refs...)
+		case quote.KindChoice:
+			if qf.BlankID != "" {
+				opts = append(opts, Option{Value: "", LabelID: qf.BlankID})
+			}
+			for _, c := range qf.Choices {
+				opts = append(opts, Option{Value: c, LabelID: qf.ChoicePrefix + c})
+			}
+		case quote.KindYesNo:
+			opts = yesNo
+		case quote.KindBool:
+			opts = taxIncluded
+		}
+		for i, g := range quote.Groups {
+			if g == qf.Group {
+				sections[i].Fields = append(sections[i].Fields, f(qf.Name, quoteWidgets[qf.Kind], qf.LabelID, qf.HintID, opts))
 			}
 		}
 	}
@@ -245,3 +230,73 @@ func StateLabelID(state string) string { return "quote.state." + state }
 
 // FormatDate is the date as the pages show it.
 func FormatDate(t time.Time) string { return t.Format(time.DateOnly) }
+
+// QuoteTerms lists a quote's facts for its page in quote.DetailOrder,
+// each shown by its kind: amounts in the quote's currency (formatted by
+// money), numbers grouped, choices and yes/no by their labels ("not
+// stated" when a choice may be left open), empty text left out.
+func QuoteTerms(q quote.Quote, money func(decimal.NullDecimal) string) []QuoteTerm {
+	var out []QuoteTerm
+	add := func(labelID, value string) {
+		if value != "" {
+			out = append(out, QuoteTerm{LabelID: labelID, Value: value})
+		}
+	}
+	addID := func(labelID, valueID string) { out = append(out, QuoteTerm{LabelID: labelID, ValueID: valueID}) }
+	for _, name := range quote.DetailOrder {
+		f, _ := quote.FieldByName(name)
+		if f.Applies != nil && !f.Applies(&q) {
+			continue
+		}
+		switch v := f.Value(&q).(type) {
+		case *string:
+			switch {
+			case f.Kind != quote.KindChoice:
+				add(f.LabelID, *v)
+			case *v != "":
+				addID(f.LabelID, f.ChoicePrefix+*v)
+			case f.BlankID != "":
+				addID(f.LabelID, f.BlankID)
+			}
+		case *decimal.NullDecimal:
+			if f.Money {
+				add(f.LabelID, money(*v))
+			} else if v.Valid {
+				add(f.LabelID, specNumber(v.Decimal))
+			}
+		case *decimal.Decimal:
+			add(f.LabelID, specNumber(*v))
+		case *int:
+			add(f.LabelID, strconv.Itoa(*v))
+		case **int:
+			if *v != nil {
+				add(f.LabelID, strconv.Itoa(**v))
+			}
+		case **bool:
+			addID(f.LabelID, yesNoLabel(*v))
+		case *bool:
+			addID(f.LabelID, taxIncluded[boolIndex(!*v)].LabelID)
+		case *time.Time:
+			add(f.LabelID, FormatDate(*v))
+		}
+	}
+	return out
+}
+
+// yesNoLabel labels yes, no or not stated.
+func yesNoLabel(b *bool) string {
+	switch {
+	case b == nil:
+		return "calc.unstated"
+	case *b:
+		return "calc.yes"
+	}
+	return "calc.no"
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -190,6 +190,15 @@ func LookupItem(key ItemKey) (Item, bool) {
 	return Items[i], true
 }
 
+// ItemKeys lists the twelve item keys in table order.
+func ItemKeys() []string {
+	out := make([]string, len(Items))
+	for i, it := range Items {
+		out[i] = string(it.Key)
+	}
+	return out
+}
+
 // Status is the status of one hidden-cost line of a quote.
 type Status string
 

@@ -37,10 +37,10 @@ func (s *Server) login(c echo.Context) error {
 	password := c.FormValue("password")
 	v := web.LoginView{Email: email, Next: localPath(c.FormValue("next"), "/"), Errors: web.Errors{}}
 	if email == "" {
-		v.Errors["email"] = "form.required"
+		v.Errors.Set("email", "form.required")
 	}
 	if password == "" {
-		v.Errors["password"] = "form.required"
+		v.Errors.Set("password", "form.required")
 	}
 	if len(v.Errors) > 0 {
 		v.Page = s.page(c, "login.title")
@@ -114,12 +114,12 @@ func (s *Server) changePassword(c echo.Context) error {
 		return err
 	}
 	if !ok {
-		errs["current"] = "account.password.wrong"
+		errs.Set("current", "account.password.wrong")
 	}
 	if err := auth.CheckPassword(next); err != nil {
-		errs["new"] = passwordErrorID(err)
+		errs.Set("new", passwordErrorID(err))
 	} else if next != confirm {
-		errs["confirm"] = "account.password.mismatch"
+		errs.Set("confirm", "account.password.mismatch")
 	}
 	if len(errs) > 0 {
 		return s.renderAccount(c, http.StatusUnprocessableEntity, errs)

@@ -100,16 +100,16 @@ func (s *Server) adminCreateUser(c echo.Context) error {
 		password = auth.GeneratePassword()
 	}
 	if !validEmail(f.Email) {
-		f.Errors["email"] = "form.email.invalid"
+		f.Errors.Set("email", "form.email.invalid")
 	}
 	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 100 {
-		f.Errors["display_name"] = "form.display_name.invalid"
+		f.Errors.Set("display_name", "form.display_name.invalid")
 	}
 	if !auth.Role(f.Role).Valid() {
-		f.Errors["role"] = "form.role.invalid"
+		f.Errors.Set("role", "form.role.invalid")
 	}
 	if err := auth.CheckPassword(password); err != nil {
-		f.Errors["password"] = passwordErrorID(err)
+		f.Errors.Set("password", passwordErrorID(err))
 	}
 	var created user.User
 	if len(f.Errors) == 0 {
@@ -119,7 +119,7 @@ func (s *Server) adminCreateUser(c echo.Context) error {
 		}
 		created, err = s.store.CreateUser(ctx, s.actor(c), user.NewAccount{Email: f.Email, DisplayName: f.Name, Role: f.Role, PasswordHash: hash})
 		if errors.Is(err, store.ErrEmailTaken) {
-			f.Errors["email"] = "form.email.taken"
+			f.Errors.Set("email", "form.email.taken")
 		} else if err != nil {
 			return err
 		}
@@ -203,14 +203,14 @@ func (s *Server) adminAudit(c echo.Context) error {
 	if v.From != "" {
 		d, err := time.Parse(time.DateOnly, v.From)
 		if err != nil {
-			v.Errors["from"] = "form.date.invalid"
+			v.Errors.Set("from", "form.date.invalid")
 		}
 		f.From = d
 	}
 	if v.To != "" {
 		d, err := time.Parse(time.DateOnly, v.To)
 		if err != nil {
-			v.Errors["to"] = "form.date.invalid"
+			v.Errors.Set("to", "form.date.invalid")
 		}
 		f.To = d.AddDate(0, 0, 1) // the "to" day is included
 	}

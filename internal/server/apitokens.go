@@ -45,9 +45,9 @@ func (s *Server) createAPIToken(c echo.Context) error {
 	errs := web.Errors{}
 	switch {
 	case name == "":
-		errs["token_name"] = "form.required"
+		errs.Set("token_name", "form.required")
 	case utf8.RuneCountInString(name) > apiTokenNameMax:
-		errs["token_name"] = "apitoken.name.too_long"
+		errs.Set("token_name", "apitoken.name.too_long")
 	}
 	if len(errs) > 0 {
 		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
@@ -55,7 +55,7 @@ func (s *Server) createAPIToken(c echo.Context) error {
 	token := auth.NewAPIToken()
 	t, err := s.store.CreateAPIToken(c.Request().Context(), s.actor(c), name, auth.HashToken(token), s.now())
 	if errors.Is(err, store.ErrTooManyTokens) {
-		errs["token_name"] = "apitoken.too_many"
+		errs.Set("token_name", "apitoken.too_many")
 		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
 	}
 	if err != nil {

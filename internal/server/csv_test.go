@@ -281,8 +281,8 @@ func TestCSVImportIsAllOrNothing(t *testing.T) {
 		t.Error("good rows reported as bad")
 	}
 	zh := app.Catalog.Translator("zh-CN")
-	if !strings.Contains(res.Body, zh.T("quote.error.number")) || !strings.Contains(res.Body, zh.T("import.error.summary", "Count", "1")) {
-		t.Error("messages are not the translated parseQuote ones")
+	if !strings.Contains(res.Body, zh.T("form.error.number")) || !strings.Contains(res.Body, zh.T("import.error.summary", "Count", "1")) {
+		t.Error("messages are not the translated quote.Read ones")
 	}
 	var after [3]int
 	after[0], after[1], after[2] = csvQuoteCount(t, app)

@@ -30,34 +30,16 @@ var (
 
 const gpuIntLimit = 1_000_000
 
-// specNumber renders a figure plainly: no exponent, no trailing zeros,
-// thousands grouped ("4,800", "989.5").
-func specNumber(d decimal.Decimal) string { return money.Group(money.String(d)) }
-
-func specNullNumber(d decimal.NullDecimal) string {
-	if !d.Valid {
-		return ""
-	}
-	return specNumber(d.Decimal)
-}
-
-func specInt(v *int) string {
-	if v == nil {
-		return ""
-	}
-	return money.Group(strconv.Itoa(*v))
-}
-
 // specRange renders a range of a healthy card under load, e.g. 280–350
 // (the label names the unit); one end alone reads "at least" or "at most".
 func specRange(tr *i18n.Translator, lo, hi *int) string {
 	switch {
 	case lo != nil && hi != nil:
-		return specInt(lo) + "–" + specInt(hi)
+		return web.SpecInt(lo) + "–" + web.SpecInt(hi)
 	case lo != nil:
-		return tr.T("gpu.range.min", "Value", specInt(lo))
+		return tr.T("gpu.range.min", "Value", web.SpecInt(lo))
 	case hi != nil:
-		return tr.T("gpu.range.max", "Value", specInt(hi))
+		return tr.T("gpu.range.max", "Value", web.SpecInt(hi))
 	}
 	return ""
 }
@@ -93,9 +75,9 @@ func (s *Server) gpuList(c echo.Context) error {
 	v.Pager = web.Pager{Page: page, PerPage: gpusPerPage, Total: total,
 		Base: specListURL("/gpus", url.Values{"q": {v.Query}, "interconnect": {v.Interconnect}})}
 	for _, g := range rows {
-		v.Rows = append(v.Rows, web.GPURow{ID: g.ID, Vendor: g.Vendor, Name: g.Name, VRAMGB: specNumber(g.VRAMGB),
-			MemoryBandwidth: specNullNumber(g.MemoryBandwidthGBs), InterconnectID: interconnectID(g.Interconnect),
-			InterconnectGBs: specNullNumber(g.InterconnectGBs), TDPW: specInt(g.TDPW)})
+		v.Rows = append(v.Rows, web.GPURow{ID: g.ID, Vendor: g.Vendor, Name: g.Name, VRAMGB: web.SpecNumber(g.VRAMGB),
+			MemoryBandwidth: web.SpecNullNumber(g.MemoryBandwidthGBs), InterconnectID: interconnectID(g.Interconnect),
+			InterconnectGBs: web.SpecNullNumber(g.InterconnectGBs), TDPW: web.SpecInt(g.TDPW)})
 	}
 	v.Page = s.page(c, "gpu.list.title")
 	return s.render(c, http.StatusOK, v.Page, web.GPUs(v))
@@ -114,12 +96,12 @@ func (s *Server) gpuShow(c echo.Context) error {
 	}
 	tr := t(c)
 	v := web.GPUView{ID: g.ID, Vendor: g.Vendor, Name: g.Name,
-		VRAMGB:          specNumber(g.VRAMGB),
-		MemoryBandwidth: specNullNumber(g.MemoryBandwidthGBs),
+		VRAMGB:          web.SpecNumber(g.VRAMGB),
+		MemoryBandwidth: web.SpecNullNumber(g.MemoryBandwidthGBs),
 		InterconnectID:  interconnectID(g.Interconnect),
-		InterconnectGBs: specNullNumber(g.InterconnectGBs),
-		TDPW:            specInt(g.TDPW),
-		BoostClockMHz:   specInt(g.BoostClockMHz),
+		InterconnectGBs: web.SpecNullNumber(g.InterconnectGBs),
+		TDPW:            web.SpecInt(g.TDPW),
+		BoostClockMHz:   web.SpecInt(g.BoostClockMHz),
 		LoadPower:       specRange(tr, g.LoadPowerMinW, g.LoadPowerMaxW),
 		LoadClock:       specRange(tr, g.LoadClockMinMHz, g.LoadClockMaxMHz),
 		Source:          g.Source, Notes: g.Notes, LockVersion: g.LockVersion,
@@ -128,8 +110,8 @@ func (s *Server) gpuShow(c echo.Context) error {
 		v.AsOf = g.AsOf.Format(time.DateOnly)
 	}
 	for _, p := range g.Perf {
-		v.Perf = append(v.Perf, web.GPUPerfRow{PrecisionID: perfLabelID(p.Precision), Nominal: specNumber(p.NominalTFLOPS),
-			Sparse: p.Sparse, NominalSource: p.NominalSource, Measured: specNullNumber(p.MeasuredTFLOPS),
+		v.Perf = append(v.Perf, web.GPUPerfRow{PrecisionID: perfLabelID(p.Precision), Nominal: web.SpecNumber(p.NominalTFLOPS),
+			Sparse: p.Sparse, NominalSource: p.NominalSource, Measured: web.SpecNullNumber(p.MeasuredTFLOPS),
 			MeasuredBenchmark: p.MeasuredBenchmark, MeasuredSource: p.MeasuredSource})
 	}
 	v.Page = s.page(c, "gpu.detail.title")
@@ -204,20 +186,20 @@ func (s *Server) gpuEdit(c echo.Context) error {
 func specDecimal(raw string, errs web.Errors, name string, places int, limit decimal.Decimal, required bool) decimal.NullDecimal {
 	if raw == "" {
 		if required {
-			errs[name] = "spec.error.required"
+			errs.Set(name, "spec.error.required")
 		}
 		return decimal.NullDecimal{}
 	}
 	d, err := money.ParsePlaces(raw, places)
 	switch {
 	case errors.Is(err, money.ErrTooManyPlaces):
-		errs[name] = "spec.error.places." + strconv.Itoa(places)
+		errs.Set(name, "spec.error.places."+strconv.Itoa(places))
 	case err != nil:
-		errs[name] = "spec.error.number"
+		errs.Set(name, "spec.error.number")
 	case !d.IsPositive():
-		errs[name] = "spec.error.positive"
+		errs.Set(name, "spec.error.positive")
 	case d.GreaterThanOrEqual(limit):
-		errs[name] = "spec.error.too_large"
+		errs.Set(name, "spec.error.too_large")
 	default:
 		return decimal.NullDecimal{Decimal: d, Valid: true}
 	}
@@ -232,9 +214,9 @@ func specPositiveInt(raw string, errs web.Errors, name string) *int {
 	n, err := strconv.Atoi(raw)
 	switch {
 	case err != nil || raw != strconv.Itoa(n):
-		errs[name] = "spec.error.integer"
+		errs.Set(name, "spec.error.integer")
 	case n < 1 || n > gpuIntLimit:
-		errs[name] = "spec.error.int_range"
+		errs.Set(name, "spec.error.int_range")
 	default:
 		return &n
 	}
@@ -258,17 +240,17 @@ func (s *Server) readGPU(c echo.Context, id int64) (market.GPUModel, web.GPUForm
 	g := market.GPUModel{ID: id, Vendor: specText(c, errs, "vendor", 50), Name: specText(c, errs, "name", 100),
 		Interconnect: f.Interconnect, Source: specText(c, errs, "source", 500), Notes: specText(c, errs, "notes", 5000)}
 	if g.Vendor == "" {
-		errs["vendor"] = "spec.error.required"
+		errs.Set("vendor", "spec.error.required")
 	}
 	if g.Name == "" {
-		errs["name"] = "spec.error.required"
+		errs.Set("name", "spec.error.required")
 	}
 	if vram := specDecimal(f.VRAMGB, errs, "vram_gb", 2, gpuSpecLimit, true); vram.Valid {
 		g.VRAMGB = vram.Decimal
 	}
 	g.MemoryBandwidthGBs = specDecimal(f.MemoryBandwidthGBs, errs, "memory_bandwidth_gbs", 2, gpuSpecLimit, false)
 	if !slices.Contains(market.GPUInterconnects, g.Interconnect) {
-		errs["interconnect"] = "spec.error.choice"
+		errs.Set("interconnect", "spec.error.choice")
 	}
 	g.InterconnectGBs = specDecimal(f.InterconnectGBs, errs, "interconnect_gbs", 2, gpuSpecLimit, false)
 	g.TDPW = specPositiveInt(f.TDPW, errs, "tdp_w")
@@ -276,17 +258,17 @@ func (s *Server) readGPU(c echo.Context, id int64) (market.GPUModel, web.GPUForm
 	g.LoadPowerMinW = specPositiveInt(f.LoadPowerMinW, errs, "load_power_min_w")
 	g.LoadPowerMaxW = specPositiveInt(f.LoadPowerMaxW, errs, "load_power_max_w")
 	if g.LoadPowerMinW != nil && g.LoadPowerMaxW != nil && *g.LoadPowerMaxW < *g.LoadPowerMinW {
-		errs["load_power_max_w"] = "gpu.error.range_order"
+		errs.Set("load_power_max_w", "gpu.error.range_order")
 	}
 	g.LoadClockMinMHz = specPositiveInt(f.LoadClockMinMHz, errs, "load_clock_min_mhz")
 	g.LoadClockMaxMHz = specPositiveInt(f.LoadClockMaxMHz, errs, "load_clock_max_mhz")
 	if g.LoadClockMinMHz != nil && g.LoadClockMaxMHz != nil && *g.LoadClockMaxMHz < *g.LoadClockMinMHz {
-		errs["load_clock_max_mhz"] = "gpu.error.range_order"
+		errs.Set("load_clock_max_mhz", "gpu.error.range_order")
 	}
 	if f.AsOf != "" {
 		d, err := time.Parse(time.DateOnly, f.AsOf)
 		if err != nil {
-			errs["as_of"] = "form.date.invalid"
+			errs.Set("as_of", "form.date.invalid")
 		} else {
 			g.AsOf = &d
 		}
@@ -300,7 +282,7 @@ func (s *Server) readGPU(c echo.Context, id int64) (market.GPUModel, web.GPUForm
 		case "true":
 			row.Sparse = true
 		default:
-			errs[row.Name("sparse")] = "spec.error.choice"
+			errs.Set(row.Name("sparse"), "spec.error.choice")
 		}
 		f.Perf = append(f.Perf, row)
 		if row.Nominal == "" && row.NominalSource == "" && row.Measured == "" && row.MeasuredBenchmark == "" &&
@@ -312,20 +294,20 @@ func (s *Server) readGPU(c echo.Context, id int64) (market.GPUModel, web.GPUForm
 			MeasuredBenchmark: specText(c, errs, row.Name("benchmark"), 500),
 			MeasuredSource:    specText(c, errs, row.Name("measured_source"), 500)}
 		if row.Nominal == "" {
-			errs[row.Name("nominal")] = "perf.error.nominal_required"
+			errs.Set(row.Name("nominal"), "perf.error.nominal_required")
 		} else if n := specDecimal(row.Nominal, errs, row.Name("nominal"), 3, gpuTFLOPSLimit, true); n.Valid {
 			p.NominalTFLOPS = n.Decimal
 		}
 		if p.NominalSource == "" {
-			errs[row.Name("nominal_source")] = "perf.error.source_required"
+			errs.Set(row.Name("nominal_source"), "perf.error.source_required")
 		}
 		// A measured reference figure names the benchmark that produced it.
 		p.MeasuredTFLOPS = specDecimal(row.Measured, errs, row.Name("measured"), 3, gpuTFLOPSLimit, false)
 		if row.Measured != "" && p.MeasuredBenchmark == "" {
-			errs[row.Name("benchmark")] = "perf.error.benchmark_required"
+			errs.Set(row.Name("benchmark"), "perf.error.benchmark_required")
 		}
 		if row.Measured == "" && (row.MeasuredBenchmark != "" || row.MeasuredSource != "") {
-			errs[row.Name("measured")] = "perf.error.measured_required"
+			errs.Set(row.Name("measured"), "perf.error.measured_required")
 		}
 		g.Perf = append(g.Perf, p)
 	}
@@ -351,7 +333,7 @@ func (s *Server) gpuCreate(c echo.Context) error {
 		created, err := s.store.CreateGPUModel(c.Request().Context(), s.actor(c), g)
 		switch {
 		case errors.Is(err, store.ErrNameTaken):
-			f.Errors["name"] = "gpu.error.name_taken"
+			f.Errors.Set("name", "gpu.error.name_taken")
 		case err != nil:
 			return err
 		default:
@@ -378,7 +360,7 @@ func (s *Server) gpuUpdate(c echo.Context) error {
 		_, err := s.store.UpdateGPUModel(c.Request().Context(), s.actor(c), g)
 		switch {
 		case errors.Is(err, store.ErrNameTaken):
-			f.Errors["name"] = "gpu.error.name_taken"
+			f.Errors.Set("name", "gpu.error.name_taken")
 		case errors.Is(err, store.ErrConflict):
 			cur, err := s.store.GPUModelByID(c.Request().Context(), id)
 			if err != nil {

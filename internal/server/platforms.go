@@ -235,7 +235,7 @@ func validWebsite(s string) bool {
 func specText(c echo.Context, errs web.Errors, name string, maxRunes int) string {
 	v := strings.TrimSpace(c.FormValue(name))
 	if utf8.RuneCountInString(v) > maxRunes {
-		errs[name] = "spec.error.too_long"
+		errs.Set(name, "spec.error.too_long")
 	}
 	return v
 }
@@ -252,26 +252,26 @@ func (s *Server) readPlatform(c echo.Context, id int64) (market.Platform, web.Pl
 	p.NameZH = specText(c, errs, "name_zh", 100)
 	p.NameEN = specText(c, errs, "name_en", 100)
 	if p.NameZH == "" && p.NameEN == "" {
-		errs["name_zh"] = "platform.error.name_required"
+		errs.Set("name_zh", "platform.error.name_required")
 	}
 	p.Website = strings.TrimSpace(c.FormValue("website"))
 	if p.Website != "" && !validWebsite(p.Website) {
-		errs["website"] = "platform.error.website"
+		errs.Set("website", "platform.error.website")
 	}
 	// Codes are stored upper case; "cn" is read as "CN".
 	p.Country = strings.ToUpper(strings.TrimSpace(c.FormValue("country")))
 	if p.Country != "" && !validCountry(p.Country) {
-		errs["country"] = "platform.error.country"
+		errs.Set("country", "platform.error.country")
 	}
 	p.Currency = strings.ToUpper(strings.TrimSpace(c.FormValue("currency")))
 	if !money.IsCurrency(p.Currency) {
-		errs["currency"] = "platform.error.currency"
+		errs.Set("currency", "platform.error.currency")
 	}
 	since := strings.TrimSpace(c.FormValue("operating_since"))
 	if since != "" {
 		y, err := strconv.Atoi(since)
 		if err != nil || y < 1990 || y > s.today().Year() || since != strconv.Itoa(y) {
-			errs["operating_since"] = "platform.error.operating_since"
+			errs.Set("operating_since", "platform.error.operating_since")
 		} else {
 			p.OperatingSince = &y
 		}
@@ -286,19 +286,19 @@ func (s *Server) readPlatform(c echo.Context, id int64) (market.Platform, web.Pl
 			b := raw == "true"
 			p.SetQualification(q, &b)
 		default:
-			errs[q] = "spec.error.choice"
+			errs.Set(q, "spec.error.choice")
 		}
 	}
 	p.GuaranteeNote = specText(c, errs, "guarantee_note", 500)
 	p.SupportChannel = c.FormValue("support_channel")
 	if p.SupportChannel != "" && !slices.Contains(market.PlatformSupportChannels, p.SupportChannel) {
-		errs["support_channel"] = "spec.error.choice"
+		errs.Set("support_channel", "spec.error.choice")
 	}
 	picked := form["billing_granularities"]
 	p.BillingGranularities = []string{}
 	for _, g := range picked {
 		if !slices.Contains(market.PlatformGranularities, g) {
-			errs["billing_granularities"] = "spec.error.choice"
+			errs.Set("billing_granularities", "spec.error.choice")
 		}
 	}
 	// Stored finest first, each once, whatever order the boxes came in.
@@ -337,7 +337,7 @@ func (s *Server) platformCreate(c echo.Context) error {
 		var taken *store.NameTakenError
 		switch {
 		case errors.As(err, &taken):
-			f.Errors[taken.Field] = "platform.error.name_taken"
+			f.Errors.Set(taken.Field, "platform.error.name_taken")
 		case err != nil:
 			return err
 		default:
@@ -367,7 +367,7 @@ func (s *Server) platformUpdate(c echo.Context) error {
 		var taken *store.NameTakenError
 		switch {
 		case errors.As(err, &taken):
-			f.Errors[taken.Field] = "platform.error.name_taken"
+			f.Errors.Set(taken.Field, "platform.error.name_taken")
 		case errors.Is(err, store.ErrConflict):
 			cur, err := s.store.PlatformByID(c.Request().Context(), id)
 			if err != nil {

@@ -189,10 +189,10 @@ func (s *Server) platformTermsUpdate(c echo.Context) error {
 		case "true":
 			fld.InWriting = true
 		default:
-			errs[fld.Name("in_writing")] = "spec.error.choice"
+			errs.Set(fld.Name("in_writing"), "spec.error.choice")
 		}
 		if fld.InWriting && fld.Answer == "" {
-			errs[fld.Name("in_writing")] = "terms.error.in_writing_without_answer"
+			errs.Set(fld.Name("in_writing"), "terms.error.in_writing_without_answer")
 		}
 		t := market.PlatformTerm{Kind: tc.kind, Key: tc.clause.Key, Answer: fld.Answer, InWriting: fld.InWriting, LockVersion: lv}
 		fld.AnsweredOn = strings.TrimSpace(c.FormValue(fld.Name("answered_on")))
@@ -200,9 +200,9 @@ func (s *Server) platformTermsUpdate(c echo.Context) error {
 			d, err := time.Parse(time.DateOnly, fld.AnsweredOn)
 			switch {
 			case err != nil || d.Year() < 2000:
-				errs[fld.Name("answered_on")] = "form.date.invalid"
+				errs.Set(fld.Name("answered_on"), "form.date.invalid")
 			case d.After(s.latestDay()):
-				errs[fld.Name("answered_on")] = "terms.error.answered_on_future"
+				errs.Set(fld.Name("answered_on"), "terms.error.answered_on_future")
 			default:
 				t.AnsweredOn = &d
 			}

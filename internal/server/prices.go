@@ -221,16 +221,16 @@ func (s *Server) pricesPage(c echo.Context) error {
 func (s *Server) pricesAsOf(raw string, errs web.Errors) time.Time {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		errs["as_of"] = "form.required"
+		errs.Set("as_of", "form.required")
 		return time.Time{}
 	}
 	d, err := time.Parse(time.DateOnly, raw)
 	if err != nil {
-		errs["as_of"] = "form.date.invalid"
+		errs.Set("as_of", "form.date.invalid")
 		return time.Time{}
 	}
 	if d.After(s.latestDay()) {
-		errs["as_of"] = "prices.error.as_of_future"
+		errs.Set("as_of", "prices.error.as_of_future")
 	}
 	return d
 }
@@ -241,9 +241,9 @@ func pricesSource(raw string, errs web.Errors) string {
 	src := strings.TrimSpace(strings.ToValidUTF8(raw, "\uFFFD"))
 	switch n := utf8.RuneCountInString(src); {
 	case n == 0:
-		errs["source"] = "form.required"
+		errs.Set("source", "form.required")
 	case n > pricesMaxSource:
-		errs["source"] = "prices.error.source_too_long"
+		errs.Set("source", "prices.error.source_too_long")
 	}
 	return src
 }
@@ -253,9 +253,9 @@ func pricesCurrencyField(raw, field string, errs web.Errors) string {
 	cur := pricesCurrency(raw)
 	switch {
 	case cur == "":
-		errs[field] = "form.required"
+		errs.Set(field, "form.required")
 	case !money.IsCurrency(cur):
-		errs[field] = "prices.error.currency"
+		errs.Set(field, "prices.error.currency")
 	}
 	return cur
 }
@@ -277,27 +277,27 @@ func (s *Server) createReferencePrice(c echo.Context) error {
 	it, itemOK := catalog.LookupItem(catalog.ItemKey(f.Item))
 	switch {
 	case f.Item == "":
-		f.Errors["item"] = "form.required"
+		f.Errors.Set("item", "form.required")
 	case !itemOK:
-		f.Errors["item"] = "prices.error.item"
+		f.Errors.Set("item", "prices.error.item")
 	}
 	r.Currency = pricesCurrencyField(f.Currency, "currency", f.Errors)
 	f.Currency = r.Currency
 	// TCO.md: a unit outside the item's set is an input error, never a guess.
 	switch {
 	case f.Unit == "":
-		f.Errors["unit"] = "form.required"
+		f.Errors.Set("unit", "form.required")
 	case !catalog.Unit(f.Unit).Valid():
-		f.Errors["unit"] = "prices.error.unit"
+		f.Errors.Set("unit", "prices.error.unit")
 	case itemOK && !it.Allows(catalog.Unit(f.Unit)):
-		f.Errors["unit"] = "prices.error.unit_not_allowed"
+		f.Errors.Set("unit", "prices.error.unit_not_allowed")
 	}
 	if f.UnitPrice == "" {
-		f.Errors["unit_price"] = "form.required"
+		f.Errors.Set("unit_price", "form.required")
 	} else if p, err := money.ParsePlaces(f.UnitPrice, 6); err != nil || p.IsNegative() {
-		f.Errors["unit_price"] = "prices.error.unit_price"
+		f.Errors.Set("unit_price", "prices.error.unit_price")
 	} else if p.GreaterThanOrEqual(pricesMaxUnitPrice) {
-		f.Errors["unit_price"] = "prices.error.too_large"
+		f.Errors.Set("unit_price", "prices.error.too_large")
 	} else {
 		r.UnitPrice = p
 	}
@@ -309,7 +309,7 @@ func (s *Server) createReferencePrice(c echo.Context) error {
 		_, err := s.store.CreateReferencePrice(c.Request().Context(), s.actor(c), r)
 		switch {
 		case errors.Is(err, store.ErrReferencePriceExists):
-			f.Errors["as_of"] = "prices.reference.exists"
+			f.Errors.Set("as_of", "prices.reference.exists")
 		case err != nil:
 			return err
 		default:
@@ -342,14 +342,14 @@ func (s *Server) createFXRate(c echo.Context) error {
 	r.Quote = pricesCurrencyField(f.Quote, "quote", f.Errors)
 	f.Base, f.Quote = r.Base, r.Quote
 	if !f.Errors.Has("base") && !f.Errors.Has("quote") && r.Base == r.Quote {
-		f.Errors["quote"] = "prices.error.same_currency"
+		f.Errors.Set("quote", "prices.error.same_currency")
 	}
 	if f.Rate == "" {
-		f.Errors["rate"] = "form.required"
+		f.Errors.Set("rate", "form.required")
 	} else if rate, err := money.ParsePlaces(f.Rate, 10); err != nil || !rate.IsPositive() {
-		f.Errors["rate"] = "prices.error.rate"
+		f.Errors.Set("rate", "prices.error.rate")
 	} else if rate.GreaterThanOrEqual(pricesMaxFXRate) {
-		f.Errors["rate"] = "prices.error.too_large"
+		f.Errors.Set("rate", "prices.error.too_large")
 	} else {
 		r.Rate = rate
 	}
@@ -361,7 +361,7 @@ func (s *Server) createFXRate(c echo.Context) error {
 		_, err := s.store.CreateFXRate(c.Request().Context(), s.actor(c), r)
 		switch {
 		case errors.Is(err, store.ErrFXRateExists):
-			f.Errors["as_of"] = "prices.fx.exists"
+			f.Errors.Set("as_of", "prices.fx.exists")
 		case err != nil:
 			return err
 		default:

@@ -144,7 +144,7 @@ func (s *Server) renderQuoteForm(c echo.Context, status int, v web.QuoteFormView
 	}
 	msgs := map[string]string{}
 	for k, id := range errs {
-		msgs[k] = t(c).T(id)
+		msgs[k] = t(c).T(id.ID, id.Args...)
 	}
 	v.Sections, v.Lines = web.QuoteForm(values, msgs, refOptions(t(c).Lang, platforms), gpuOptions(gpus))
 	v.Errors = web.QuoteFormErrors(v.Sections, v.Lines)
@@ -186,7 +186,7 @@ func (s *Server) quoteCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, errs := parseQuote(values.Get, refs, s.latestDay())
+	q, errs := quote.Read(values.Get, refs, s.latestDay())
 	if len(errs) > 0 {
 		return s.renderQuoteForm(c, http.StatusUnprocessableEntity, web.QuoteFormView{IsNew: true, Action: "/quotes"}, values, errs)
 	}
@@ -222,7 +222,7 @@ func (s *Server) quoteEditForm(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, "/quotes/"+strconv.FormatInt(q.ID, 10))
 	}
 	v := web.QuoteFormView{Action: "/quotes/" + strconv.FormatInt(q.ID, 10), QuoteID: q.ID, LockVersion: q.LockVersion, Version: q.Version}
-	return s.renderQuoteForm(c, http.StatusOK, v, quoteValues(q), nil)
+	return s.renderQuoteForm(c, http.StatusOK, v, quote.Values(q), nil)
 }
 
 // quoteUpdate saves a draft. Someone else's save in between is a conflict:
@@ -246,7 +246,7 @@ func (s *Server) quoteUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, errs := parseQuote(values.Get, refs, s.latestDay())
+	q, errs := quote.Read(values.Get, refs, s.latestDay())
 	if len(errs) > 0 {
 		return s.renderQuoteForm(c, http.StatusUnprocessableEntity, v, values, errs)
 	}
@@ -367,7 +367,7 @@ func (s *Server) quoteShow(c echo.Context) error {
 			v.HasDraft = ver.ID
 		}
 	}
-	v.Terms = s.quoteTerms(c, q)
+	v.Terms = web.QuoteTerms(q, func(d decimal.NullDecimal) string { return s.formatMoney(c, d, q.Currency) })
 	byItem := map[string]quote.Line{}
 	for _, l := range q.Lines {
 		byItem[l.Item] = l
@@ -431,74 +431,4 @@ func (s *Server) quoteBreakEven(c echo.Context, q quote.Quote, v *web.QuoteDetai
 		}
 		v.Examples = append(v.Examples, ex)
 	}
-}
-
-// quoteTerms lists the quote's facts in reading order.
-func (s *Server) quoteTerms(c echo.Context, q quote.Quote) []web.QuoteTerm {
-	tr := t(c)
-	var out []web.QuoteTerm
-	add := func(labelID, value string) {
-		if value != "" {
-			out = append(out, web.QuoteTerm{LabelID: labelID, Value: value})
-		}
-	}
-	addID := func(labelID, valueID string) { out = append(out, web.QuoteTerm{LabelID: labelID, ValueID: valueID}) }
-	tri := func(labelID string, b *bool) {
-		switch {
-		case b == nil:
-			addID(labelID, "calc.unstated")
-		case *b:
-			addID(labelID, "calc.yes")
-		default:
-			addID(labelID, "calc.no")
-		}
-	}
-	nd := func(d decimal.NullDecimal) string {
-		if !d.Valid {
-			return ""
-		}
-		return money.Group(money.String(d.Decimal))
-	}
-	add("calc.quote.currency", q.Currency)
-	add("calc.quote.hourly", s.formatMoney(c, q.Hourly, q.Currency))
-	add("calc.quote.monthly", s.formatMoney(c, q.Monthly, q.Currency))
-	add("calc.quote.yearly", s.formatMoney(c, q.Yearly, q.Currency))
-	add("calc.quote.spot_hourly", s.formatMoney(c, q.SpotHourly, q.Currency))
-	if q.BillingGranularity != "" {
-		addID("calc.quote.billing_granularity", catalog.Granularity(q.BillingGranularity).LabelID())
-	}
-	addID("calc.quote.sharing", catalog.Sharing(q.Sharing).LabelID())
-	add("calc.quote.vram_gb", nd(q.VRAMGB))
-	if q.CPUCores != nil {
-		add("quote.field.cpu_cores", strconv.Itoa(*q.CPUCores))
-	}
-	add("quote.field.ram_gb", nd(q.RAMGB))
-	add("quote.field.region", q.Region)
-	add("calc.quote.included_mbps", nd(decimal.NewNullDecimal(q.IncludedMbps)))
-	add("calc.quote.included_system_disk_gb", nd(decimal.NewNullDecimal(q.IncludedSystemDiskGB)))
-	add("calc.quote.included_data_disk_gb", nd(decimal.NewNullDecimal(q.IncludedDataDiskGB)))
-	if q.PricesIncludeTax {
-		addID("calc.quote.prices_include_tax", "calc.tax.included")
-	} else {
-		addID("calc.quote.prices_include_tax", "calc.tax.excluded")
-		add("calc.quote.tax_rate", nd(decimal.NewNullDecimal(q.TaxRate)))
-	}
-	add("calc.quote.commitment_months", strconv.Itoa(q.CommitmentMonths))
-	add("calc.quote.early_termination_pct", nd(q.EarlyTerminationPct))
-	add("calc.quote.deposit", s.formatMoney(c, q.Deposit, q.Currency))
-	tri("calc.quote.deposit_refundable", q.DepositRefundable)
-	tri("calc.quote.balance_withdrawable", q.BalanceWithdrawable)
-	if q.InvoiceType != "" {
-		addID("quote.field.invoice_type", "quote.invoice."+q.InvoiceType)
-	} else {
-		addID("quote.field.invoice_type", "calc.unstated")
-	}
-	if q.SLAAvailabilityPct.Valid {
-		add("quote.field.sla_availability_pct", tr.T("calc.result.percent", "Value", money.String(q.SLAAvailabilityPct.Decimal)))
-	} else {
-		addID("quote.field.sla_availability_pct", "calc.unstated")
-	}
-	add("quote.field.sla_compensation", q.SLACompensation)
-	add("quote.field.notes", q.Notes)
-	return out
 }

@@ -92,12 +92,12 @@ func reportTexts(form url.Values) (title, purpose string, errs web.Errors) {
 	title = strings.TrimSpace(form.Get("title"))
 	purpose = strings.TrimSpace(strings.ReplaceAll(form.Get("purpose"), "\r\n", "\n"))
 	if n := utf8.RuneCountInString(title); n == 0 {
-		errs["title"] = "report.error.title_required"
+		errs.Set("title", "report.error.title_required")
 	} else if n > reportTitleMax {
-		errs["title"] = "report.error.title_long"
+		errs.Set("title", "report.error.title_long")
 	}
 	if utf8.RuneCountInString(purpose) > reportPurposeMax {
-		errs["purpose"] = "report.error.purpose_long"
+		errs.Set("purpose", "report.error.purpose_long")
 	}
 	return title, purpose, errs
 }
@@ -533,13 +533,13 @@ func (s *Server) reportAction(c echo.Context, step func(ctx context.Context, a u
 	comment := strings.TrimSpace(strings.ReplaceAll(form.Get("comment"), "\r\n", "\n"))
 	if utf8.RuneCountInString(comment) > reportCommentMax {
 		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, url.Values{"return_comment": {comment}},
-			web.Errors{"comment": "report.error.comment_long"}, false)
+			web.Errors{"comment": {ID: "report.error.comment_long"}}, false)
 	}
 	err = step(c.Request().Context(), s.actor(c), s.now(), r.ID, comment)
 	switch {
 	case errors.Is(err, store.ErrCommentRequired):
 		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, url.Values{"return_comment": {comment}},
-			web.Errors{"comment": "report.error.comment_required"}, false)
+			web.Errors{"comment": {ID: "report.error.comment_required"}}, false)
 	case errors.Is(err, store.ErrConflict):
 		now, err := s.store.ReportHead(c.Request().Context(), r.ID)
 		if err != nil {
@@ -624,7 +624,7 @@ func (s *Server) reportRecompute(c echo.Context) error {
 		return err
 	}
 	if !fz.Savable() {
-		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, nil, web.Errors{"recompute": "report.error.recompute"}, false)
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, nil, web.Errors{"recompute": {ID: "report.error.recompute"}}, false)
 	}
 	nr, err := newReport(fz.Snapshot, r.Title, r.Purpose)
 	if err != nil {
@@ -655,7 +655,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 	}
 	title, purpose, errs := reportTexts(form)
 	if form.Get("data") != "same" && form.Get("data") != "today" {
-		errs["data"] = "report.error.revise_data"
+		errs.Set("data", "report.error.revise_data")
 	}
 	if len(errs) > 0 {
 		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, errs, false)
@@ -667,7 +667,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 			return err
 		}
 		if !fz.Savable() {
-			return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, web.Errors{"data": "report.error.recompute"}, false)
+			return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, web.Errors{"data": {ID: "report.error.recompute"}}, false)
 		}
 		next = fz.Snapshot
 	}
@@ -718,7 +718,7 @@ func (s *Server) reportList(c echo.Context) error {
 		if v := filter.Get(d.key); v != "" {
 			day, err := time.Parse(time.DateOnly, v)
 			if err != nil {
-				errs[d.key] = "report.error.date"
+				errs.Set(d.key, "report.error.date")
 				continue
 			}
 			*d.to = day
@@ -731,7 +731,7 @@ func (s *Server) reportList(c echo.Context) error {
 		if v := filter.Get(a.key); v != "" {
 			d, err := money.ParseDecimal(strings.ReplaceAll(v, ",", ""))
 			if err != nil {
-				errs[a.key] = "report.error.amount"
+				errs.Set(a.key, "report.error.amount")
 				continue
 			}
 			*a.to = decimal.NewNullDecimal(d)

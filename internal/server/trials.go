@@ -42,7 +42,7 @@ var perfMaxTFLOPS = decimal.New(1, 9)
 func trialText(raw string, errs web.Errors, name string, maxRunes int) string {
 	v := strings.TrimSpace(strings.ToValidUTF8(raw, "\uFFFD"))
 	if utf8.RuneCountInString(v) > maxRunes {
-		errs[name] = "spec.error.too_long"
+		errs.Set(name, "spec.error.too_long")
 	}
 	return v
 }
@@ -182,7 +182,7 @@ func (s *Server) trialNew(c echo.Context) error {
 			return err
 		}
 		if problem != "" {
-			f.Errors["quote"] = problem
+			f.Errors.Set("quote", problem)
 		} else {
 			f.QuoteName, f.QuoteURL = compareCandidateName(c, q), "/quotes/"+strconv.FormatInt(q.ID, 10)
 		}
@@ -200,20 +200,20 @@ func (s *Server) trialCreate(c echo.Context) error {
 		return err
 	}
 	if problem != "" {
-		errs["quote"] = problem
+		errs.Set("quote", problem)
 	} else {
 		f.QuoteName, f.QuoteURL = compareCandidateName(c, q), "/quotes/"+strconv.FormatInt(q.ID, 10)
 	}
 	var started time.Time
 	switch d, err := time.Parse(time.DateOnly, f.StartedOn); {
 	case f.StartedOn == "":
-		errs["started_on"] = "form.required"
+		errs.Set("started_on", "form.required")
 	case err != nil:
-		errs["started_on"] = "form.date.invalid"
+		errs.Set("started_on", "form.date.invalid")
 	case d.After(s.latestDay()):
-		errs["started_on"] = "trials.error.started_on_future"
+		errs.Set("started_on", "trials.error.started_on_future")
 	case d.Year() < 2000:
-		errs["started_on"] = "form.date.invalid"
+		errs.Set("started_on", "form.date.invalid")
 	default:
 		started = d
 	}
@@ -223,7 +223,7 @@ func (s *Server) trialCreate(c echo.Context) error {
 		switch {
 		case errors.Is(err, store.ErrTrialQuote), errors.Is(err, store.ErrNotFound):
 			// archived or removed since it was read
-			errs["quote"] = "trials.error.quote_not_published"
+			errs.Set("quote", "trials.error.quote_not_published")
 		case err != nil:
 			return err
 		default:
@@ -295,14 +295,14 @@ func trialEvidence(tr *i18n.Translator, r trial.Result) []string {
 func perfOptions(tr *i18n.Translator, g market.GPUModel) []web.Option {
 	var out []web.Option
 	for _, p := range g.Perf {
-		args := []any{"Precision", tr.T(perfLabelID(p.Precision)), "Nominal", specNumber(p.NominalTFLOPS)}
+		args := []any{"Precision", tr.T(perfLabelID(p.Precision)), "Nominal", web.SpecNumber(p.NominalTFLOPS)}
 		id := "trials.perf.option"
 		if p.Sparse {
 			id += "_sparse"
 		}
 		if p.MeasuredTFLOPS.Valid {
 			id += "_reference"
-			args = append(args, "Reference", specNumber(p.MeasuredTFLOPS.Decimal))
+			args = append(args, "Reference", web.SpecNumber(p.MeasuredTFLOPS.Decimal))
 		}
 		out = append(out, web.Option{Value: p.Precision, Label: tr.T(id, args...)})
 	}
@@ -415,13 +415,13 @@ func (s *Server) trialView(c echo.Context, id int64) (web.TrialView, error) {
 		return tr.T("calc.result.percent", "Value", money.Fixed(r.Mul(hundred), 2))
 	}
 	for _, p := range perfs {
-		pv := web.TrialPerfView{ID: p.ID, PrecisionID: perfLabelID(p.Precision), Measured: specNumber(p.MeasuredTFLOPS),
-			Benchmark: p.Benchmark, Nominal: specNumber(p.NominalTFLOPS), Sparse: p.Sparse, Basis: p.Basis,
-			BasisTFLOPS: specNumber(p.BasisTFLOPS), RatioPct: pct(p.Ratio), NominalPct: pct(p.RatioToNominal),
+		pv := web.TrialPerfView{ID: p.ID, PrecisionID: perfLabelID(p.Precision), Measured: web.SpecNumber(p.MeasuredTFLOPS),
+			Benchmark: p.Benchmark, Nominal: web.SpecNumber(p.NominalTFLOPS), Sparse: p.Sparse, Basis: p.Basis,
+			BasisTFLOPS: web.SpecNumber(p.BasisTFLOPS), RatioPct: pct(p.Ratio), NominalPct: pct(p.RatioToNominal),
 			Threshold: money.Fixed(p.ThresholdTFLOPS, 2), Below: p.Below, Verdict: tr.TMap(p.Message.MessageID, p.Message.Args),
 			Note: p.Note, RecordedBy: p.RecordedByName, RecordedAt: trialTime(p.RecordedAt)}
 		if p.ReferenceTFLOPS.Valid {
-			pv.Reference = specNumber(p.ReferenceTFLOPS.Decimal)
+			pv.Reference = web.SpecNumber(p.ReferenceTFLOPS.Decimal)
 		}
 		v.Perfs = append(v.Perfs, pv)
 	}
@@ -452,17 +452,17 @@ func (s *Server) trialRecordCheck(c echo.Context) error {
 	form := web.TrialCheckForm{State: c.FormValue("state"), Errors: errs, Open: true}
 	st := trial.State(form.State)
 	if !st.Valid() {
-		errs["state"] = "trials.error.state"
+		errs.Set("state", "trials.error.state")
 	}
 	form.Note = trialText(c.FormValue("note"), errs, "note", checkMaxNote)
 	form.Measured = trialText(c.FormValue("measured"), errs, "measured", checkMaxMeasured)
 	form.Output = trialOutput(c.FormValue("output"))
 	if utf8.RuneCountInString(form.Output) > checkMaxOutput {
-		errs["output"] = "trials.error.output_too_long"
+		errs.Set("output", "trials.error.output_too_long")
 	}
 	// A failure names its reason: the verdict quotes it.
 	if st == trial.Fail && form.Note == "" && form.Measured == "" && strings.TrimSpace(form.Output) == "" {
-		errs["note"] = "trials.error.evidence_required"
+		errs.Set("note", "trials.error.evidence_required")
 	}
 	if len(errs) > 0 {
 		return s.renderTrial(c, http.StatusUnprocessableEntity, id, func(v *web.TrialView) {
@@ -616,12 +616,12 @@ func (s *Server) trialPerformance(c echo.Context) error {
 	form := web.TrialPerfForm{Precision: c.FormValue("precision"), Measured: strings.TrimSpace(c.FormValue("measured")), Errors: errs}
 	perf, ok := g.PerfFor(form.Precision)
 	if !ok {
-		errs["precision"] = "trials.error.precision"
+		errs.Set("precision", "trials.error.precision")
 	}
 	measured := specDecimal(form.Measured, errs, "measured", 3, perfMaxTFLOPS, true)
 	form.Benchmark = trialText(c.FormValue("benchmark"), errs, "benchmark", perfMaxBenchmark)
 	if form.Benchmark == "" {
-		errs["benchmark"] = "form.required"
+		errs.Set("benchmark", "form.required")
 	}
 	form.Note = trialText(c.FormValue("note"), errs, "note", perfMaxNote)
 	if len(errs) > 0 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/user"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -17,8 +16,8 @@ import (
 // order of writableArgs.
 var importQuoteColumns = func() []string {
 	cols := []string{"id", "series_id", "version", "created_by", "updated_by"}
-	for _, c := range strings.Split(quoteWritable, ",") {
-		cols = append(cols, strings.TrimSpace(c))
+	for _, f := range quote.Fields {
+		cols = append(cols, f.Column)
 	}
 	return cols
 }()

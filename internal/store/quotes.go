@@ -7,6 +7,7 @@ import (
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/user"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -32,24 +33,33 @@ func (e DraftExistsError) Error() string { return ErrDraftExists.Error() }
 // Is makes errors.Is(err, ErrDraftExists) true.
 func (e DraftExistsError) Is(target error) bool { return target == ErrDraftExists }
 
-// quoteWritable lists the columns a draft save writes, in argument order
-// $3… of insertQuote/updateQuote ($1, $2 are id-related).
-const quoteWritable = `platform_id, gpu_model_id, label, gpu_count, vram_gb, sharing, cpu_cores, ram_gb,
-	included_system_disk_gb, included_data_disk_gb, included_mbps, region, currency,
-	hourly, monthly, yearly, spot_hourly, billing_granularity, commitment_months,
-	early_termination_pct, deposit, deposit_refundable, balance_withdrawable, prices_include_tax, tax_rate,
-	invoice_type, sla_availability_pct, sla_compensation, as_of, source, notes`
+// The columns of a quote come from its field list (quote.Fields): what a
+// draft save writes is every field a person enters, in that order, so a
+// field added to the list is read, written and imported with no change
+// here. A nullable field is written as NULL when empty and read back as
+// "" (billing_granularity's CHECK allows only the three values or NULL).
 
-func writableArgs(q *quote.Quote) []any {
-	var gran *string
-	if q.BillingGranularity != "" {
-		gran = &q.BillingGranularity
+// quoteWritable lists the columns a draft save writes, in the order of
+// writableArgs.
+var quoteWritable = func() string {
+	cols := make([]string, len(quote.Fields))
+	for i, f := range quote.Fields {
+		cols[i] = f.Column
 	}
-	return []any{q.PlatformID, q.GPUModelID, q.Label, q.GPUCount, q.VRAMGB, q.Sharing, q.CPUCores, q.RAMGB,
-		q.IncludedSystemDiskGB, q.IncludedDataDiskGB, q.IncludedMbps, q.Region, q.Currency,
-		q.Hourly, q.Monthly, q.Yearly, q.SpotHourly, gran, q.CommitmentMonths,
-		q.EarlyTerminationPct, q.Deposit, q.DepositRefundable, q.BalanceWithdrawable, q.PricesIncludeTax, q.TaxRate,
-		q.InvoiceType, q.SLAAvailabilityPct, q.SLACompensation, q.AsOf, strings.TrimSpace(q.Source), q.Notes}
+	return strings.Join(cols, ", ")
+}()
+
+// writableArgs are q's values for quoteWritable.
+func writableArgs(q *quote.Quote) []any {
+	args := make([]any, len(quote.Fields))
+	for i, f := range quote.Fields {
+		v := reflect.ValueOf(f.Value(q)).Elem().Interface()
+		if f.Nullable && v == "" {
+			v = nil
+		}
+		args[i] = v
+	}
+	return args
 }
 
 // placeholders returns "$from, $from+1, …" for n arguments.
@@ -64,25 +74,31 @@ func placeholders(from, n int) string {
 	return b.String()
 }
 
-const quoteColumns = `q.id, q.series_id, q.version, coalesce(q.predecessor_id, 0), q.state, q.platform_id, q.gpu_model_id, q.label,
-	q.gpu_count, q.vram_gb, q.sharing, q.cpu_cores, q.ram_gb, q.included_system_disk_gb, q.included_data_disk_gb,
-	q.included_mbps, q.region, q.currency, q.hourly, q.monthly, q.yearly, q.spot_hourly, coalesce(q.billing_granularity, ''),
-	q.commitment_months, q.early_termination_pct, q.deposit, q.deposit_refundable, q.balance_withdrawable,
-	q.prices_include_tax, q.tax_rate, q.invoice_type, q.sla_availability_pct, q.sla_compensation, q.as_of, q.source,
-	q.notes, q.lock_version, coalesce(q.created_by, 0), q.created_at, q.updated_at, q.published_at, q.archived_at,
-	p.name_zh, p.name_en, g.vendor, g.name`
+// quoteColumns are what scanQuote reads: the bookkeeping, every field,
+// then the names joined from platforms and gpu_models.
+var quoteColumns = func() string {
+	cols := []string{"q.id", "q.series_id", "q.version", "coalesce(q.predecessor_id, 0)", "q.state", "q.lock_version",
+		"coalesce(q.created_by, 0)", "q.created_at", "q.updated_at", "q.published_at", "q.archived_at"}
+	for _, f := range quote.Fields {
+		if f.Nullable {
+			cols = append(cols, "coalesce(q."+f.Column+", '')")
+		} else {
+			cols = append(cols, "q."+f.Column)
+		}
+	}
+	return strings.Join(append(cols, "p.name_zh", "p.name_en", "g.vendor", "g.name"), ", ")
+}()
 
 const quoteFrom = ` FROM quotes q JOIN platforms p ON p.id = q.platform_id JOIN gpu_models g ON g.id = q.gpu_model_id`
 
 func scanQuote(row pgx.Row) (quote.Quote, error) {
 	var q quote.Quote
-	err := row.Scan(&q.ID, &q.SeriesID, &q.Version, &q.PredecessorID, &q.State, &q.PlatformID, &q.GPUModelID, &q.Label,
-		&q.GPUCount, &q.VRAMGB, &q.Sharing, &q.CPUCores, &q.RAMGB, &q.IncludedSystemDiskGB, &q.IncludedDataDiskGB,
-		&q.IncludedMbps, &q.Region, &q.Currency, &q.Hourly, &q.Monthly, &q.Yearly, &q.SpotHourly, &q.BillingGranularity,
-		&q.CommitmentMonths, &q.EarlyTerminationPct, &q.Deposit, &q.DepositRefundable, &q.BalanceWithdrawable,
-		&q.PricesIncludeTax, &q.TaxRate, &q.InvoiceType, &q.SLAAvailabilityPct, &q.SLACompensation, &q.AsOf, &q.Source,
-		&q.Notes, &q.LockVersion, &q.CreatedBy, &q.CreatedAt, &q.UpdatedAt, &q.PublishedAt, &q.ArchivedAt,
-		&q.PlatformNameZH, &q.PlatformNameEN, &q.GPUVendor, &q.GPUName)
+	dest := []any{&q.ID, &q.SeriesID, &q.Version, &q.PredecessorID, &q.State, &q.LockVersion, &q.CreatedBy, &q.CreatedAt,
+		&q.UpdatedAt, &q.PublishedAt, &q.ArchivedAt}
+	for _, f := range quote.Fields {
+		dest = append(dest, f.Value(&q))
+	}
+	err := row.Scan(append(dest, &q.PlatformNameZH, &q.PlatformNameEN, &q.GPUVendor, &q.GPUName)...)
 	return q, err
 }
 

@@ -1,4 +1,4 @@
-package server
+package quote
 
 import (
 	"gpuquote/internal/market"
@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-var testRefs = newQuoteRefs(
+var testRefs = NewRefs(
 	[]market.RefName{{ID: 7, Names: []string{"HOSTKEY", "HOSTKEY"}}, {ID: 8, Names: []string{"AutoDL", "AutoDL 算力云"}}},
 	[]market.RefName{{ID: 3, Names: []string{"NVIDIA RTX 4090", "RTX 4090"}}})
 
@@ -23,8 +23,8 @@ func validQuoteInput() url.Values {
 	}
 }
 
-func TestParseQuoteValid(t *testing.T) {
-	q, errs := parseQuote(validQuoteInput().Get, testRefs, today)
+func TestReadValid(t *testing.T) {
+	q, errs := Read(validQuoteInput().Get, testRefs, today)
 	if len(errs) != 0 {
 		t.Fatalf("errors: %v", errs)
 	}
@@ -39,11 +39,11 @@ func TestParseQuoteValid(t *testing.T) {
 	in := validQuoteInput()
 	in.Set("platform", "autodl 算力云")
 	in.Set("gpu_model", "rtx 4090")
-	if q, errs := parseQuote(in.Get, testRefs, today); len(errs) != 0 || q.PlatformID != 8 || q.GPUModelID != 3 {
+	if q, errs := Read(in.Get, testRefs, today); len(errs) != 0 || q.PlatformID != 8 || q.GPUModelID != 3 {
 		t.Fatalf("by name: %v %d %d", errs, q.PlatformID, q.GPUModelID)
 	}
 	// The inverse gives the same quote back.
-	back, errs := parseQuote(quoteValues(q).Get, testRefs, today)
+	back, errs := Read(Values(q).Get, testRefs, today)
 	if len(errs) != 0 || back.Hourly.Decimal.String() != q.Hourly.Decimal.String() || back.AsOf != q.AsOf ||
 		back.Lines[1].UnitPrice.Decimal.String() != "0.01" || back.Lines[1].Unit != "per_gb" || !back.Lines[1].InWriting ||
 		back.Lines[3].Status != "included" || back.PricesIncludeTax != q.PricesIncludeTax {
@@ -51,7 +51,7 @@ func TestParseQuoteValid(t *testing.T) {
 	}
 }
 
-func TestParseQuoteReportsEveryBadField(t *testing.T) {
+func TestReadReportsEveryBadField(t *testing.T) {
 	in := validQuoteInput()
 	for k, v := range map[string]string{
 		"platform": "Nowhere", "gpu_model": "", "gpu_count": "0", "currency": "EURO", "hourly": "0.4711111",
@@ -61,18 +61,18 @@ func TestParseQuoteReportsEveryBadField(t *testing.T) {
 	} {
 		in.Set(k, v)
 	}
-	_, errs := parseQuote(in.Get, testRefs, today)
+	_, errs := Read(in.Get, testRefs, today)
 	want := map[string]string{
-		"platform": "quote.error.unknown_platform", "gpu_model": "form.required", "gpu_count": "quote.error.range",
-		"currency": "quote.error.currency", "hourly": "quote.error.places.6", "monthly": "quote.error.negative",
-		"billing_granularity": "quote.error.choice", "tax_rate": "quote.error.tax_rate", "as_of": "quote.error.future",
+		"platform": "quote.error.unknown_platform", "gpu_model": "form.required", "gpu_count": "form.error.range",
+		"currency": "form.error.currency", "hourly": "form.error.places.6", "monthly": "form.error.negative",
+		"billing_granularity": "form.error.choice", "tax_rate": "quote.error.tax_rate", "as_of": "form.error.future",
 		"source": "form.required", "egress.unit": "quote.error.unit", "public_ip.unit_price": "quote.error.price_not_charged",
-		"snapshot.unit_price": "quote.error.price_required", "image.status": "quote.error.choice",
-		"early_termination_pct": "quote.error.range", "deposit_refundable": "quote.error.choice",
+		"snapshot.unit_price": "quote.error.price_required", "image.status": "form.error.choice",
+		"early_termination_pct": "form.error.range", "deposit_refundable": "form.error.choice",
 	}
 	for f, id := range want {
-		if errs[f] != id {
-			t.Errorf("%s: %q, want %q", f, errs[f], id)
+		if errs.ID(f) != id {
+			t.Errorf("%s: %q, want %q", f, errs.ID(f), id)
 		}
 	}
 	if len(errs) != len(want) {
@@ -81,7 +81,7 @@ func TestParseQuoteReportsEveryBadField(t *testing.T) {
 	// No price at all is one error, at the hourly price.
 	in = validQuoteInput()
 	in.Del("hourly")
-	if _, errs := parseQuote(in.Get, testRefs, today); errs["hourly"] != "quote.error.no_price" || len(errs) != 1 {
+	if _, errs := Read(in.Get, testRefs, today); errs.ID("hourly") != "quote.error.no_price" || len(errs) != 1 {
 		t.Fatalf("no price: %v", errs)
 	}
 }

@@ -1,0 +1,265 @@
+package quote
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/form"
+	"gpuquote/internal/market"
+	"gpuquote/internal/money"
+)
+
+// Refs resolves the platform and GPU model a quote names: an id, or (in a
+// CSV) a name as the list pages show it, case-insensitively.
+type Refs struct {
+	platforms map[string]int64 // id or lower-case name → id
+	gpus      map[string]int64 // id, lower-case "vendor name" or name → id
+}
+
+// NewRefs indexes the names of every platform (Chinese and English) and
+// GPU model ("Vendor Name" and name). A name two records share resolves to
+// the first.
+func NewRefs(platforms, gpus []market.RefName) Refs {
+	r := Refs{platforms: map[string]int64{}, gpus: map[string]int64{}}
+	for _, x := range []struct {
+		dst  map[string]int64
+		refs []market.RefName
+	}{{r.platforms, platforms}, {r.gpus, gpus}} {
+		for _, ref := range x.refs {
+			x.dst[strconv.FormatInt(ref.ID, 10)] = ref.ID
+			for _, n := range ref.Names {
+				n = strings.ToLower(strings.TrimSpace(n))
+				if _, taken := x.dst[n]; n != "" && !taken {
+					x.dst[n] = ref.ID
+				}
+			}
+		}
+	}
+	return r
+}
+
+// Platform resolves a platform's id or name.
+func (r Refs) Platform(v string) (int64, bool) {
+	id, ok := r.platforms[strings.ToLower(strings.TrimSpace(v))]
+	return id, ok
+}
+
+// GPUModel resolves a GPU model's id or name.
+func (r Refs) GPUModel(v string) (int64, bool) {
+	id, ok := r.gpus[strings.ToLower(strings.TrimSpace(v))]
+	return id, ok
+}
+
+// Message IDs of the problems only a quote has.
+const (
+	MsgUnknownPlatform = "quote.error.unknown_platform"
+	MsgUnknownGPU      = "quote.error.unknown_gpu"
+	MsgNoPrice         = "quote.error.no_price"
+	MsgGranularity     = "quote.error.granularity_required"
+	MsgTaxRate         = "quote.error.tax_rate"
+	MsgUnit            = "quote.error.unit"
+	MsgPriceRequired   = "quote.error.price_required"
+	MsgPriceNotCharged = "quote.error.price_not_charged"
+)
+
+// Read reads and validates a whole quote, the twelve lines included, from
+// its named fields (Fields, then "<item>.<field>" for the lines): the one
+// validation the entry form and the CSV import share. Every bad field is
+// reported; the quote is meaningful only without problems. today is the
+// latest day a price may be dated. A line that is not given at all is
+// unconfirmed (docs/RULES.md: a missing answer is an unconfirmed answer).
+func Read(get func(string) string, refs Refs, today time.Time) (Quote, form.Errors) {
+	r := form.NewReader(get)
+	var q Quote
+	for _, f := range Fields {
+		readField(r, f, f.Value(&q), refs, today)
+	}
+	// At least one price; a price by the hour says how the hour is billed.
+	if !q.Hourly.Valid && !q.Monthly.Valid && !q.Yearly.Valid && !q.SpotHourly.Valid {
+		r.Fail("hourly", MsgNoPrice)
+	}
+	if q.BillingGranularity == "" && (q.Hourly.Valid || q.SpotHourly.Valid) {
+		r.Fail("billing_granularity", MsgGranularity)
+	}
+	if q.TaxRate.GreaterThanOrEqual(decimal.New(1, 0)) {
+		r.Fail("tax_rate", MsgTaxRate)
+	}
+	for _, it := range catalog.Items {
+		q.Lines = append(q.Lines, readLine(r, it))
+	}
+	return q, r.Errs
+}
+
+// readField reads field f into dst (a pointer to the quote's field, whose
+// type says whether an empty value is null, zero or a problem).
+func readField(r *form.Reader, f Field, dst any, refs Refs, today time.Time) {
+	rule := form.Decimal{Places: f.Places, Positive: f.Positive, Below: decimal.NewNullDecimal(MaxAmount), Max: f.MaxValue,
+		Required: f.Required}
+	switch p := dst.(type) {
+	case *int64: // KindRef
+		v := r.Raw(f.Name)
+		resolve, unknown := refs.Platform, MsgUnknownPlatform
+		if f.Name == "gpu_model" {
+			resolve, unknown = refs.GPUModel, MsgUnknownGPU
+		}
+		if v == "" {
+			r.Fail(f.Name, form.MsgRequired)
+		} else if id, ok := resolve(v); ok {
+			*p = id
+		} else {
+			r.Fail(f.Name, unknown)
+		}
+	case *string:
+		switch f.Kind {
+		case KindCurrency:
+			*p = r.Currency(f.Name, f.Required)
+		case KindChoice:
+			*p = r.Choice(f.Name, f.Required, f.Choices...)
+		default:
+			if f.Required {
+				*p = r.RequiredText(f.Name, f.Max)
+			} else {
+				*p = r.Text(f.Name, f.Max)
+			}
+		}
+	case *decimal.NullDecimal:
+		*p = r.Decimal(f.Name, rule)
+	case *decimal.Decimal:
+		*p = r.Decimal(f.Name, rule).Decimal // empty is 0
+	case *int:
+		*p, _ = r.Int(f.Name, f.Min, f.Max, f.Required) // empty is 0
+	case **int:
+		if n, ok := r.Int(f.Name, f.Min, f.Max, f.Required); ok {
+			*p = &n
+		}
+	case **bool:
+		*p = r.YesNo(f.Name)
+	case *bool:
+		b := r.YesNo(f.Name)
+		if b == nil && f.Required {
+			r.Fail(f.Name, form.MsgRequired)
+		}
+		*p = b != nil && *b
+	case *time.Time:
+		*p, _ = r.Date(f.Name, form.Date{Required: f.Required, NotAfter: today})
+	default:
+		panic("quote: field " + f.Name + " has no reader for its type")
+	}
+}
+
+// readLine reads one of the twelve lines: status (empty is unconfirmed),
+// unit (one the item allows; empty on a charged line is its default),
+// unit price (only, and always, on a charged line), free allowance (empty
+// is 0), note and whether the answer is in writing.
+func readLine(r *form.Reader, it catalog.Item) Line {
+	k := string(it.Key) + "."
+	l := Line{Item: string(it.Key)}
+	l.Status = r.Choice(k+"status", false, strs(catalog.Statuses)...)
+	if l.Status == "" {
+		l.Status = string(catalog.StatusUnconfirmed)
+	}
+	l.Unit = r.Choice(k+"unit", false, strs(it.Units)...)
+	if r.Has(k + "unit") {
+		r.Errs.Set(k+"unit", MsgUnit)
+	}
+	price := form.Decimal{Places: PricePlaces, Below: decimal.NewNullDecimal(MaxAmount)}
+	l.UnitPrice = r.Decimal(k+"unit_price", price)
+	l.FreeAllowance = r.Decimal(k+"free_allowance", price).Decimal
+	l.Note = r.Text(k+"note", lineNoteMax)
+	if b := r.YesNo(k + "in_writing"); b != nil {
+		l.InWriting = *b
+	}
+	switch catalog.Status(l.Status) {
+	case catalog.StatusCharged:
+		if l.Unit == "" {
+			l.Unit = string(it.DefaultUnit)
+		}
+		if !l.UnitPrice.Valid {
+			r.Fail(k+"unit_price", MsgPriceRequired)
+		}
+	default:
+		// Only a charged line carries a price; anything typed for the
+		// others is an error rather than silently dropped.
+		if l.UnitPrice.Valid {
+			r.Errs.Set(k+"unit_price", MsgPriceNotCharged)
+		}
+	}
+	return l
+}
+
+// Values is the inverse of Read: the named fields of a quote, to fill the
+// edit form and write a CSV row. Empty and zero-default values are left
+// out, so they read back as they were.
+func Values(q Quote) url.Values {
+	v := url.Values{}
+	set := func(k, s string) {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	for _, f := range Fields {
+		set(f.Name, valueText(f.Value(&q)))
+	}
+	for _, l := range q.Lines {
+		k := l.Item + "."
+		set(k+"status", l.Status)
+		set(k+"unit", l.Unit)
+		set(k+"unit_price", valueText(&l.UnitPrice))
+		set(k+"free_allowance", valueText(&l.FreeAllowance))
+		set(k+"note", l.Note)
+		if l.InWriting {
+			set(k+"in_writing", "true")
+		}
+	}
+	return v
+}
+
+// valueText writes a field's value as Read reads it: decimals exactly,
+// without trailing zeros; 0 and false-by-default as empty where empty
+// means that.
+func valueText(src any) string {
+	switch p := src.(type) {
+	case *int64:
+		return strconv.FormatInt(*p, 10)
+	case *string:
+		return *p
+	case *decimal.NullDecimal:
+		if !p.Valid {
+			return ""
+		}
+		return money.String(p.Decimal)
+	case *decimal.Decimal:
+		if p.Sign() == 0 {
+			return ""
+		}
+		return money.String(*p)
+	case *int:
+		if *p == 0 {
+			return ""
+		}
+		return strconv.Itoa(*p)
+	case **int:
+		if *p == nil {
+			return ""
+		}
+		return strconv.Itoa(**p)
+	case **bool:
+		if *p == nil {
+			return ""
+		}
+		return strconv.FormatBool(**p)
+	case *bool:
+		return strconv.FormatBool(*p)
+	case *time.Time:
+		if p.IsZero() {
+			return ""
+		}
+		return p.Format(time.DateOnly)
+	}
+	return ""
+}
