@@ -137,7 +137,9 @@ type CSVProblems struct {
 // Any reports whether there is a problem.
 func (p CSVProblems) Any() bool { return len(p.File) > 0 || len(p.Rows) > 0 }
 
-func (p *CSVProblems) file(id string, args ...any) { p.File = append(p.File, form.Message{ID: id, Args: args}) }
+func (p *CSVProblems) file(id string, args ...any) {
+	p.File = append(p.File, form.Message{ID: id, Args: args})
+}
 
 // ReadCSV reads and validates a whole file: every row through Read, all or
 // nothing. It returns the quotes when there is no problem.
