@@ -1,6 +1,7 @@
 package web
 
 import (
+	"gpuquote/internal/market"
 	"strconv"
 	"time"
 )
@@ -90,7 +91,7 @@ type GPUPerfField struct {
 
 // Name is the form field name of one part of the row ("nominal",
 // "sparse", "nominal_source", "measured", "benchmark", "measured_source").
-func (f GPUPerfField) Name(part string) string { return "perf." + f.Precision + "." + part }
+func (f GPUPerfField) Name(part string) string { return market.PerfField(f.Precision, part) }
 
 // GPUForm is the state of the new and edit GPU model forms.
 type GPUForm struct {

@@ -113,6 +113,16 @@ func (r *Reader) Text(name string, max int) string {
 	return v
 }
 
+// Paragraphs reads multi-line text of at most max characters, its line
+// ends made "\n" (a browser sends "\r\n").
+func (r *Reader) Paragraphs(name string, max int) string {
+	v := strings.TrimSpace(strings.ReplaceAll(strings.ToValidUTF8(r.get(name), "\uFFFD"), "\r\n", "\n"))
+	if utf8.RuneCountInString(v) > max {
+		r.Fail(name, MsgTooLong, "Max", strconv.Itoa(max))
+	}
+	return v
+}
+
 // RequiredText is Text that must not be empty.
 func (r *Reader) RequiredText(name string, max int) string {
 	v := r.Text(name, max)

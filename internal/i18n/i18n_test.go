@@ -37,8 +37,10 @@ func TestCatalogsHaveTheSameMessages(t *testing.T) {
 }
 
 // literalIDs finds message IDs written literally in calls such as
-// T(ctx, "x"), t(c).T("x"), .T("x") and in fields named …ID: "x".
-var literalIDs = regexp.MustCompile(`(?:\bT\((?:ctx, )?|LabelID: |titleID = |ErrorID = |Errors\[[^\]]+\] = |"ok", |"error", |return ")"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"`)
+// T(ctx, "x"), translator(c).T("x"), .T("x"), a form problem
+// (r.Fail("field", "x"), errs.Set(…), errs.Add(…)), a constant Msg… = "x"
+// and in fields named …ID: "x".
+var literalIDs = regexp.MustCompile(`(?:\bT\((?:ctx, )?|LabelID: |ID: |titleID = |ErrorID = |(?:Fail|Set|Add)\([^,()]+, |\bMsg\w* += |"ok", |"error", |return ")"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"`)
 
 // TestEveryUsedMessageExists scans the Go and templ sources for literal
 // message IDs and checks both catalogs define them.

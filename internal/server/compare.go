@@ -109,22 +109,12 @@ func (s *Server) compareValues(c echo.Context) (url.Values, string, error) {
 	return values, preset, nil
 }
 
-// compareCandidateName names a quote in lists: platform · GPU × n · label.
-func compareCandidateName(c echo.Context, q quote.Quote) string {
-	name := t(c).T("quote.detail.title", "Platform", displayName(t(c).Lang, q.PlatformNameZH, q.PlatformNameEN),
-		"GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
-	if q.Label != "" {
-		name += " · " + q.Label
-	}
-	return name
-}
-
 func (s *Server) comparePage(c echo.Context) error {
 	values, preset, err := s.compareValues(c)
 	if err != nil {
 		return err
 	}
-	tr := t(c)
+	tr := translator(c)
 	today := s.today()
 
 	// Candidates: published quotes the filters find, each screened against
@@ -182,7 +172,7 @@ func (s *Server) comparePage(c echo.Context) error {
 		if values.Get("fit") == "1" && hasReason(reasons, compare.ReasonVRAMFloor) {
 			continue // the reader asked to leave out cards below the floor
 		}
-		v.Candidates = append(v.Candidates, web.CompareCandidate{ID: q.ID, Name: compareCandidateName(c, q),
+		v.Candidates = append(v.Candidates, web.CompareCandidate{ID: q.ID, Name: web.QuoteName(translator(c), q),
 			Hourly: s.formatMoney(c, q.Hourly, q.Currency), Monthly: s.formatMoney(c, q.Monthly, q.Currency),
 			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: cmp.Seen[q.ID], Reasons: reasonTexts(c, reasons)})
 	}
@@ -221,7 +211,7 @@ func hasReason(rs []compare.Reason, id string) bool {
 func reasonTexts(c echo.Context, rs []compare.Reason) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, t(c).TMap(r.MessageID, r.Args))
+		out = append(out, translator(c).TMap(r.MessageID, r.Args))
 	}
 	return out
 }
@@ -238,7 +228,7 @@ func validSort(k string) bool {
 // compareTable formats the priced rows, the sortable headers and the
 // exchange rates used.
 func (s *Server) compareTable(c echo.Context, v *web.CompareView, rows []compare.Row, in compare.Input, values url.Values, sortKey string, desc bool) {
-	tr := t(c)
+	tr := translator(c)
 	cur := in.ReportCurrency
 	m := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), cur) }
 	rate := func(d decimal.NullDecimal) string {
@@ -254,7 +244,7 @@ func (s *Server) compareTable(c echo.Context, v *web.CompareView, rows []compare
 	usedRates := map[string]tco.FX{}
 	for _, r := range rows {
 		q := r.Quote
-		row := web.CompareRow{ID: q.ID, Name: compareCandidateName(c, q), URL: "/quotes/" + strconv.FormatInt(q.ID, 10),
+		row := web.CompareRow{ID: q.ID, Name: web.QuoteName(translator(c), q), URL: "/quotes/" + strconv.FormatInt(q.ID, 10),
 			QuestionsURL: questionsURL(values, q.ID),
 			Archived:     q.State == quote.Archived, Eligible: r.Eligible(), Priced: r.Priced, Reasons: reasonTexts(c, r.Reasons),
 			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
@@ -381,7 +371,7 @@ func (s *Server) deleteProfile(c echo.Context) error {
 // compareCharts draws the cost curves and the cost make-up of the rows the
 // engine priced (ruled-out ones too, since they are shown greyed).
 func (s *Server) compareCharts(c echo.Context, v *web.CompareView, rows []compare.Row, in compare.Input) {
-	tr := t(c)
+	tr := translator(c)
 	cur := in.ReportCurrency
 	m := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), cur) }
 	curves := svgchart.CurveChart{ID: "cmp-curves", Title: tr.T("compare.chart.curves.title", "Currency", cur),
@@ -395,7 +385,7 @@ func (s *Server) compareCharts(c echo.Context, v *web.CompareView, rows []compar
 		if !r.Priced {
 			continue
 		}
-		name := compareCandidateName(c, r.Quote)
+		name := web.QuoteName(translator(c), r.Quote)
 		hourly, monthly, spot := compare.UnitPrices(r, in.Profile)
 		cq := svgchart.CurveQuote{Name: name, Hourly: hourly, Monthly: monthly, Spot: spot, BreakEvenHours: r.Result.BreakEvenHours}
 		if r.Result.BreakEvenHours.Valid {

@@ -116,7 +116,7 @@ func (s *Server) importQuotesCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	quotes, problems := quote.ReadCSV(file, refs, s.latestDay())
+	quotes, problems := quote.ReadCSV(file, refs, s.today())
 	if problems.Any() {
 		return s.renderImportProblems(c, problems)
 	}
@@ -128,7 +128,7 @@ func (s *Server) importQuotesCSV(c echo.Context) error {
 }
 
 func (s *Server) renderImportProblems(c echo.Context, p quote.CSVProblems) error {
-	tr := t(c)
+	tr := translator(c)
 	v := s.importView(c)
 	for _, m := range p.File {
 		v.FileErrors = append(v.FileErrors, tr.T(m.ID, m.Args...))

@@ -52,7 +52,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if status == http.StatusTooManyRequests {
 		c.Response().Header().Set("Retry-After", "60")
 	}
-	tr := t(c)
+	tr := translator(c)
 	titleID, msgID := errorMessages(status)
 	if errors.Is(err, auth.ErrCSRF) {
 		msgID = "error.csrf.text"

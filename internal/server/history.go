@@ -37,7 +37,7 @@ func changeText(c echo.Context, prev, cur decimal.NullDecimal) string {
 		return ""
 	}
 	if prev.Decimal.Sign() == 0 {
-		return t(c).T("history.change.from_zero")
+		return translator(c).T("history.change.from_zero")
 	}
 	// (cur − prev) ÷ prev × 100, rounded half away from zero once.
 	pct := money.QuoRound([]decimal.Decimal{cur.Decimal.Sub(prev.Decimal), decimal.NewFromInt(100)}, []decimal.Decimal{prev.Decimal}, 1)
@@ -45,7 +45,7 @@ func changeText(c echo.Context, prev, cur decimal.NullDecimal) string {
 	if pct.Sign() > 0 {
 		s = "+" + s
 	}
-	return t(c).T("history.change.pct", "Pct", s)
+	return translator(c).T("history.change.pct", "Pct", s)
 }
 
 // priceHistory shows the dated samples of one platform × GPU model: two
@@ -53,12 +53,12 @@ func changeText(c echo.Context, prev, cur decimal.NullDecimal) string {
 // shows the chooser.
 func (s *Server) priceHistory(c echo.Context) error {
 	ctx := c.Request().Context()
-	lang := t(c).Lang
+	lang := translator(c).Lang
 	platforms, gpus, err := s.store.QuoteRefNames(ctx)
 	if err != nil {
 		return err
 	}
-	v := web.HistoryView{Platforms: refOptions(lang, platforms), GPUs: gpuOptions(gpus),
+	v := web.HistoryView{Platforms: web.RefOptions(lang, platforms), GPUs: web.GPUOptions(gpus),
 		Platform: c.QueryParam("platform"), GPU: c.QueryParam("gpu")}
 	if v.Platform == "" || v.GPU == "" {
 		v.Page = s.page(c, "history.title")
@@ -71,7 +71,7 @@ func (s *Server) priceHistory(c echo.Context) error {
 	}
 	for _, p := range platforms {
 		if p.ID == pid {
-			v.PlatformName = displayName(lang, p.Names[0], p.Names[1])
+			v.PlatformName = web.DisplayName(lang, p.Names[0], p.Names[1])
 		}
 	}
 	for _, g := range gpus {
@@ -107,15 +107,15 @@ func (s *Server) priceHistory(c echo.Context) error {
 			Label: p.Label, GPUCount: p.GPUCount, Source: p.Source, SourceURL: sourceURL(p.Source),
 			Stale: p.State == quote.Published && p.AsOf.Before(stale)}
 		if p.HourlyJump {
-			r.Changes = append(r.Changes, t(c).T("history.change.hourly", "Change", changeText(c, p.PrevHourly, p.Hourly)))
+			r.Changes = append(r.Changes, translator(c).T("history.change.hourly", "Change", changeText(c, p.PrevHourly, p.Hourly)))
 		}
 		if p.MonthlyJump {
-			r.Changes = append(r.Changes, t(c).T("history.change.monthly", "Change", changeText(c, p.PrevMonthly, p.Monthly)))
+			r.Changes = append(r.Changes, translator(c).T("history.change.monthly", "Change", changeText(c, p.PrevMonthly, p.Monthly)))
 		}
 		v.Rows = append(v.Rows, r)
 	}
 	v.Page = s.page(c, "history.title")
-	v.Page.Title = t(c).T("history.heading", "Platform", v.PlatformName, "GPU", v.GPUName)
+	v.Page.Title = translator(c).T("history.heading", "Platform", v.PlatformName, "GPU", v.GPUName)
 	return s.render(c, http.StatusOK, v.Page, web.History(v))
 }
 
@@ -144,10 +144,10 @@ func (s *Server) historyCharts(c echo.Context, platform, gpu, currency string, p
 				offers = append(offers, p.SeriesID)
 			}
 			// The newest version's label names the offer.
-			names[p.SeriesID] = t(c).T("history.series.offer", "Label", p.Label, "Count", strconv.Itoa(p.GPUCount), "Series", strconv.FormatInt(p.SeriesID, 10))
+			names[p.SeriesID] = translator(c).T("history.series.offer", "Label", p.Label, "Count", strconv.Itoa(p.GPUCount), "Series", strconv.FormatInt(p.SeriesID, 10))
 			text := s.formatMoney(c, d, currency)
 			byOffer[p.SeriesID] = append(byOffer[p.SeriesID], svgchart.Point{At: p.AsOf, Value: d.Decimal,
-				Title: t(c).T("history.chart.point", "Date", web.FormatDate(p.AsOf), "Version", strconv.Itoa(p.Version), "Price", text)})
+				Title: translator(c).T("history.chart.point", "Date", web.FormatDate(p.AsOf), "Version", strconv.Itoa(p.Version), "Price", text)})
 			if n == 0 || d.Decimal.LessThan(lo) {
 				lo = d.Decimal
 			}
@@ -164,10 +164,10 @@ func (s *Server) historyCharts(c echo.Context, platform, gpu, currency string, p
 			return ""
 		}
 		ch := svgchart.Chart{ID: "chart-" + kind + "-" + currency, From: from, To: to,
-			YLabel: t(c).T("history.chart."+kind, "Currency", currency)}
-		ch.Title = t(c).T("history.chart.title", "Price", ch.YLabel, "Platform", platform, "GPU", gpu)
+			YLabel: translator(c).T("history.chart."+kind, "Currency", currency)}
+		ch.Title = translator(c).T("history.chart.title", "Price", ch.YLabel, "Platform", platform, "GPU", gpu)
 		nd := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), currency) }
-		ch.Desc = t(c).T("history.chart.desc", "Count", strconv.Itoa(n), "From", web.FormatDate(fromAt), "To", web.FormatDate(toAt),
+		ch.Desc = translator(c).T("history.chart.desc", "Count", strconv.Itoa(n), "From", web.FormatDate(fromAt), "To", web.FormatDate(toAt),
 			"Min", nd(lo), "Max", nd(hi), "Last", nd(last))
 		for _, k := range offers {
 			ch.Series = append(ch.Series, svgchart.Series{Name: names[k], Points: byOffer[k]})
@@ -183,7 +183,7 @@ func (s *Server) historyCharts(c echo.Context, platform, gpu, currency string, p
 // oldest first) and recent price jumps, with counts.
 func (s *Server) dashboard(c echo.Context) error {
 	ctx := c.Request().Context()
-	lang := t(c).Lang
+	lang := translator(c).Lang
 	today := s.today()
 	staleBefore := today.AddDate(0, 0, -staleAfterDays)
 	page := pageParam(c)
@@ -204,22 +204,22 @@ func (s *Server) dashboard(c echo.Context) error {
 		StalePager: web.Pager{Page: page, PerPage: stalePerPage, Total: staleTotal, Base: "/dashboard"}}
 	for _, q := range stale {
 		v.Stale = append(v.Stale, web.DashboardQuote{QuoteID: q.ID, PlatformID: q.PlatformID, GPUModelID: q.GPUModelID,
-			Platform: displayName(lang, q.PlatformNameZH, q.PlatformNameEN), GPU: q.GPUVendor + " " + q.GPUName,
+			Platform: web.DisplayName(lang, q.PlatformNameZH, q.PlatformNameEN), GPU: q.GPUVendor + " " + q.GPUName,
 			GPUCount: q.GPUCount, Label: q.Label, Currency: q.Currency, AsOf: web.FormatDate(q.AsOf), AgeDays: s.ageDays(q.AsOf),
 			Hourly: s.formatMoney(c, q.Hourly, q.Currency), Monthly: s.formatMoney(c, q.Monthly, q.Currency)})
 	}
 	for _, j := range jumps {
 		r := web.DashboardJump{DashboardQuote: web.DashboardQuote{QuoteID: j.QuoteID, PlatformID: j.PlatformID, GPUModelID: j.GPUModelID,
-			Platform: displayName(lang, j.PlatformNameZH, j.PlatformNameEN), GPU: j.GPUVendor + " " + j.GPUName,
+			Platform: web.DisplayName(lang, j.PlatformNameZH, j.PlatformNameEN), GPU: j.GPUVendor + " " + j.GPUName,
 			GPUCount: j.GPUCount, Label: j.Label, Currency: j.Currency, AsOf: web.FormatDate(j.AsOf), AgeDays: s.ageDays(j.AsOf),
 			Hourly: s.formatMoney(c, j.Hourly, j.Currency), Monthly: s.formatMoney(c, j.Monthly, j.Currency)},
 			PrevID: j.PrevID, PrevAsOf: web.FormatDate(j.PrevAsOf),
 			PrevHourly: s.formatMoney(c, j.PrevHourly, j.Currency), PrevMonthly: s.formatMoney(c, j.PrevMonthly, j.Currency)}
 		if j.HourlyJump {
-			r.Changes = append(r.Changes, t(c).T("history.change.hourly", "Change", changeText(c, j.PrevHourly, j.Hourly)))
+			r.Changes = append(r.Changes, translator(c).T("history.change.hourly", "Change", changeText(c, j.PrevHourly, j.Hourly)))
 		}
 		if j.MonthlyJump {
-			r.Changes = append(r.Changes, t(c).T("history.change.monthly", "Change", changeText(c, j.PrevMonthly, j.Monthly)))
+			r.Changes = append(r.Changes, translator(c).T("history.change.monthly", "Change", changeText(c, j.PrevMonthly, j.Monthly)))
 		}
 		v.Jumps = append(v.Jumps, r)
 	}

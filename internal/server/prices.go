@@ -8,12 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
-	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/form"
 	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/store"
@@ -22,9 +21,6 @@ import (
 
 const (
 	pricesPerPage = 25
-	// pricesMaxSource bounds the "source" of a sample (a URL, a document or a
-	// ticket reference), like a quote's source.
-	pricesMaxSource = 500
 	// pricesReviewDays is how old a sample may grow before the page marks it for
 	// review: the guides ask for prices to be re-checked every quarter
 	// (DOMAIN.md, "Who uses it").
@@ -32,10 +28,6 @@ const (
 )
 
 var (
-	// pricesMaxUnitPrice is the first value too large for numeric(20,6).
-	pricesMaxUnitPrice = decimal.New(1, 14)
-	// pricesMaxFXRate is the first value too large for numeric(28,12).
-	pricesMaxFXRate = decimal.New(1, 16)
 	// pricesCurrencySuggestions are offered in every currency input: the
 	// currencies the guides quote in (DOMAIN.md).
 	pricesCurrencySuggestions = []string{"CNY", "EUR", "USD"}
@@ -216,100 +208,23 @@ func (s *Server) pricesPage(c echo.Context) error {
 	return s.render(c, http.StatusOK, v.Page, web.Prices(v))
 }
 
-// pricesAsOf checks a sample's as-of date: required, a real date, and not
-// after today in the earliest calendar on Earth (see latestDay).
-func (s *Server) pricesAsOf(raw string, errs web.Errors) time.Time {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		errs.Set("as_of", "form.required")
-		return time.Time{}
-	}
-	d, err := time.Parse(time.DateOnly, raw)
-	if err != nil {
-		errs.Set("as_of", "form.date.invalid")
-		return time.Time{}
-	}
-	if d.After(s.latestDay()) {
-		errs.Set("as_of", "prices.error.as_of_future")
-	}
-	return d
-}
-
-// pricesSource checks a sample's source: required, at most pricesMaxSource
-// characters.
-func pricesSource(raw string, errs web.Errors) string {
-	src := strings.TrimSpace(strings.ToValidUTF8(raw, "\uFFFD"))
-	switch n := utf8.RuneCountInString(src); {
-	case n == 0:
-		errs.Set("source", "form.required")
-	case n > pricesMaxSource:
-		errs.Set("source", "prices.error.source_too_long")
-	}
-	return src
-}
-
-// pricesCurrencyField checks one currency input (ISO 4217, priceable).
-func pricesCurrencyField(raw, field string, errs web.Errors) string {
-	cur := pricesCurrency(raw)
-	switch {
-	case cur == "":
-		errs.Set(field, "form.required")
-	case !money.IsCurrency(cur):
-		errs.Set(field, "prices.error.currency")
-	}
-	return cur
-}
-
 // createReferencePrice is POST /prices/reference: every bad field is named
 // beside its input at once (422, input kept, nothing saved); a stored price
 // redirects back to the page.
 func (s *Server) createReferencePrice(c echo.Context) error {
-	f := web.RefPriceForm{
-		Item:      strings.TrimSpace(c.FormValue("item")),
-		Currency:  strings.TrimSpace(c.FormValue("currency")),
-		Unit:      strings.TrimSpace(c.FormValue("unit")),
-		UnitPrice: strings.TrimSpace(c.FormValue("unit_price")),
-		AsOf:      strings.TrimSpace(c.FormValue("as_of")),
-		Source:    c.FormValue("source"),
-		Errors:    web.Errors{},
+	values, err := formValues(c)
+	if err != nil {
+		return err
 	}
-	r := market.ReferencePrice{Item: f.Item, Unit: f.Unit}
-	it, itemOK := catalog.LookupItem(catalog.ItemKey(f.Item))
-	switch {
-	case f.Item == "":
-		f.Errors.Set("item", "form.required")
-	case !itemOK:
-		f.Errors.Set("item", "prices.error.item")
-	}
-	r.Currency = pricesCurrencyField(f.Currency, "currency", f.Errors)
-	f.Currency = r.Currency
-	// TCO.md: a unit outside the item's set is an input error, never a guess.
-	switch {
-	case f.Unit == "":
-		f.Errors.Set("unit", "form.required")
-	case !catalog.Unit(f.Unit).Valid():
-		f.Errors.Set("unit", "prices.error.unit")
-	case itemOK && !it.Allows(catalog.Unit(f.Unit)):
-		f.Errors.Set("unit", "prices.error.unit_not_allowed")
-	}
-	if f.UnitPrice == "" {
-		f.Errors.Set("unit_price", "form.required")
-	} else if p, err := money.ParsePlaces(f.UnitPrice, 6); err != nil || p.IsNegative() {
-		f.Errors.Set("unit_price", "prices.error.unit_price")
-	} else if p.GreaterThanOrEqual(pricesMaxUnitPrice) {
-		f.Errors.Set("unit_price", "prices.error.too_large")
-	} else {
-		r.UnitPrice = p
-	}
-	r.AsOf = s.pricesAsOf(f.AsOf, f.Errors)
-	r.Source = pricesSource(f.Source, f.Errors)
-	f.Source = r.Source
-
-	if len(f.Errors) == 0 {
-		_, err := s.store.CreateReferencePrice(c.Request().Context(), s.actor(c), r)
+	r := form.Values(values)
+	p := market.ReadReferencePrice(r, s.latestDay())
+	f := web.RefPriceForm{Item: r.Raw("item"), Currency: p.Currency, Unit: r.Raw("unit"), UnitPrice: r.Raw("unit_price"),
+		AsOf: r.Raw("as_of"), Source: p.Source, Errors: r.Errs}
+	if r.OK() {
+		_, err := s.store.CreateReferencePrice(c.Request().Context(), s.actor(c), p)
 		switch {
 		case errors.Is(err, store.ErrReferencePriceExists):
-			f.Errors.Set("as_of", "prices.reference.exists")
+			r.Fail("as_of", "prices.reference.exists")
 		case err != nil:
 			return err
 		default:
@@ -329,39 +244,19 @@ func (s *Server) createReferencePrice(c echo.Context) error {
 // createFXRate is POST /prices/fx: like createReferencePrice, for a dated
 // exchange rate (1 base = rate quote).
 func (s *Server) createFXRate(c echo.Context) error {
-	f := web.FXRateForm{
-		Base:   c.FormValue("base"),
-		Quote:  c.FormValue("quote"),
-		Rate:   strings.TrimSpace(c.FormValue("rate")),
-		AsOf:   strings.TrimSpace(c.FormValue("as_of")),
-		Source: c.FormValue("source"),
-		Errors: web.Errors{},
+	values, err := formValues(c)
+	if err != nil {
+		return err
 	}
-	var r market.FXRate
-	r.Base = pricesCurrencyField(f.Base, "base", f.Errors)
-	r.Quote = pricesCurrencyField(f.Quote, "quote", f.Errors)
-	f.Base, f.Quote = r.Base, r.Quote
-	if !f.Errors.Has("base") && !f.Errors.Has("quote") && r.Base == r.Quote {
-		f.Errors.Set("quote", "prices.error.same_currency")
-	}
-	if f.Rate == "" {
-		f.Errors.Set("rate", "form.required")
-	} else if rate, err := money.ParsePlaces(f.Rate, 10); err != nil || !rate.IsPositive() {
-		f.Errors.Set("rate", "prices.error.rate")
-	} else if rate.GreaterThanOrEqual(pricesMaxFXRate) {
-		f.Errors.Set("rate", "prices.error.too_large")
-	} else {
-		r.Rate = rate
-	}
-	r.AsOf = s.pricesAsOf(f.AsOf, f.Errors)
-	r.Source = pricesSource(f.Source, f.Errors)
-	f.Source = r.Source
-
-	if len(f.Errors) == 0 {
-		_, err := s.store.CreateFXRate(c.Request().Context(), s.actor(c), r)
+	r := form.Values(values)
+	fx := market.ReadFXRate(r, s.latestDay())
+	f := web.FXRateForm{Base: fx.Base, Quote: fx.Quote, Rate: r.Raw("rate"), AsOf: r.Raw("as_of"), Source: fx.Source,
+		Errors: r.Errs}
+	if r.OK() {
+		_, err := s.store.CreateFXRate(c.Request().Context(), s.actor(c), fx)
 		switch {
 		case errors.Is(err, store.ErrFXRateExists):
-			f.Errors.Set("as_of", "prices.fx.exists")
+			r.Fail("as_of", "prices.fx.exists")
 		case err != nil:
 			return err
 		default:

@@ -42,10 +42,10 @@ func (s *Server) quoteQuestions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if q.State == quote.Draft && !isEditor(c) {
+	if q.State == quote.Draft && !s.isEditor(c) {
 		return echo.ErrNotFound
 	}
-	tr := t(c)
+	tr := translator(c)
 	profile, perrs := tcoapi.ProfileFromForm(c.QueryParams())
 	qc := vendorq.Context{}
 	if len(perrs) == 0 {
@@ -57,8 +57,8 @@ func (s *Server) quoteQuestions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	qc.Terms = vendorTerms(terms)
-	name := compareCandidateName(c, q)
+	qc.Terms = vendorq.TermsOf(terms)
+	name := web.QuoteName(translator(c), q)
 	title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + web.FormatDate(q.AsOf)
 	v := web.QuestionsView{ID: strconv.FormatInt(q.ID, 10), Name: name, QuoteURL: "/quotes/" + strconv.FormatInt(q.ID, 10),
 		PlainText: vendorq.PlainText(title, vendorq.For(q, qc), tr.TMap)}

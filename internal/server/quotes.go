@@ -11,9 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
-	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/quote"
@@ -29,43 +27,11 @@ const (
 	staleAfterDays = 90
 )
 
-// isEditor reports whether the current user may write market data.
-func isEditor(c echo.Context) bool {
-	cur := auth.CurrentUser(c)
-	return cur != nil && (cur.Role == auth.RoleEditor || cur.Role == auth.RoleAdmin)
-}
-
-// displayName picks the name in the reader's language, falling back to the other.
-func displayName(lang i18n.Lang, zh, en string) string {
-	if lang == i18n.EN && en != "" || zh == "" {
-		return en
-	}
-	return zh
-}
-
-// refOptions turns platforms and GPU models into select choices.
-func refOptions(lang i18n.Lang, refs []market.RefName) []web.Option {
-	out := make([]web.Option, len(refs))
-	for i, r := range refs {
-		out[i] = web.Option{Value: strconv.FormatInt(r.ID, 10), Label: displayName(lang, r.Names[0], r.Names[1])}
-	}
-	return out
-}
-
-// gpuOptions labels GPU models "Vendor Name" in every language.
-func gpuOptions(refs []market.RefName) []web.Option {
-	out := make([]web.Option, len(refs))
-	for i, r := range refs {
-		out[i] = web.Option{Value: strconv.FormatInt(r.ID, 10), Label: r.Names[0]}
-	}
-	return out
-}
-
 func (s *Server) formatMoney(c echo.Context, d decimal.NullDecimal, currency string) string {
 	if !d.Valid {
 		return ""
 	}
-	return money.FormatPlaces(d.Decimal, currency, string(t(c).Lang), max(2, int32(money.Places(d.Decimal))))
+	return money.FormatPlaces(d.Decimal, currency, string(translator(c).Lang), max(2, int32(money.Places(d.Decimal))))
 }
 
 // ageDays is the number of whole days from asOf to today.
@@ -82,7 +48,7 @@ func (s *Server) quoteFilter(c echo.Context) (f store.QuoteFilter, filter url.Va
 	if q.Get("stale") == "1" {
 		f.AsOfBefore = s.today().AddDate(0, 0, -staleAfterDays)
 	}
-	if isEditor(c) {
+	if s.isEditor(c) {
 		switch st := q.Get("state"); st {
 		case quote.Draft, quote.Archived, quote.Published:
 			f.States = []string{st}
@@ -103,7 +69,7 @@ func (s *Server) quoteList(c echo.Context) error {
 	ctx := c.Request().Context()
 	f, filter := s.quoteFilter(c)
 	f.Limit = quotesPerPage
-	editor := isEditor(c)
+	editor := s.isEditor(c)
 	page := pageParam(c)
 	f.Offset = (page - 1) * quotesPerPage
 	quotes, total, err := s.store.Quotes(ctx, f)
@@ -114,19 +80,19 @@ func (s *Server) quoteList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	lang := t(c).Lang
+	lang := translator(c).Lang
 	pager := web.Pager{Page: page, PerPage: quotesPerPage, Total: total, Base: "/quotes?" + filter.Encode()}
 	if total > store.QuoteCountCap {
 		pager.Total, pager.Capped = store.QuoteCountCap, true
 	}
-	v := web.QuoteListView{Platforms: refOptions(lang, platforms), GPUs: gpuOptions(gpus), Filter: filter, IsEditor: editor,
+	v := web.QuoteListView{Platforms: web.RefOptions(lang, platforms), GPUs: web.GPUOptions(gpus), Filter: filter, IsEditor: editor,
 		Pager:     pager,
 		ExportURL: "/quotes/export.csv?" + filter.Encode(),
 		States: []web.Option{{Value: "", LabelID: "quote.state.published"}, {Value: "draft", LabelID: "quote.state.draft"},
 			{Value: "archived", LabelID: "quote.state.archived"}, {Value: "all", LabelID: "filter.all"}}}
 	stale := s.today().AddDate(0, 0, -staleAfterDays)
 	for _, qt := range quotes {
-		v.Rows = append(v.Rows, web.QuoteRow{ID: qt.ID, Platform: displayName(lang, qt.PlatformNameZH, qt.PlatformNameEN),
+		v.Rows = append(v.Rows, web.QuoteRow{ID: qt.ID, Platform: web.DisplayName(lang, qt.PlatformNameZH, qt.PlatformNameEN),
 			GPU: qt.GPUVendor + " " + qt.GPUName, GPUCount: qt.GPUCount, Label: qt.Label, Region: qt.Region,
 			Currency: qt.Currency, Hourly: s.formatMoney(c, qt.Hourly, qt.Currency), Monthly: s.formatMoney(c, qt.Monthly, qt.Currency),
 			AsOf: web.FormatDate(qt.AsOf), Stale: qt.State == quote.Published && qt.AsOf.Before(stale),
@@ -144,9 +110,9 @@ func (s *Server) renderQuoteForm(c echo.Context, status int, v web.QuoteFormView
 	}
 	msgs := map[string]string{}
 	for k, id := range errs {
-		msgs[k] = t(c).T(id.ID, id.Args...)
+		msgs[k] = translator(c).T(id.ID, id.Args...)
 	}
-	v.Sections, v.Lines = web.QuoteForm(values, msgs, refOptions(t(c).Lang, platforms), gpuOptions(gpus))
+	v.Sections, v.Lines = web.QuoteForm(values, msgs, web.RefOptions(translator(c).Lang, platforms), web.GPUOptions(gpus))
 	v.Errors = web.QuoteFormErrors(v.Sections, v.Lines)
 	titleID := "quote.form.new"
 	if !v.IsNew {
@@ -165,15 +131,6 @@ func (s *Server) quoteNew(c echo.Context) error {
 		}
 	}
 	return s.renderQuoteForm(c, http.StatusOK, web.QuoteFormView{IsNew: true, Action: "/quotes"}, values, nil)
-}
-
-// formValues returns the posted form (for parseQuote and re-rendering).
-func formValues(c echo.Context) (url.Values, error) {
-	f, err := c.FormParams()
-	if err != nil {
-		return nil, echo.NewHTTPError(http.StatusBadRequest)
-	}
-	return f, nil
 }
 
 func (s *Server) quoteCreate(c echo.Context) error {
@@ -207,7 +164,7 @@ func (s *Server) loadQuote(c echo.Context) (quote.Quote, error) {
 	if err != nil {
 		return quote.Quote{}, err
 	}
-	if q.State == quote.Draft && !isEditor(c) {
+	if q.State == quote.Draft && !s.isEditor(c) {
 		return quote.Quote{}, echo.ErrNotFound
 	}
 	return q, nil
@@ -347,12 +304,12 @@ func (s *Server) quoteShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	lang := t(c).Lang
+	lang := translator(c).Lang
 	v := web.QuoteDetailView{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, LockVersion: q.LockVersion,
-		Platform: displayName(lang, q.PlatformNameZH, q.PlatformNameEN), PlatformID: q.PlatformID, GPUModelID: q.GPUModelID,
-		AsOf: web.FormatDate(q.AsOf), AgeDays: s.ageDays(q.AsOf), Source: q.Source, IsEditor: isEditor(c)}
+		Platform: web.DisplayName(lang, q.PlatformNameZH, q.PlatformNameEN), PlatformID: q.PlatformID, GPUModelID: q.GPUModelID,
+		AsOf: web.FormatDate(q.AsOf), AgeDays: s.ageDays(q.AsOf), Source: q.Source, IsEditor: s.isEditor(c)}
 	v.Stale = q.State == quote.Published && v.AgeDays > staleAfterDays
-	v.Title = t(c).T("quote.detail.title", "Platform", v.Platform, "GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
+	v.Title = translator(c).T("quote.detail.title", "Platform", v.Platform, "GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
 	if q.Label != "" {
 		v.Title += " · " + q.Label
 	}

@@ -14,19 +14,19 @@ import (
 	"gpuquote/web"
 )
 
-// t returns the request's translator.
-func t(c echo.Context) *i18n.Translator { return i18n.FromContext(c.Request().Context()) }
+// translator returns the request's translator.
+func translator(c echo.Context) *i18n.Translator { return i18n.FromContext(c.Request().Context()) }
 
 // page builds the layout's view model for this request; titleID is the
 // catalog message of the page title. It consumes the flash cookie.
 func (s *Server) page(c echo.Context, titleID string) web.Page {
-	p := web.Page{Title: t(c).T(titleID), CSRF: auth.CSRFToken(c), Path: c.Request().URL.Path}
+	p := web.Page{Title: translator(c).T(titleID), CSRF: auth.CSRFToken(c), Path: c.Request().URL.Path}
 	if cur := auth.CurrentUser(c); cur != nil {
 		p.User = &web.User{ID: cur.UserID, Name: cur.DisplayName, Email: cur.Email, Role: string(cur.Role)}
 	}
 	if ck, err := c.Cookie(flashCookie); err == nil {
-		if kind, id, args, ok := parseFlash(ck.Value); ok && s.catalog.Has(t(c).Lang, id) {
-			p.Flash = &web.Flash{Kind: kind, Text: t(c).TMap(id, args)}
+		if kind, id, args, ok := parseFlash(ck.Value); ok && s.catalog.Has(translator(c).Lang, id) {
+			p.Flash = &web.Flash{Kind: kind, Text: translator(c).TMap(id, args)}
 		}
 		c.SetCookie(&http.Cookie{Name: flashCookie, Path: "/", MaxAge: -1, HttpOnly: true, Secure: s.cfg.TLS, SameSite: http.SameSiteLaxMode})
 	}

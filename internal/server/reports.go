@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
@@ -18,6 +17,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/compare"
+	"gpuquote/internal/form"
 	"gpuquote/internal/money"
 	"gpuquote/internal/report"
 	"gpuquote/internal/store"
@@ -42,12 +42,6 @@ func reportURL(id int64) string { return "/reports/" + strconv.FormatInt(id, 10)
 // reportLink names a report for links.
 func reportLink(id int64, number string, revision int, status string) *web.ReportLink {
 	return &web.ReportLink{Number: number, Revision: revision, URL: reportURL(id), Status: status}
-}
-
-// isFinance reports whether the reader may approve or return reports.
-func isFinance(c echo.Context) bool {
-	cur := auth.CurrentUser(c)
-	return cur != nil && (cur.Role == auth.RoleFinance || cur.Role == auth.RoleAdmin)
 }
 
 // canSeeReport says whether the reader may see a report: drafts are their
@@ -85,26 +79,17 @@ func (s *Server) loadReport(c echo.Context) (report.Report, report.Snapshot, err
 	return r, snap, nil
 }
 
-// reportTexts validates a report's title and purpose; errs maps a field to
-// the catalog message of its problem.
-func reportTexts(form url.Values) (title, purpose string, errs web.Errors) {
-	errs = web.Errors{}
-	title = strings.TrimSpace(form.Get("title"))
-	purpose = strings.TrimSpace(strings.ReplaceAll(form.Get("purpose"), "\r\n", "\n"))
-	if n := utf8.RuneCountInString(title); n == 0 {
-		errs.Set("title", "report.error.title_required")
-	} else if n > reportTitleMax {
-		errs.Set("title", "report.error.title_long")
-	}
-	if utf8.RuneCountInString(purpose) > reportPurposeMax {
-		errs.Set("purpose", "report.error.purpose_long")
-	}
-	return title, purpose, errs
+// reportTexts reads a report's title and purpose.
+func reportTexts(values url.Values) (title, purpose string, errs web.Errors) {
+	r := form.Values(values)
+	title = r.RequiredText("title", reportTitleMax)
+	purpose = r.Paragraphs("purpose", reportPurposeMax)
+	return title, purpose, r.Errs
 }
 
 // freezeProblems words what keeps a frozen comparison from being saved.
 func freezeProblems(c echo.Context, fz compare.Frozen) []string {
-	tr := t(c)
+	tr := translator(c)
 	var out []string
 	for _, e := range fz.ProfileErrors {
 		out = append(out, tr.T(profileLabelID(e.Field))+": "+tr.TMap(e.MessageID, e.Args))
@@ -182,7 +167,7 @@ func (s *Server) renderReportNew(c echo.Context, status int, values url.Values, 
 			continue
 		}
 		v.Revisable = append(v.Revisable, web.Option{Value: strconv.FormatInt(r.ID, 10),
-			Label: r.Number + " " + t(c).T("report.revision", "Revision", strconv.Itoa(r.Revision+1)) + " · " + r.Title})
+			Label: r.Number + " " + translator(c).T("report.revision", "Revision", strconv.Itoa(r.Revision+1)) + " · " + r.Title})
 		if r.ID == v.ReviseOfID {
 			back.Set("revise_of", strconv.FormatInt(r.ID, 10))
 			if v.Title == "" {
@@ -201,23 +186,23 @@ func (s *Server) renderReportNew(c echo.Context, status int, values url.Values, 
 // reportCreate freezes the comparison in the form as a new draft report
 // (or as the next revision of the author's returned report).
 func (s *Server) reportCreate(c echo.Context) error {
-	form, err := formValues(c)
+	values, err := formValues(c)
 	if err != nil {
 		return err
 	}
-	title, purpose, errs := reportTexts(form)
-	fz, err := compare.FreezeValues(c.Request().Context(), s.store, form, s.today())
+	title, purpose, errs := reportTexts(values)
+	fz, err := compare.FreezeValues(c.Request().Context(), s.store, values, s.today())
 	if err != nil {
 		return err
 	}
 	if len(errs) > 0 || !fz.Savable() {
-		return s.renderReportNew(c, http.StatusUnprocessableEntity, form, form.Get("title"), form.Get("purpose"), errs)
+		return s.renderReportNew(c, http.StatusUnprocessableEntity, values, values.Get("title"), values.Get("purpose"), errs)
 	}
 	nr, err := newReport(fz.Snapshot, title, purpose)
 	if err != nil {
 		return err
 	}
-	if raw := form.Get("revise_of"); raw != "" {
+	if raw := values.Get("revise_of"); raw != "" {
 		if nr.PreviousRevisionID, err = strconv.ParseInt(raw, 10, 64); err != nil || nr.PreviousRevisionID <= 0 {
 			return echo.ErrNotFound
 		}
@@ -276,8 +261,8 @@ func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap 
 	author := cur != nil && cur.UserID == r.AuthorID
 	v.CanSubmit = author && r.Status == report.Draft
 	v.CanEdit = v.CanSubmit
-	v.CanDecide = isFinance(c) && !author && r.Status == report.Submitted
-	v.OwnPending = isFinance(c) && author && r.Status == report.Submitted
+	v.CanDecide = s.isFinance(c) && !author && r.Status == report.Submitted
+	v.OwnPending = s.isFinance(c) && author && r.Status == report.Submitted
 	v.CanRevise = author && r.Status == report.Returned && r.NextRevisionID == 0
 	if v.CanRevise {
 		q := snap.PageValues()
@@ -330,7 +315,7 @@ func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap 
 // formatting), the summary, the inputs and the vendor questions — drawn
 // once per report and language (see frozenCache).
 func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapshot, v *web.ReportView) {
-	tr := t(c)
+	tr := translator(c)
 	k := frozenKey{id: id, kind: "view", lang: string(tr.Lang)}
 	use := func(f web.ReportView) {
 		v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
@@ -361,7 +346,7 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 	}
 	for _, row := range snap.Rows {
 		sq := row.Quote.AsQuote(row.GPU)
-		name := compareCandidateName(c, sq)
+		name := web.QuoteName(translator(c), sq)
 		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(sq.Version)) + " · " + row.Quote.AsOf
 		f.Questions = append(f.Questions, web.ReportQuestions{ID: row.Quote.ID, Name: name,
 			Text: vendorq.PlainText(title, vendorq.Frozen(row), tr.TMap)})
@@ -380,13 +365,13 @@ func itemLabelID(key string) string {
 
 // reportTime is a moment as reports show it, in UTC.
 func (s *Server) reportTime(c echo.Context, at time.Time) string {
-	return t(c).T("report.time.utc", "Time", at.UTC().Format("2006-01-02 15:04"))
+	return translator(c).T("report.time.utc", "Time", at.UTC().Format("2006-01-02 15:04"))
 }
 
 // reportProfile lists the frozen profile's fields that were given, with
 // their labels, in the form's order.
 func reportProfile(c echo.Context, snap report.Snapshot) []web.ReportFact {
-	tr := t(c)
+	tr := translator(c)
 	var out []web.ReportFact
 	for _, sec := range web.ProfileSections(snap.PageValues(), nil) {
 		for _, f := range sec.Fields {
@@ -415,7 +400,7 @@ func reportProfile(c echo.Context, snap report.Snapshot) []web.ReportFact {
 
 // reportSummary formats the snapshot's summary.
 func (s *Server) reportSummary(c echo.Context, snap report.Snapshot) web.ReportSummaryView {
-	tr := t(c)
+	tr := translator(c)
 	cur := snap.ReportCurrency
 	m := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), cur) }
 	sum := snap.Summary()
@@ -425,7 +410,7 @@ func (s *Server) reportSummary(c echo.Context, snap report.Snapshot) web.ReportS
 	}
 	rec := snap.Rows[sum.Recommended]
 	v.HasRecommendation = true
-	v.Recommended = compareCandidateName(c, rec.Quote.AsQuote(rec.GPU))
+	v.Recommended = web.QuoteName(translator(c), rec.Quote.AsQuote(rec.GPU))
 	v.RecommendedURL = "/quotes/" + strconv.FormatInt(rec.Quote.ID, 10)
 	v.ChosenModeID = catalog.Mode(rec.Result.ChosenMode).LabelID()
 	v.TCO, v.Pessimistic, v.Range = m(rec.Result.TCO), m(rec.Result.TCOPessimistic), m(sum.Range.Decimal)
@@ -438,7 +423,7 @@ func (s *Server) reportSummary(c echo.Context, snap report.Snapshot) web.ReportS
 	if sum.Next >= 0 {
 		next := snap.Rows[sum.Next]
 		v.HasNext = true
-		v.Next = compareCandidateName(c, next.Quote.AsQuote(next.GPU))
+		v.Next = web.QuoteName(translator(c), next.Quote.AsQuote(next.GPU))
 		v.Savings = m(sum.Savings.Decimal)
 		if sum.SavingsPct.Valid {
 			v.SavingsPct = tr.T("calc.result.percent", "Value", money.Fixed(sum.SavingsPct.Decimal.Mul(decimal.NewFromInt(100)), 2))
@@ -449,7 +434,7 @@ func (s *Server) reportSummary(c echo.Context, snap report.Snapshot) web.ReportS
 
 // reportChanges formats what recomputing changed, offer by offer.
 func (s *Server) reportChanges(c echo.Context, old, new report.Snapshot) web.ReportChanges {
-	tr := t(c)
+	tr := translator(c)
 	d := report.Compare(old, new)
 	out := web.ReportChanges{OldDate: d.OldDate, NewDate: d.NewDate, RulesChanged: d.RulesChanged, RefsChanged: d.ReferencePricesChanged}
 	version := func(r *report.Row) string {
@@ -500,7 +485,7 @@ func (s *Server) reportChanges(c echo.Context, old, new report.Snapshot) web.Rep
 		if ch.Old == nil {
 			row.OldVersion = tr.T("report.changes.new_offer")
 		}
-		row.Name = compareCandidateName(c, named.Quote.AsQuote(named.GPU))
+		row.Name = web.QuoteName(translator(c), named.Quote.AsQuote(named.GPU))
 		if ch.Old != nil && ch.Old.Priced && ch.Old.Result != nil {
 			row.OldModeID = catalog.Mode(ch.Old.Result.ChosenMode).LabelID()
 		}
@@ -526,14 +511,14 @@ func (s *Server) reportAction(c echo.Context, step func(ctx context.Context, a u
 	if err != nil {
 		return err
 	}
-	form, err := formValues(c)
+	values, err := formValues(c)
 	if err != nil {
 		return err
 	}
-	comment := strings.TrimSpace(strings.ReplaceAll(form.Get("comment"), "\r\n", "\n"))
-	if utf8.RuneCountInString(comment) > reportCommentMax {
-		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, url.Values{"return_comment": {comment}},
-			web.Errors{"comment": {ID: "report.error.comment_long"}}, false)
+	fr := form.Values(values)
+	comment := fr.Paragraphs("comment", reportCommentMax)
+	if !fr.OK() {
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, url.Values{"return_comment": {comment}}, fr.Errs, false)
 	}
 	err = step(c.Request().Context(), s.actor(c), s.now(), r.ID, comment)
 	switch {
@@ -591,16 +576,16 @@ func (s *Server) reportRetitle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	form, err := formValues(c)
+	values, err := formValues(c)
 	if err != nil {
 		return err
 	}
-	title, purpose, errs := reportTexts(form)
+	title, purpose, errs := reportTexts(values)
 	if len(errs) > 0 {
 		if cur := auth.CurrentUser(c); cur.UserID != r.AuthorID {
 			return echo.NewHTTPError(http.StatusForbidden)
 		}
-		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, errs, false)
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, values, errs, false)
 	}
 	err = s.store.RetitleReport(c.Request().Context(), s.actor(c), s.now(), r.ID, title, purpose)
 	if errors.Is(err, store.ErrConflict) {
@@ -649,25 +634,25 @@ func (s *Server) reportRevise(c echo.Context) error {
 	if cur.UserID != r.AuthorID {
 		return echo.NewHTTPError(http.StatusForbidden)
 	}
-	form, err := formValues(c)
+	values, err := formValues(c)
 	if err != nil {
 		return err
 	}
-	title, purpose, errs := reportTexts(form)
-	if form.Get("data") != "same" && form.Get("data") != "today" {
+	title, purpose, errs := reportTexts(values)
+	if values.Get("data") != "same" && values.Get("data") != "today" {
 		errs.Set("data", "report.error.revise_data")
 	}
 	if len(errs) > 0 {
-		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, errs, false)
+		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, values, errs, false)
 	}
 	next := snap
-	if form.Get("data") == "today" {
+	if values.Get("data") == "today" {
 		fz, err := compare.Recompute(c.Request().Context(), s.store, snap, s.today())
 		if err != nil {
 			return err
 		}
 		if !fz.Savable() {
-			return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, form, web.Errors{"data": {ID: "report.error.recompute"}}, false)
+			return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, values, web.Errors{"data": {ID: "report.error.recompute"}}, false)
 		}
 		next = fz.Snapshot
 	}
@@ -758,7 +743,7 @@ func (s *Server) reportList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := web.ReportListView{Filter: filter, Errors: errs, Platforms: refOptions(t(c).Lang, platforms),
+	v := web.ReportListView{Filter: filter, Errors: errs, Platforms: web.RefOptions(translator(c).Lang, platforms),
 		Pager: web.Pager{Page: page, PerPage: reportsPerPage, Total: total, Base: "/reports?" + filter.Encode()}}
 	for _, st := range report.Statuses {
 		v.Statuses = append(v.Statuses, web.Option{Value: st, LabelID: web.ReportStatusLabelID(st)})

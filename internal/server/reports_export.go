@@ -19,7 +19,7 @@ import (
 // only: the facts a reader of the file needs (number, dates, people,
 // currency, rules, the recommendation), then the snapshot's figures.
 func (s *Server) reportDocument(c echo.Context, r report.Report, snap report.Snapshot) report.Document {
-	tr := t(c)
+	tr := translator(c)
 	number := r.Number
 	if r.Revision > 1 {
 		number += " " + tr.T("report.revision", "Revision", strconv.Itoa(r.Revision))
@@ -60,14 +60,14 @@ func (s *Server) reportDocument(c echo.Context, r report.Report, snap report.Sna
 	}
 	if sum := snap.Summary(); sum.Recommended >= 0 {
 		rec := snap.Rows[sum.Recommended]
-		meta = append(meta, [2]string{tr.T("report.summary.recommended"), compareCandidateName(c, rec.Quote.AsQuote(rec.GPU))},
+		meta = append(meta, [2]string{tr.T("report.summary.recommended"), web.QuoteName(translator(c), rec.Quote.AsQuote(rec.GPU))},
 			[2]string{tr.T("calc.result.tco"), money.Fixed(rec.Result.TCO, 2)},
 			[2]string{tr.T("calc.result.tco_pessimistic"), money.Fixed(rec.Result.TCOPessimistic, 2)})
 		if sum.Savings.Valid {
 			meta = append(meta, [2]string{tr.T("report.summary.savings"), money.Fixed(sum.Savings.Decimal, 2)})
 		}
 	}
-	name := func(row report.Row) string { return compareCandidateName(c, row.Quote.AsQuote(row.GPU)) }
+	name := func(row report.Row) string { return web.QuoteName(translator(c), row.Quote.AsQuote(row.GPU)) }
 	return report.BuildDocument(snap, meta, tr.TMap, name)
 }
 
@@ -104,7 +104,7 @@ func (s *Server) reportExportXLSX(c echo.Context) error {
 // its last change, the names of the people).
 func (s *Server) reportFile(c echo.Context, r report.Report, snap report.Snapshot, kind string,
 	write func(io.Writer, report.Document) error) ([]byte, error) {
-	k := frozenKey{id: r.ID, kind: kind, lang: string(t(c).Lang),
+	k := frozenKey{id: r.ID, kind: kind, lang: string(translator(c).Lang),
 		state: strings.Join([]string{r.Status, r.UpdatedAt.UTC().Format(time.RFC3339Nano), r.AuthorName, r.DecidedByName, r.Title, r.Purpose}, "\x00")}
 	if cached, ok := s.frozen.get(k); ok {
 		return cached.([]byte), nil

@@ -47,6 +47,8 @@ type Server struct {
 	echo    *echo.Echo
 	// frozen keeps what saved reports' immutable snapshots yield.
 	frozen *frozenCache
+	// policies are the route table's policies by "METHOD path".
+	policies map[string]auth.Policy
 }
 
 // New builds the server and registers every route of the route table.
@@ -84,8 +86,10 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// A route with its own BodyLimit (an upload) skips the global limit
 	// and gets its own, never below the global one.
 	routes := s.Routes()
+	s.policies = make(map[string]auth.Policy, len(routes))
 	ownLimit := map[string]bool{}
 	for _, r := range routes {
+		s.policies[r.Method+" "+r.Path] = r.Policy
 		if r.BodyLimit > 0 {
 			ownLimit[r.Method+" "+r.Path] = true
 		}

@@ -62,7 +62,7 @@ func (s *Server) evaluateAPI(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	if len(errs) > 0 {
-		return c.JSON(http.StatusUnprocessableEntity, tcoapi.Messages(errs, t(c).TMap))
+		return c.JSON(http.StatusUnprocessableEntity, tcoapi.Messages(errs, translator(c).TMap))
 	}
 	return c.JSON(http.StatusOK, res)
 }
@@ -88,7 +88,7 @@ func (s *Server) renderCalculator(c echo.Context, form map[string][]string) erro
 	if err != nil {
 		return err
 	}
-	tr := t(c)
+	tr := translator(c)
 	msgs := map[string]string{}
 	for _, e := range errs {
 		name := fr.Field(e.Field)

@@ -96,7 +96,7 @@ type verifyError struct {
 // reasons in the request's language. It stores nothing. 422 names an
 // unknown gpu_model and a parse error's line, both at once.
 func (s *Server) verifyNvidiaSMI(c echo.Context) error {
-	tr := t(c)
+	tr := translator(c)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	text, err := verifyText(c)
 	if err != nil {

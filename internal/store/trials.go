@@ -131,10 +131,7 @@ func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, 
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+trialColumns+`,
-			(SELECT count(*) FROM (
-				SELECT DISTINCT ON (r.check_no) r.state FROM trial_check_results r
-				WHERE r.trial_id = t.id ORDER BY r.check_no, r.id DESC) l
-			 WHERE l.state <> 'pending'),
+			t.decided,
 			(SELECT pf.below FROM trial_perf pf WHERE pf.trial_id = t.id ORDER BY pf.id DESC LIMIT 1),
 			count(*) OVER ()`+trialFrom+`
 		WHERE ($1 = 0 OR t.platform_id = $1) AND ($2 = 0 OR t.gpu_model_id = $2)
@@ -180,28 +177,6 @@ func decodeJSON(raw []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// trialStates returns the latest state of every recorded check of a trial.
-func trialStates(ctx context.Context, q Querier, trialID int64) (map[int]trial.State, error) {
-	rows, err := q.Query(ctx, `
-		SELECT DISTINCT ON (check_no) check_no, state FROM trial_check_results
-		WHERE trial_id = $1 ORDER BY check_no, id DESC`, trialID)
-	if err != nil {
-		return nil, fmt.Errorf("trial states: %w", err)
-	}
-	defer rows.Close()
-	out := map[int]trial.State{}
-	for rows.Next() {
-		var (
-			n  int
-			st trial.State
-		)
-		if err := rows.Scan(&n, &st); err != nil {
-			return nil, fmt.Errorf("trial states: %w", err)
-		}
-		out[n] = st
-	}
-	return out, rows.Err()
-}
 
 // trialRecordAudit is how a recorded result appears in the audit log: the
 // pasted output by its length only.
@@ -262,12 +237,15 @@ func (s *Store) RecordTrialResults(ctx context.Context, a user.Actor, trialID in
 			logged = append(logged, trialRecordAudit{Check: r.Check, State: r.State, Note: strings.TrimSpace(r.Note),
 				Measured: strings.TrimSpace(r.Measured), OutputChars: len([]rune(r.Output)), Reasons: r.Reasons})
 		}
-		states, err := trialStates(ctx, tx, trialID)
+		results, err := trialCheckStates(ctx, tx, trialID)
 		if err != nil {
 			return err
 		}
+		latest, _ := trial.Latest(results)
+		states := trial.StatesOf(latest)
 		verdict := trial.VerdictOf(states)
-		if _, err := tx.Exec(ctx, `UPDATE trials SET verdict = $2, updated_at = now() WHERE id = $1`, trialID, verdict); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE trials SET verdict = $2, decided = $3, updated_at = now() WHERE id = $1`,
+			trialID, verdict, trial.Decided(states)); err != nil {
 			return fmt.Errorf("trial verdict: %w", err)
 		}
 		if out, err = trialByID(ctx, tx, trialID); err != nil {
@@ -295,6 +273,24 @@ func nonNilChecks(c []trial.PasteCheck) []trial.PasteCheck {
 		return []trial.PasteCheck{}
 	}
 	return c
+}
+
+// trialCheckStates returns every recording of a trial's checks, oldest
+// first, with only what the verdict reads (check and state).
+func trialCheckStates(ctx context.Context, q Querier, trialID int64) ([]trial.Result, error) {
+	rows, err := q.Query(ctx, `SELECT id, check_no, state FROM trial_check_results WHERE trial_id = $1 ORDER BY id`, trialID)
+	if err != nil {
+		return nil, fmt.Errorf("trial check states: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (trial.Result, error) {
+		r := trial.Result{TrialID: trialID}
+		err := row.Scan(&r.ID, &r.Check, &r.State)
+		return r, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("trial check states: %w", err)
+	}
+	return out, nil
 }
 
 // TrialResults returns every recording of a trial's checks, oldest first

@@ -149,3 +149,36 @@ func ProgressOf(states map[int]State) []Progress {
 	}
 	return out
 }
+
+// Latest splits a trial's recordings (oldest first, as the store returns
+// them) into the latest recording of each check, which is its state, and
+// the older ones of each check, newest first, which are its history. This
+// is the one place the "latest recording wins" rule is written.
+func Latest(results []Result) (latest map[int]Result, older map[int][]Result) {
+	latest, older = map[int]Result{}, map[int][]Result{}
+	for _, r := range results {
+		if prev, ok := latest[r.Check]; ok {
+			older[r.Check] = append([]Result{prev}, older[r.Check]...)
+		}
+		latest[r.Check] = r
+	}
+	return latest, older
+}
+
+// StatesOf is the state of every recorded check.
+func StatesOf(latest map[int]Result) map[int]State {
+	out := make(map[int]State, len(latest))
+	for n, r := range latest {
+		out[n] = r.State
+	}
+	return out
+}
+
+// Decided counts the checks decided (pass, fail or not applicable).
+func Decided(states map[int]State) int {
+	n := 0
+	for _, p := range ProgressOf(states) {
+		n += p.Done()
+	}
+	return n
+}

@@ -1,0 +1,48 @@
+package web
+
+import (
+	"strconv"
+
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
+)
+
+// DisplayName picks the name in the reader's language, falling back to
+// the other.
+func DisplayName(lang i18n.Lang, zh, en string) string {
+	if lang == i18n.EN && en != "" || zh == "" {
+		return en
+	}
+	return zh
+}
+
+// QuoteName names a quote in lists, tables and charts: platform · GPU × n
+// · label.
+func QuoteName(tr *i18n.Translator, q quote.Quote) string {
+	name := tr.T("quote.detail.title", "Platform", DisplayName(tr.Lang, q.PlatformNameZH, q.PlatformNameEN),
+		"GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
+	if q.Label != "" {
+		name += " · " + q.Label
+	}
+	return name
+}
+
+// RefOptions turns platforms into select choices, named in the reader's
+// language.
+func RefOptions(lang i18n.Lang, refs []market.RefName) []Option {
+	out := make([]Option, len(refs))
+	for i, r := range refs {
+		out[i] = Option{Value: strconv.FormatInt(r.ID, 10), Label: DisplayName(lang, r.Names[0], r.Names[1])}
+	}
+	return out
+}
+
+// GPUOptions labels GPU models "Vendor Name" in every language.
+func GPUOptions(refs []market.RefName) []Option {
+	out := make([]Option, len(refs))
+	for i, r := range refs {
+		out[i] = Option{Value: strconv.FormatInt(r.ID, 10), Label: r.Names[0]}
+	}
+	return out
+}
