@@ -177,7 +177,6 @@ func decodeJSON(raw []byte, v any) error {
 	return dec.Decode(v)
 }
 
-
 // trialRecordAudit is how a recorded result appears in the audit log: the
 // pasted output by its length only.
 type trialRecordAudit struct {
