@@ -5,6 +5,11 @@ import (
 	"strconv"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/money"
+	"gpuquote/internal/tcoapi"
+
+	"github.com/shopspring/decimal"
 )
 
 // CalcLine is one row of the twelve-line table.
@@ -270,4 +275,69 @@ func openOnError(sections []Section) {
 			}
 		}
 	}
+}
+
+// NewCalcResult formats an evaluation for the page: amounts with the report
+// currency in the reader's locale, hours and rates as computed.
+func NewCalcResult(r tcoapi.Response, tr *i18n.Translator) *CalcResult {
+	cur, loc := r.ReportCurrency, string(tr.Lang)
+	amount := func(s string) string {
+		d, err := money.ParseDecimal(s)
+		if err != nil {
+			return s
+		}
+		return money.Format(d, cur, loc)
+	}
+	rate := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		d, err := money.ParseDecimal(*p)
+		if err != nil {
+			return *p
+		}
+		return money.FormatPlaces(d, cur, loc, 4)
+	}
+	plain := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return money.Group(*p)
+	}
+	out := &CalcResult{
+		ReportCurrency: cur, FXRate: r.FXRate, FXDate: r.FXDate,
+		ChosenModeID: catalog.Mode(r.ChosenMode).LabelID(),
+		TCO:          amount(r.TCO), TCOPessimistic: amount(r.TCOPessimistic),
+		Compute: amount(r.ComputeTotal), Hidden: amount(r.HiddenTotal), OneOff: amount(r.OneOffTotal),
+		EffectivePerGPUH: rate(&r.EffectivePerGPUHour), PerReferenceGPUH: rate(r.PerReferenceGPUHour),
+		PerMillionTokens: rate(r.CostPerMillionTokens),
+		BreakEvenHours:   plain(r.BreakEvenHours), BreakEvenMonths: plain(r.BreakEvenMonths),
+		VRAMFloorGB: plain(r.VRAMFloorGB),
+	}
+	if r.HiddenShare != nil {
+		if d, err := money.ParseDecimal(*r.HiddenShare); err == nil {
+			out.HiddenShare = tr.T("calc.result.percent", "Value", money.Fixed(d.Mul(decimal.NewFromInt(100)), 2))
+		}
+	}
+	for _, m := range r.Modes {
+		row := CalcModeRow{Mode: m.Mode, LabelID: catalog.Mode(m.Mode).LabelID(),
+			StatusID: catalog.ModeStatus(m.Status).LabelID(), Allowed: m.Status == string(catalog.ModeAllowed),
+			Chosen: m.Mode == r.ChosenMode, Compute: amount(m.ComputeTotal), TCO: amount(m.TCO),
+			BillableHours: plain(m.BillableHoursPerMonth)}
+		out.Modes = append(out.Modes, row)
+	}
+	for _, l := range r.Lines {
+		it, _ := catalog.LookupItem(catalog.ItemKey(l.Item))
+		row := CalcLineResult{Item: l.Item, LabelID: it.LabelID, StatusID: catalog.Status(l.Status).LabelID(),
+			Unconfirmed: l.Status == string(catalog.StatusUnconfirmed), Quantity: money.Group(l.Quantity),
+			UnitID: catalog.Unit(l.Unit).LabelID(), Amount: amount(l.Amount)}
+		if l.ReferenceAmount != nil {
+			row.Reference = amount(*l.ReferenceAmount)
+		}
+		out.Lines = append(out.Lines, row)
+	}
+	for _, f := range r.Flags {
+		out.FlagIDs = append(out.FlagIDs, catalog.Flag(f).LabelID())
+	}
+	return out
 }

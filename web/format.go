@@ -5,6 +5,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
 )
 
@@ -29,4 +30,14 @@ func SpecInt(v *int) string {
 		return ""
 	}
 	return money.Group(strconv.Itoa(*v))
+}
+
+// FormatMoney writes an amount in currency for a reader: at least 2
+// places, more when the amount has them (a unit price of 0.471), grouped,
+// with the currency's sign; "" when there is none.
+func FormatMoney(lang i18n.Lang, d decimal.NullDecimal, currency string) string {
+	if !d.Valid {
+		return ""
+	}
+	return money.FormatPlaces(d.Decimal, currency, string(lang), max(2, int32(money.Places(d.Decimal))))
 }

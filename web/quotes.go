@@ -6,7 +6,10 @@ import (
 	"time"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/money"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/tco"
 
 	"github.com/shopspring/decimal"
 )
@@ -299,4 +302,78 @@ func boolIndex(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// QuoteRecords is what a quote's page shows: the quote, its series'
+// versions (newest first), the engine's results at quote.ExampleHours
+// (none when the quote could not be evaluated) and the day.
+type QuoteRecords struct {
+	Quote    quote.Quote
+	Versions []quote.Version
+	Examples []tco.Result
+	Today    time.Time
+	IsEditor bool
+}
+
+// NewQuoteDetailView is a quote's page: lines, terms, versions and what
+// the engine says about break-even for this quote alone.
+func NewQuoteDetailView(tr *i18n.Translator, in QuoteRecords) QuoteDetailView {
+	q := in.Quote
+	m := func(d decimal.NullDecimal, cur string) string { return FormatMoney(tr.Lang, d, cur) }
+	age := int(in.Today.Sub(q.AsOf).Hours() / 24)
+	v := QuoteDetailView{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, LockVersion: q.LockVersion,
+		Platform: DisplayName(tr.Lang, q.PlatformNameZH, q.PlatformNameEN), PlatformID: q.PlatformID, GPUModelID: q.GPUModelID,
+		AsOf: FormatDate(q.AsOf), AgeDays: age, Source: q.Source, SourceURL: SourceURL(q.Source), IsEditor: in.IsEditor,
+		Title: QuoteName(tr, q), Stale: q.State == quote.Published && age > tco.StaleAfterDays}
+	for _, ver := range in.Versions {
+		v.Versions = append(v.Versions, QuoteVersionRow{ID: ver.ID, Version: ver.Version, State: ver.State,
+			AsOf: FormatDate(ver.AsOf), Hourly: m(ver.Hourly, ver.Currency), Monthly: m(ver.Monthly, ver.Currency),
+			Current: ver.ID == q.ID})
+		if ver.State == quote.Draft && ver.ID != q.ID {
+			v.HasDraft = ver.ID
+		}
+	}
+	v.Terms = QuoteTerms(q, func(d decimal.NullDecimal) string { return m(d, q.Currency) })
+	byItem := map[string]quote.Line{}
+	for _, l := range q.Lines {
+		byItem[l.Item] = l
+	}
+	for _, it := range catalog.Items {
+		l, ok := byItem[string(it.Key)]
+		if !ok {
+			l = quote.Line{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
+		}
+		dl := QuoteDetailLine{Item: l.Item, LabelID: it.LabelID, Status: l.Status, StatusID: catalog.Status(l.Status).LabelID(),
+			InWriting: l.InWriting, CountsAsUnconfirmed: l.CountsAsUnconfirmed(), Note: l.Note,
+			UnitPrice: m(l.UnitPrice, q.Currency)}
+		if l.Status == string(catalog.StatusCharged) {
+			dl.UnitID = catalog.Unit(l.Unit).LabelID()
+			if l.FreeAllowance.Sign() > 0 {
+				dl.Allowance = specNumber(l.FreeAllowance)
+			}
+		}
+		v.Lines = append(v.Lines, dl)
+	}
+	for i, res := range in.Examples {
+		if i == 0 {
+			if res.BreakEvenHours.Valid {
+				v.BreakEven = money.Fixed(res.BreakEvenHours.Decimal, 2)
+			}
+			if res.BreakEvenMonths.Valid {
+				v.BreakEvenYM = money.Fixed(res.BreakEvenMonths.Decimal, 2)
+			}
+			for _, f := range res.Flags {
+				v.FlagIDs = append(v.FlagIDs, f.LabelID())
+			}
+		}
+		ex := QuoteExample{Hours: quote.ExampleHours[i], TCO: m(decimal.NewNullDecimal(res.TCO), q.Currency),
+			ModeID: res.ChosenMode.LabelID()}
+		for _, md := range res.Modes {
+			if md.Mode == catalog.ModeHourly {
+				ex.Hourly = m(decimal.NewNullDecimal(md.TCO), q.Currency)
+			}
+		}
+		v.Examples = append(v.Examples, ex)
+	}
+	return v
 }

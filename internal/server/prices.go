@@ -21,10 +21,6 @@ import (
 
 const (
 	pricesPerPage = 25
-	// pricesReviewDays is how old a sample may grow before the page marks it for
-	// review: the guides ask for prices to be re-checked every quarter
-	// (DOMAIN.md, "Who uses it").
-	pricesReviewDays = 90
 )
 
 var (
@@ -124,7 +120,7 @@ func (s *Server) pricesView(c echo.Context) (web.PricesView, error) {
 	ctx := c.Request().Context()
 	q := readPricesQuery(c)
 	today := s.today()
-	staleBefore := today.AddDate(0, 0, -pricesReviewDays)
+	staleBefore := today.AddDate(0, 0, -staleAfterDays)
 
 	v := web.PricesView{Today: today.Format(time.DateOnly), RefItem: q.refItem, RefCurrency: q.refCurrency,
 		FXBase: q.fxBase, FXQuote: q.fxQuote,

@@ -2,9 +2,7 @@ package server
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -13,19 +11,6 @@ import (
 	"gpuquote/internal/vendorq"
 	"gpuquote/web"
 )
-
-// questionsURL links to the questions one quote raises for the profile in
-// values (the team's volumes make them exact).
-func questionsURL(values url.Values, quoteID int64) string {
-	q := url.Values{}
-	for k, vs := range values {
-		if strings.HasPrefix(k, "profile.") && len(vs) > 0 && vs[0] != "" {
-			q[k] = vs
-		}
-	}
-	q.Set("quote", strconv.FormatInt(quoteID, 10))
-	return "/compare/questions?" + q.Encode()
-}
 
 // quoteQuestions shows the questions to send one quote's vendor, as plain
 // text to copy: its open lines and missing terms, grouped as the guides'

@@ -11,27 +11,16 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
-	"gpuquote/internal/catalog"
-	"gpuquote/internal/market"
-	"gpuquote/internal/money"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
-	"gpuquote/internal/tco"
 	"gpuquote/web"
 )
 
-const (
-	quotesPerPage = 50
-	// staleAfterDays is the guides' re-check period: a price sample older
-	// than this is flagged (TCO.md quote_stale_90d).
-	staleAfterDays = 90
-)
+const quotesPerPage = 50
 
+// formatMoney writes an amount for the reader (web.FormatMoney).
 func (s *Server) formatMoney(c echo.Context, d decimal.NullDecimal, currency string) string {
-	if !d.Valid {
-		return ""
-	}
-	return money.FormatPlaces(d.Decimal, currency, string(translator(c).Lang), max(2, int32(money.Places(d.Decimal))))
+	return web.FormatMoney(translator(c).Lang, d, currency)
 }
 
 // ageDays is the number of whole days from asOf to today.
@@ -288,104 +277,24 @@ func (s *Server) quoteDeleteDraft(c echo.Context) error {
 	return s.redirectWithFlash(c, "/quotes", "ok", "quote.flash.deleted")
 }
 
-// exampleHours are the guide's examples: trying out (50 h), part-time
-// (200 h) and a full month (730 h).
-var exampleHours = []string{"50", "200", "730"}
-
 // quoteShow is the quote page: lines, terms, versions and what the engine
 // says about break-even for this quote alone.
 func (s *Server) quoteShow(c echo.Context) error {
-	ctx := c.Request().Context()
 	q, err := s.loadQuote(c)
 	if err != nil {
 		return err
 	}
-	versions, err := s.store.QuoteVersions(ctx, q.SeriesID)
-	if err != nil {
+	in := web.QuoteRecords{Quote: q, Today: s.today(), IsEditor: s.isEditor(c)}
+	if in.Versions, err = s.store.QuoteVersions(c.Request().Context(), q.SeriesID); err != nil {
 		return err
 	}
-	lang := translator(c).Lang
-	v := web.QuoteDetailView{ID: q.ID, SeriesID: q.SeriesID, Version: q.Version, State: q.State, LockVersion: q.LockVersion,
-		Platform: web.DisplayName(lang, q.PlatformNameZH, q.PlatformNameEN), PlatformID: q.PlatformID, GPUModelID: q.GPUModelID,
-		AsOf: web.FormatDate(q.AsOf), AgeDays: s.ageDays(q.AsOf), Source: q.Source, IsEditor: s.isEditor(c)}
-	v.Stale = q.State == quote.Published && v.AgeDays > staleAfterDays
-	v.Title = translator(c).T("quote.detail.title", "Platform", v.Platform, "GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
-	if q.Label != "" {
-		v.Title += " · " + q.Label
+	if in.Examples, err = quote.Examples(q, in.Today); err != nil {
+		// A stored quote always evaluates; if not, the page still shows
+		// everything else rather than failing.
+		s.log.WarnContext(c.Request().Context(), "evaluate stored quote", "quote", q.ID, "err", err)
 	}
-	if u, err := url.Parse(q.Source); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-		v.SourceURL = q.Source
-	}
-	for _, ver := range versions {
-		v.Versions = append(v.Versions, web.QuoteVersionRow{ID: ver.ID, Version: ver.Version, State: ver.State,
-			AsOf: web.FormatDate(ver.AsOf), Hourly: s.formatMoney(c, ver.Hourly, ver.Currency),
-			Monthly: s.formatMoney(c, ver.Monthly, ver.Currency), Current: ver.ID == q.ID})
-		if ver.State == quote.Draft && ver.ID != q.ID {
-			v.HasDraft = ver.ID
-		}
-	}
-	v.Terms = web.QuoteTerms(q, func(d decimal.NullDecimal) string { return s.formatMoney(c, d, q.Currency) })
-	byItem := map[string]quote.Line{}
-	for _, l := range q.Lines {
-		byItem[l.Item] = l
-	}
-	for _, it := range catalog.Items {
-		l, ok := byItem[string(it.Key)]
-		if !ok {
-			l = quote.Line{Item: string(it.Key), Status: string(catalog.StatusUnconfirmed)}
-		}
-		dl := web.QuoteDetailLine{Item: l.Item, LabelID: it.LabelID, Status: l.Status, StatusID: catalog.Status(l.Status).LabelID(),
-			InWriting: l.InWriting, CountsAsUnconfirmed: l.CountsAsUnconfirmed(), Note: l.Note,
-			UnitPrice: s.formatMoney(c, l.UnitPrice, q.Currency)}
-		if l.Status == string(catalog.StatusCharged) {
-			dl.UnitID = catalog.Unit(l.Unit).LabelID()
-			if l.FreeAllowance.Sign() > 0 {
-				dl.Allowance = money.Group(money.String(l.FreeAllowance))
-			}
-		}
-		v.Lines = append(v.Lines, dl)
-	}
-	s.quoteBreakEven(c, q, &v)
+	v := web.NewQuoteDetailView(translator(c), in)
 	v.Page = s.page(c, "quote.detail.page_title")
 	v.Page.Title = v.Title
 	return s.render(c, http.StatusOK, v.Page, web.QuoteDetail(v))
-}
-
-// quoteBreakEven fills the engine's figures: break-even hours and months,
-// and the cost of one instance for one month at the example hours.
-func (s *Server) quoteBreakEven(c echo.Context, q quote.Quote, v *web.QuoteDetailView) {
-	eq := q.Engine(market.GPUModel{Vendor: q.GPUVendor, Name: q.GPUName})
-	opts := tco.Options{ReportCurrency: q.Currency, Today: s.today()}
-	// A spot-only offer is shown for jobs that resume; otherwise spot is
-	// listed beside the allowed modes, never chosen.
-	spotOnly := !q.Hourly.Valid && !q.Monthly.Valid && !q.Yearly.Valid
-	for i, h := range exampleHours {
-		p := tco.Profile{HoursPerMonth: decimal.RequireFromString(h), Months: 1, Instances: 1, Resumable: spotOnly}
-		res, err := tco.Evaluate(eq, p, opts)
-		if err != nil {
-			// A stored quote always validates; if not, the page still shows
-			// everything else rather than failing.
-			s.log.WarnContext(c.Request().Context(), "evaluate stored quote", "quote", q.ID, "err", err)
-			return
-		}
-		if i == 0 {
-			if res.BreakEvenHours.Valid {
-				v.BreakEven = money.Fixed(res.BreakEvenHours.Decimal, 2)
-			}
-			if res.BreakEvenMonths.Valid {
-				v.BreakEvenYM = money.Fixed(res.BreakEvenMonths.Decimal, 2)
-			}
-			for _, f := range res.Flags {
-				v.FlagIDs = append(v.FlagIDs, f.LabelID())
-			}
-		}
-		ex := web.QuoteExample{Hours: h, TCO: s.formatMoney(c, decimal.NewNullDecimal(res.TCO), q.Currency),
-			ModeID: res.ChosenMode.LabelID()}
-		for _, m := range res.Modes {
-			if m.Mode == catalog.ModeHourly {
-				ex.Hourly = s.formatMoney(c, decimal.NewNullDecimal(m.TCO), q.Currency)
-			}
-		}
-		v.Examples = append(v.Examples, ex)
-	}
 }

@@ -15,14 +15,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
-	"gpuquote/internal/catalog"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
 	"gpuquote/internal/money"
 	"gpuquote/internal/report"
 	"gpuquote/internal/store"
 	"gpuquote/internal/user"
-	"gpuquote/internal/vendorq"
 	"gpuquote/web"
 )
 
@@ -177,7 +175,7 @@ func (s *Server) renderReportNew(c echo.Context, status int, values url.Values, 
 	}
 	v.BackURL = "/compare?" + back.Encode()
 	if len(fz.Snapshot.Rows) > 0 {
-		v.Summary = s.reportSummary(c, fz.Snapshot)
+		v.Summary = web.ReportSummary(translator(c), fz.Snapshot)
 	}
 	v.Page = s.page(c, "report.new.title")
 	return s.render(c, status, v.Page, web.ReportNew(v))
@@ -248,15 +246,15 @@ func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap 
 		return err
 	}
 	v := web.ReportView{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Purpose: r.Purpose, Status: r.Status,
-		Author: r.AuthorName, CreatedAt: s.reportTime(c, r.CreatedAt), FiguresDate: snap.FiguresDate, RulesVersion: snap.RulesVersion,
+		Author: r.AuthorName, CreatedAt: web.ReportTime(translator(c), r.CreatedAt), FiguresDate: snap.FiguresDate, RulesVersion: snap.RulesVersion,
 		ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows), Form: form, Errors: errs, Conflict: conflict,
 		CSVURL: reportURL(r.ID) + "/export.csv", XLSXURL: reportURL(r.ID) + "/export.xlsx",
 		CompareURL: "/compare?" + snap.PageValues().Encode()}
 	if r.SubmittedAt != nil {
-		v.SubmittedAt = s.reportTime(c, *r.SubmittedAt)
+		v.SubmittedAt = web.ReportTime(translator(c), *r.SubmittedAt)
 	}
 	if r.DecidedAt != nil {
-		v.DecidedAt, v.DecidedBy, v.Decision = s.reportTime(c, *r.DecidedAt), r.DecidedByName, r.DecisionComment
+		v.DecidedAt, v.DecidedBy, v.Decision = web.ReportTime(translator(c), *r.DecidedAt), r.DecidedByName, r.DecisionComment
 	}
 	author := cur != nil && cur.UserID == r.AuthorID
 	v.CanSubmit = author && r.Status == report.Draft
@@ -288,14 +286,14 @@ func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap 
 		if err != nil {
 			return err
 		}
-		ch := s.reportChanges(c, old, snap)
+		ch := web.NewReportChanges(translator(c), old, snap)
 		ch.From = *v.RecomputedFrom
 		v.Changes = &ch
 	}
 
 	s.reportFrozenParts(c, r.ID, snap, &v)
 	for _, e := range events {
-		ev := web.ReportEventView{At: s.reportTime(c, e.At), Actor: e.ActorName, ActionID: web.ReportEventLabelID(e.Action),
+		ev := web.ReportEventView{At: web.ReportTime(translator(c), e.At), Actor: e.ActorName, ActionID: web.ReportEventLabelID(e.Action),
 			ToID: web.ReportStatusLabelID(e.ToStatus), Comment: e.Comment}
 		if e.FromStatus != "" {
 			ev.FromID = web.ReportStatusLabelID(e.FromStatus)
@@ -325,181 +323,9 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 		use(cached.(web.ReportView))
 		return
 	}
-	var f web.ReportView
-	var cv web.CompareView
-	in, rows := compare.Thaw(snap)
-	s.compareTable(c, &cv, rows, in, snap.PageValues(), snap.Sort, snap.Descending)
-	f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG = cv.Rows, cv.ItemLabelIDs, cv.FXNotes, cv.CurvesSVG, cv.BarsSVG
-	f.Summary = s.reportSummary(c, snap)
-	f.Profile = reportProfile(c, snap)
-	if snap.VRAMFloorGB.Valid {
-		f.VRAMFloor = money.Fixed(snap.VRAMFloorGB.Decimal, 2)
-	}
-	for _, rp := range snap.ReferencePrices {
-		date := rp.Date
-		if date == "" {
-			date = tr.T("compare.fx.undated")
-		}
-		f.ReferencePrices = append(f.ReferencePrices, tr.T("report.inputs.reference", "Item", tr.T(itemLabelID(rp.Item)),
-			"Price", money.FormatPlaces(rp.UnitPrice, rp.Currency, string(tr.Lang), max(2, int32(money.Places(rp.UnitPrice)))),
-			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date))
-	}
-	for _, row := range snap.Rows {
-		sq := row.Quote.AsQuote(row.GPU)
-		name := web.QuoteName(translator(c), sq)
-		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(sq.Version)) + " · " + row.Quote.AsOf
-		f.Questions = append(f.Questions, web.ReportQuestions{ID: row.Quote.ID, Name: name,
-			Text: vendorq.PlainText(title, vendorq.Frozen(row), tr.TMap)})
-	}
+	f := web.FrozenReportParts(translator(c), snap)
 	s.frozen.put(k, f)
 	use(f)
-}
-
-// itemLabelID is a hidden-cost item's label.
-func itemLabelID(key string) string {
-	if it, ok := catalog.LookupItem(catalog.ItemKey(key)); ok {
-		return it.LabelID
-	}
-	return key
-}
-
-// reportTime is a moment as reports show it, in UTC.
-func (s *Server) reportTime(c echo.Context, at time.Time) string {
-	return translator(c).T("report.time.utc", "Time", at.UTC().Format("2006-01-02 15:04"))
-}
-
-// reportProfile lists the frozen profile's fields that were given, with
-// their labels, in the form's order.
-func reportProfile(c echo.Context, snap report.Snapshot) []web.ReportFact {
-	tr := translator(c)
-	var out []web.ReportFact
-	for _, sec := range web.ProfileSections(snap.PageValues(), nil) {
-		for _, f := range sec.Fields {
-			if f.Value == "" {
-				continue
-			}
-			val := f.Value
-			switch f.Kind {
-			case "checkbox":
-				val = tr.T("report.yes")
-				if f.Value != "true" {
-					val = tr.T("report.no")
-				}
-			case "select":
-				for _, o := range f.Options {
-					if o.Value == f.Value && o.LabelID != "" {
-						val = tr.T(o.LabelID)
-					}
-				}
-			}
-			out = append(out, web.ReportFact{Label: tr.T(f.LabelID), Value: val})
-		}
-	}
-	return out
-}
-
-// reportSummary formats the snapshot's summary.
-func (s *Server) reportSummary(c echo.Context, snap report.Snapshot) web.ReportSummaryView {
-	tr := translator(c)
-	cur := snap.ReportCurrency
-	m := func(d decimal.Decimal) string { return s.formatMoney(c, decimal.NewNullDecimal(d), cur) }
-	sum := snap.Summary()
-	v := web.ReportSummaryView{Eligible: sum.Eligible, RuledOut: sum.RuledOut, UnconfirmedLines: sum.UnconfirmedLines}
-	if sum.Recommended < 0 {
-		return v
-	}
-	rec := snap.Rows[sum.Recommended]
-	v.HasRecommendation = true
-	v.Recommended = web.QuoteName(translator(c), rec.Quote.AsQuote(rec.GPU))
-	v.RecommendedURL = "/quotes/" + strconv.FormatInt(rec.Quote.ID, 10)
-	v.ChosenModeID = catalog.Mode(rec.Result.ChosenMode).LabelID()
-	v.TCO, v.Pessimistic, v.Range = m(rec.Result.TCO), m(rec.Result.TCOPessimistic), m(sum.Range.Decimal)
-	v.HasRange = sum.Range.Valid && sum.Range.Decimal.Sign() > 0
-	for _, f := range rec.Result.Flags {
-		if catalog.Flag(f) != catalog.FlagUnconfirmedLines || sum.UnconfirmedLines == 0 {
-			v.Risks = append(v.Risks, tr.T(catalog.Flag(f).LabelID()))
-		}
-	}
-	if sum.Next >= 0 {
-		next := snap.Rows[sum.Next]
-		v.HasNext = true
-		v.Next = web.QuoteName(translator(c), next.Quote.AsQuote(next.GPU))
-		v.Savings = m(sum.Savings.Decimal)
-		if sum.SavingsPct.Valid {
-			v.SavingsPct = tr.T("calc.result.percent", "Value", money.Fixed(sum.SavingsPct.Decimal.Mul(decimal.NewFromInt(100)), 2))
-		}
-	}
-	return v
-}
-
-// reportChanges formats what recomputing changed, offer by offer.
-func (s *Server) reportChanges(c echo.Context, old, new report.Snapshot) web.ReportChanges {
-	tr := translator(c)
-	d := report.Compare(old, new)
-	out := web.ReportChanges{OldDate: d.OldDate, NewDate: d.NewDate, RulesChanged: d.RulesChanged, RefsChanged: d.ReferencePricesChanged}
-	version := func(r *report.Row) string {
-		if r == nil {
-			return ""
-		}
-		return tr.T("quote.version_short", "Version", strconv.Itoa(r.Quote.Version)) + " · " + r.Quote.AsOf
-	}
-	rate := func(fx report.FXRate, ok bool) string {
-		if !ok {
-			return tr.T("report.changes.no_rate")
-		}
-		if fx.Base == fx.Quote {
-			return tr.T("report.changes.same_currency")
-		}
-		date := fx.Date
-		if date == "" {
-			date = tr.T("compare.fx.undated")
-		}
-		return tr.T("compare.fx", "From", fx.Base, "To", fx.Quote, "Rate", money.String(fx.Rate), "Date", date)
-	}
-	money2 := func(r *report.Row, cur string, pick func(*report.Result) decimal.Decimal) string {
-		if r == nil || !r.Priced || r.Result == nil {
-			return tr.T("report.changes.not_priced")
-		}
-		return s.formatMoney(c, decimal.NewNullDecimal(pick(r.Result)), cur)
-	}
-	delta := func(d decimal.NullDecimal, cur string) string {
-		if !d.Valid || d.Decimal.IsZero() {
-			return ""
-		}
-		sign := "+"
-		if d.Decimal.Sign() < 0 {
-			sign = "−"
-		}
-		return sign + s.formatMoney(c, decimal.NewNullDecimal(d.Decimal.Abs()), cur)
-	}
-	for _, ch := range d.Changes {
-		row := web.ReportChangeRow{Added: ch.Old == nil, Removed: ch.New == nil, Changed: ch.Changed(),
-			OldVersion: version(ch.Old), NewVersion: version(ch.New), VersionChanged: ch.VersionChanged,
-			OldRate: rate(ch.OldRate, ch.OldRateOK), NewRate: rate(ch.NewRate, ch.NewRateOK), RateChanged: ch.RateChanged,
-			ModeChanged: ch.ModeChanged}
-		named := ch.New
-		if named == nil {
-			named = ch.Old
-			row.NewVersion, row.NewRate = tr.T("report.changes.gone"), ""
-		}
-		if ch.Old == nil {
-			row.OldVersion = tr.T("report.changes.new_offer")
-		}
-		row.Name = web.QuoteName(translator(c), named.Quote.AsQuote(named.GPU))
-		if ch.Old != nil && ch.Old.Priced && ch.Old.Result != nil {
-			row.OldModeID = catalog.Mode(ch.Old.Result.ChosenMode).LabelID()
-		}
-		if ch.New != nil && ch.New.Priced && ch.New.Result != nil {
-			row.NewModeID = catalog.Mode(ch.New.Result.ChosenMode).LabelID()
-		}
-		tcoOf := func(r *report.Result) decimal.Decimal { return r.TCO }
-		pessOf := func(r *report.Result) decimal.Decimal { return r.TCOPessimistic }
-		row.OldTCO, row.NewTCO = money2(ch.Old, old.ReportCurrency, tcoOf), money2(ch.New, new.ReportCurrency, tcoOf)
-		row.OldPess, row.NewPess = money2(ch.Old, old.ReportCurrency, pessOf), money2(ch.New, new.ReportCurrency, pessOf)
-		row.TCODelta, row.PessDelta = delta(ch.TCODelta, new.ReportCurrency), delta(ch.PessimDelta, new.ReportCurrency)
-		out.Rows = append(out.Rows, row)
-	}
-	return out
 }
 
 // reportAction runs one workflow step on the report in the path and

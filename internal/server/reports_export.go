@@ -30,17 +30,17 @@ func (s *Server) reportDocument(c echo.Context, r report.Report, snap report.Sna
 		{tr.T("report.field.purpose"), r.Purpose},
 		{tr.T("report.col.status"), tr.T(web.ReportStatusLabelID(r.Status))},
 		{tr.T("report.col.author"), r.AuthorName},
-		{tr.T("report.col.created"), s.reportTime(c, r.CreatedAt)},
+		{tr.T("report.col.created"), web.ReportTime(translator(c), r.CreatedAt)},
 	}
 	if r.SubmittedAt != nil {
-		meta = append(meta, [2]string{tr.T("report.col.submitted"), s.reportTime(c, *r.SubmittedAt)})
+		meta = append(meta, [2]string{tr.T("report.col.submitted"), web.ReportTime(translator(c), *r.SubmittedAt)})
 	}
 	if r.DecidedAt != nil {
 		who, when := "report.fact.approver", "report.fact.approved_at"
 		if r.Status == report.Returned {
 			who, when = "report.fact.returned_by", "report.fact.returned_at"
 		}
-		meta = append(meta, [2]string{tr.T(who), r.DecidedByName}, [2]string{tr.T(when), s.reportTime(c, *r.DecidedAt)},
+		meta = append(meta, [2]string{tr.T(who), r.DecidedByName}, [2]string{tr.T(when), web.ReportTime(translator(c), *r.DecidedAt)},
 			[2]string{tr.T("report.fact.comment"), r.DecisionComment})
 	}
 	meta = append(meta,
@@ -55,7 +55,7 @@ func (s *Server) reportDocument(c echo.Context, r report.Report, snap report.Sna
 		meta = append(meta, [2]string{tr.T("report.col.fx_rate"),
 			tr.T("compare.fx", "From", fx.Base, "To", fx.Quote, "Rate", money.String(fx.Rate), "Date", date)})
 	}
-	for _, f := range reportProfile(c, snap) {
+	for _, f := range web.ReportProfile(translator(c), snap) {
 		meta = append(meta, [2]string{f.Label, f.Value})
 	}
 	if sum := snap.Summary(); sum.Recommended >= 0 {

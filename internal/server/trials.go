@@ -338,7 +338,7 @@ func (s *Server) trialNvidiaSMI(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	checks := verify.Evaluate(rep, verifySpec(g)) // the JSON API's spec and checks (nvidiasmi.go)
+	checks := verify.Evaluate(rep, trial.VerifySpec(g)) // the JSON API's spec and checks (nvidiasmi.go)
 	recs, failed := trial.RecordsFromChecks(checks)
 	after, err := s.store.RecordTrialResults(ctx, s.actor(c), id, trial.PasteOf(output, rep, checks), recs)
 	if err != nil {

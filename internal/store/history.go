@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"strconv"
 	"time"
@@ -10,36 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 )
-
-// PricePoint is one dated price sample of a platform × GPU model: a
-// published or archived quote version (every version is a sample).
-type PricePoint struct {
-	ID       int64
-	SeriesID int64
-	Version  int
-	State    string
-	AsOf     time.Time
-	Currency string
-	Hourly   decimal.NullDecimal
-	Monthly  decimal.NullDecimal
-	Label    string
-	GPUCount int
-	Source   string
-	// PrevID is the previous sample of the same offer (the previous version
-	// in its series, same currency and GPU count; 0 for the first).
-	PrevID      int64
-	PrevHourly  decimal.NullDecimal
-	PrevMonthly decimal.NullDecimal
-	// HourlyJump and MonthlyJump report a move of more than JumpPercent
-	// from the previous sample.
-	HourlyJump  bool
-	MonthlyJump bool
-}
-
-// JumpPercent is the price move, in percent of the previous sample, above
-// which a sample is flagged as a jump (the guide saw "+114 % in six weeks";
-// 30 % is the editors' threshold for re-checking a price).
-var JumpPercent = decimal.NewFromInt(30)
 
 // samplesCTE puts beside every published or archived quote the prices of
 // the previous sample of the same offer: its previous version (LAG over
@@ -71,19 +42,19 @@ func jumpExpr(price, prev, pct string) string {
 
 // PriceHistory returns every published or archived quote of the platform ×
 // GPU model, oldest sample first (as_of, then id), with the jump flags.
-func (s *Store) PriceHistory(ctx context.Context, platformID, gpuModelID int64) ([]PricePoint, error) {
+func (s *Store) PriceHistory(ctx context.Context, platformID, gpuModelID int64) ([]market.PricePoint, error) {
 	rows, err := s.pool.Query(ctx, fmt.Sprintf(samplesCTE, `AND q.platform_id = $1 AND q.gpu_model_id = $2`)+`
 		SELECT id, series_id, version, state, as_of, currency, hourly, monthly, label, gpu_count, source,
 		       coalesce(prev_id, 0), prev_hourly, prev_monthly,
 		       `+jumpExpr("hourly", "prev_hourly", "$3")+`, `+jumpExpr("monthly", "prev_monthly", "$3")+`
-		FROM samples ORDER BY as_of, id`, platformID, gpuModelID, JumpPercent)
+		FROM samples ORDER BY as_of, id`, platformID, gpuModelID, market.JumpPercent)
 	if err != nil {
 		return nil, fmt.Errorf("price history: %w", err)
 	}
 	defer rows.Close()
-	var out []PricePoint
+	var out []market.PricePoint
 	for rows.Next() {
-		var p PricePoint
+		var p market.PricePoint
 		if err := rows.Scan(&p.ID, &p.SeriesID, &p.Version, &p.State, &p.AsOf, &p.Currency, &p.Hourly, &p.Monthly,
 			&p.Label, &p.GPUCount, &p.Source, &p.PrevID, &p.PrevHourly, &p.PrevMonthly, &p.HourlyJump, &p.MonthlyJump); err != nil {
 			return nil, fmt.Errorf("price history: %w", err)
@@ -93,35 +64,11 @@ func (s *Store) PriceHistory(ctx context.Context, platformID, gpuModelID int64) 
 	return out, rows.Err()
 }
 
-// PriceJump is a current published quote whose hourly or monthly price
-// moved more than the threshold from the previous sample.
-type PriceJump struct {
-	QuoteID        int64
-	PlatformID     int64
-	GPUModelID     int64
-	PlatformNameZH string
-	PlatformNameEN string
-	GPUVendor      string
-	GPUName        string
-	Label          string
-	Currency       string
-	GPUCount       int
-	AsOf           time.Time
-	Hourly         decimal.NullDecimal
-	Monthly        decimal.NullDecimal
-	PrevID         int64
-	PrevAsOf       time.Time
-	PrevHourly     decimal.NullDecimal
-	PrevMonthly    decimal.NullDecimal
-	HourlyJump     bool
-	MonthlyJump    bool
-}
-
 // PriceJumps lists current published quotes dated on or after since whose
 // hourly or monthly price moved more than pct percent from the previous
 // sample of the same offer (see samplesCTE), newest
 // first, at most limit of them, with the total.
-func (s *Store) PriceJumps(ctx context.Context, since time.Time, pct decimal.Decimal, limit int) ([]PriceJump, int, error) {
+func (s *Store) PriceJumps(ctx context.Context, since time.Time, pct decimal.Decimal, limit int) ([]market.PriceJump, int, error) {
 	if limit <= 0 || limit > 200 {
 		limit = 50
 	}
@@ -138,11 +85,11 @@ func (s *Store) PriceJumps(ctx context.Context, since time.Time, pct decimal.Dec
 	}
 	defer rows.Close()
 	var (
-		out   []PriceJump
+		out   []market.PriceJump
 		total int
 	)
 	for rows.Next() {
-		var j PriceJump
+		var j market.PriceJump
 		if err := rows.Scan(&j.QuoteID, &j.PlatformID, &j.GPUModelID, &j.PlatformNameZH, &j.PlatformNameEN, &j.GPUVendor,
 			&j.GPUName, &j.Label, &j.Currency, &j.GPUCount, &j.AsOf, &j.Hourly, &j.Monthly, &j.PrevID, &j.PrevAsOf,
 			&j.PrevHourly, &j.PrevMonthly, &j.HourlyJump, &j.MonthlyJump, &total); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
@@ -152,7 +153,7 @@ func TestPriceHistoryOrderVersionsAndJumps(t *testing.T) {
 	}
 
 	// The dashboard sees the current jump only.
-	jumps, total, err := st.PriceJumps(ctx, histDay("2026-01-01"), store.JumpPercent, 10)
+	jumps, total, err := st.PriceJumps(ctx, histDay("2026-01-01"), market.JumpPercent, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,12 +162,12 @@ func TestPriceHistoryOrderVersionsAndJumps(t *testing.T) {
 		t.Fatalf("jumps %+v total %d", jumps, total)
 	}
 	// … and none before the window.
-	if jumps, total, err := st.PriceJumps(ctx, histDay("2026-05-02"), store.JumpPercent, 10); err != nil || total != 0 || len(jumps) != 0 {
+	if jumps, total, err := st.PriceJumps(ctx, histDay("2026-05-02"), market.JumpPercent, 10); err != nil || total != 0 || len(jumps) != 0 {
 		t.Fatalf("jumps after the window: %+v %d %v", jumps, total, err)
 	}
 	// A falling price counts as much as a rising one.
 	down := histNewVersion(t, st, v3, "2026-06-15", "1.80", "1690.01") // −30.77 %
-	jumps, _, err = st.PriceJumps(ctx, histDay("2026-01-01"), store.JumpPercent, 10)
+	jumps, _, err = st.PriceJumps(ctx, histDay("2026-01-01"), market.JumpPercent, 10)
 	if err != nil || len(jumps) != 1 || jumps[0].QuoteID != down.ID || !jumps[0].HourlyJump || jumps[0].MonthlyJump {
 		t.Fatalf("falling jump: %+v %v", jumps, err)
 	}

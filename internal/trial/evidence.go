@@ -4,6 +4,7 @@ import (
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/market"
 	"gpuquote/internal/verify"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -75,4 +76,18 @@ func Measured(trialID int64, perf market.GPUPerf, measured decimal.Decimal, benc
 		Basis: v.Basis, BasisTFLOPS: v.BasisTFLOPS, Ratio: measured.DivRound(v.BasisTFLOPS, 20),
 		RatioToNominal: measured.DivRound(perf.NominalTFLOPS, 20), ThresholdTFLOPS: v.Threshold, Below: v.Below,
 		Message: Reason{MessageID: v.MessageID, Args: v.Args}, Note: note}, v
+}
+
+// VerifySpec is the catalog's figures for the ordered card, as the checks
+// read them; its name is "Vendor Name", as nvidia-smi names cards.
+func VerifySpec(g market.GPUModel) verify.Spec {
+	n := func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	return verify.Spec{Name: strings.TrimSpace(g.Vendor + " " + g.Name), VRAMGB: g.VRAMGB, TDPW: n(g.TDPW),
+		BoostClockMHz: n(g.BoostClockMHz), LoadPowerMinW: n(g.LoadPowerMinW), LoadPowerMaxW: n(g.LoadPowerMaxW),
+		LoadClockMinMHz: n(g.LoadClockMinMHz), LoadClockMaxMHz: n(g.LoadClockMaxMHz)}
 }

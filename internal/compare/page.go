@@ -1,0 +1,77 @@
+package compare
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Preset is one of the guides' three paths as a starting profile.
+type Preset struct {
+	Key, LabelID, HintID string
+	// Values are the profile's form fields.
+	Values map[string]string
+}
+
+// Presets are the guides' three paths: trying out cheaply, steady
+// long-term use, and large-model training.
+var Presets = []Preset{
+	{"try", "compare.preset.try", "compare.preset.try.hint", map[string]string{
+		"profile.hours_per_month": "50", "profile.months": "1", "profile.instances": "1",
+		"profile.starts_per_month": "10", "profile.between_runs": "release"}},
+	{"steady", "compare.preset.steady", "compare.preset.steady.hint", map[string]string{
+		"profile.hours_per_month": "600", "profile.months": "12", "profile.instances": "1",
+		"profile.starts_per_month": "1", "profile.between_runs": "keep_stopped"}},
+	{"training", "compare.preset.training", "compare.preset.training.hint", map[string]string{
+		"profile.hours_per_month": "730", "profile.months": "3", "profile.instances": "2",
+		"profile.starts_per_month": "1", "profile.between_runs": "release", "profile.resumable": "true",
+		"profile.task": "full_training", "profile.params_billions": "7", "profile.precision": "bf16"}},
+}
+
+// Defaults is the profile of a first visit.
+var Defaults = map[string]string{"profile.hours_per_month": "200", "profile.months": "1", "profile.instances": "1"}
+
+// IsProfileField reports whether a page-state key belongs to the usage
+// profile (its fields and the report currency).
+func IsProfileField(k string) bool { return strings.HasPrefix(k, "profile.") || k == "report_currency" }
+
+// PageState is the compare page's state from its query: a preset
+// ("preset") or a saved profile (saved: the params of the one "profile_id"
+// names) fills the profile; otherwise the profile fields given are used,
+// or Defaults when there are none. It returns the state without "preset"
+// and "profile_id", and the preset asked for.
+func PageState(query url.Values, saved map[string]string) (values url.Values, preset string) {
+	values = url.Values{}
+	hasProfile := false
+	for k, vs := range query {
+		values[k] = append([]string(nil), vs...)
+		if strings.HasPrefix(k, "profile.") {
+			hasProfile = true
+		}
+	}
+	fill := func(m map[string]string) {
+		for k := range values {
+			if IsProfileField(k) && k != "report_currency" {
+				delete(values, k)
+			}
+		}
+		for k, v := range m {
+			values.Set(k, v)
+		}
+	}
+	preset = query.Get("preset")
+	switch {
+	case preset != "":
+		for _, p := range Presets {
+			if p.Key == preset {
+				fill(p.Values)
+			}
+		}
+	case query.Get("profile_id") != "":
+		fill(saved)
+	case !hasProfile:
+		fill(Defaults)
+	}
+	values.Del("preset")
+	values.Del("profile_id")
+	return values, preset
+}

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/tcoapi"
+	"gpuquote/web"
+)
+
+// fxLookup gives the evaluation the newest dated rate the server holds.
+func (s *Server) fxLookup(ctx context.Context) tcoapi.FXLookup {
+	return func(from, to string, day time.Time) (tcoapi.FXRate, bool, error) {
+		r, err := s.store.FXRateOn(ctx, from, to, day)
+		if errors.Is(err, store.ErrNotFound) {
+			return tcoapi.FXRate{}, false, nil
+		}
+		if err != nil {
+			return tcoapi.FXRate{}, false, err
+		}
+		return tco.FX{Rate: r.Rate, Date: r.AsOf}, true, nil
+	}
+}
+
+// evaluateAPI is POST /api/v1/tco/evaluate (TCO.md "The evaluation API"):
+// 200 with the result, or 422 naming every bad field, messages in the
+// request's language. It stores nothing.
+func (s *Server) evaluateAPI(c echo.Context) error {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return err // the body limit's 413, or a broken connection
+	}
+	res, errs, err := tcoapi.Evaluate(body, s.fxLookup(c.Request().Context()), s.today())
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if len(errs) > 0 {
+		return c.JSON(http.StatusUnprocessableEntity, tcoapi.Messages(errs, translator(c).TMap))
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// calculatorPage shows the calculator with the example quote evaluated.
+func (s *Server) calculatorPage(c echo.Context) error {
+	return s.renderCalculator(c, web.CalculatorDefaults())
+}
+
+// calculate evaluates the posted form through the same decoding and
+// validation as the API; a bad field comes back next to its input.
+func (s *Server) calculate(c echo.Context) error {
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	return s.renderCalculator(c, form)
+}
+
+func (s *Server) renderCalculator(c echo.Context, form map[string][]string) error {
+	fr := tcoapi.FromForm(form)
+	res, errs, err := tcoapi.Evaluate(fr.Body, s.fxLookup(c.Request().Context()), s.today())
+	if err != nil {
+		return err
+	}
+	tr := translator(c)
+	msgs := map[string]string{}
+	for _, e := range errs {
+		name := fr.Field(e.Field)
+		if _, dup := msgs[name]; !dup {
+			msgs[name] = tr.TMap(e.MessageID, e.Args)
+		}
+	}
+	sections, lines := web.CalculatorForm(form, msgs)
+	v := web.CalculatorView{Page: s.page(c, "calc.title"), Sections: sections, Lines: lines,
+		Errors: web.CalcErrorList(sections, lines, msgs)}
+	status := http.StatusOK
+	if len(errs) > 0 {
+		status = http.StatusUnprocessableEntity
+		if c.Request().Header.Get("HX-Request") == "true" {
+			// htmx swaps only 2xx answers by default; the result panel
+			// carries the errors.
+			status = http.StatusOK
+		}
+	} else {
+		v.Result = web.NewCalcResult(res, tr)
+	}
+	return s.render(c, status, v.Page, web.Calculator(v))
+}

@@ -1,0 +1,348 @@
+package web
+
+import (
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/compare"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/report"
+	"gpuquote/internal/svgchart"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/vendorq"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// The view models of a comparison and a saved report, built from the
+// comparison's rows or a report's snapshot: the same table and charts for
+// both, so a report shows what the compare page showed.
+
+// CompareTable formats the priced rows, the sortable headers and the
+// exchange rates used.
+func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in compare.Input, values url.Values, sortKey string, desc bool) {
+	cur := in.ReportCurrency
+	m := func(d decimal.Decimal) string { return FormatMoney(tr.Lang, decimal.NewNullDecimal(d), cur) }
+	rate := func(d decimal.NullDecimal) string {
+		if !d.Valid {
+			return ""
+		}
+		return money.FormatPlaces(d.Decimal, cur, string(tr.Lang), 4)
+	}
+	v.ReportCur = cur
+	for _, it := range catalog.Items {
+		v.ItemLabelIDs = append(v.ItemLabelIDs, it.LabelID)
+	}
+	usedRates := map[string]tco.FX{}
+	for _, r := range rows {
+		q := r.Quote
+		row := CompareRow{ID: q.ID, Name: QuoteName(tr, q), URL: "/quotes/" + strconv.FormatInt(q.ID, 10),
+			QuestionsURL: QuestionsURL(values, q.ID),
+			Archived:     q.State == quote.Archived, Eligible: r.Eligible(), Priced: r.Priced, Reasons: ReasonTexts(tr, r.Reasons),
+			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
+		if r.Priced {
+			res := r.Result
+			if q.Currency != cur {
+				usedRates[q.Currency] = tco.FX{Rate: res.FXRate, Date: res.FXDate}
+			}
+			row.ChosenModeID = res.ChosenMode.LabelID()
+			for _, md := range res.Modes {
+				row.Modes = append(row.Modes, CompareMode{Mode: string(md.Mode), LabelID: md.Mode.LabelID(), Total: m(md.TCO),
+					Allowed: md.Status == catalog.ModeAllowed, Chosen: md.Mode == res.ChosenMode})
+			}
+			if res.BreakEvenHours.Valid {
+				row.BreakEven = tr.T("compare.hours", "Hours", money.Fixed(res.BreakEvenHours.Decimal, 2))
+			}
+			row.Compute, row.Hidden, row.OneOff = m(res.ComputeTotal), m(res.HiddenTotal), m(res.OneOffTotal)
+			row.TCO, row.TCOPessimistic = m(res.TCO), m(res.TCOPessimistic)
+			if res.HiddenShare.Valid {
+				row.HiddenShare = tr.T("calc.result.percent", "Value", money.Fixed(res.HiddenShare.Decimal.Mul(decimal.NewFromInt(100)), 2))
+			}
+			row.Effective = rate(decimal.NewNullDecimal(res.EffectivePerGPUHour))
+			row.PerReference = rate(res.PerReferenceGPUHour)
+			row.PerMillionTokens = rate(res.CostPerMillionTokens)
+			for _, f := range res.Flags {
+				row.FlagIDs = append(row.FlagIDs, f.LabelID())
+			}
+			for _, l := range res.Lines {
+				cl := CompareLine{Item: string(l.Item), Status: string(l.Status)}
+				if l.Status == catalog.StatusCharged {
+					cl.Amount = m(l.Amount)
+				} else {
+					cl.StatusID = l.Status.LabelID()
+					if l.ReferenceAmount.Valid {
+						cl.Reference = m(l.ReferenceAmount.Decimal)
+					}
+				}
+				row.Lines = append(row.Lines, cl)
+			}
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	var froms []string
+	for from := range usedRates {
+		froms = append(froms, from)
+	}
+	sort.Strings(froms)
+	for _, from := range froms {
+		fx := usedRates[from]
+		date := tr.T("compare.fx.undated")
+		if !fx.Date.IsZero() {
+			date = FormatDate(fx.Date)
+		}
+		v.FXNotes = append(v.FXNotes, tr.T("compare.fx", "From", from, "To", cur, "Rate", money.String(fx.Rate), "Date", date))
+	}
+	compareCharts(tr, v, rows, in)
+	for _, k := range []struct{ key, labelID string }{
+		{compare.SortTCO, "calc.result.tco"}, {compare.SortPessimistic, "calc.result.tco_pessimistic"},
+		{compare.SortEffective, "calc.result.effective"}, {compare.SortHidden, "calc.result.hidden_share"},
+		{compare.SortBreakEven, "calc.result.break_even_hours"},
+	} {
+		q := url.Values{}
+		for key, vs := range values {
+			q[key] = vs
+		}
+		q.Set("sort", k.key)
+		dir := "asc"
+		if k.key == sortKey && !desc {
+			dir = "desc"
+		}
+		q.Set("dir", dir)
+		v.Sorts = append(v.Sorts, CompareSort{Key: k.key, LabelID: k.labelID, URL: "/compare?" + q.Encode(),
+			Active: k.key == sortKey, Desc: k.key == sortKey && desc})
+	}
+}
+
+// compareCharts draws the cost curves and the cost make-up of the rows the
+// engine priced (ruled-out ones too, since they are shown greyed).
+func compareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in compare.Input) {
+	cur := in.ReportCurrency
+	m := func(d decimal.Decimal) string { return FormatMoney(tr.Lang, decimal.NewNullDecimal(d), cur) }
+	curves := svgchart.CurveChart{ID: "cmp-curves", Title: tr.T("compare.chart.curves.title", "Currency", cur),
+		Desc: tr.T("compare.charts.curves"), XLabel: tr.T("compare.chart.hours"), YLabel: tr.T("compare.chart.per_month", "Currency", cur),
+		LegendHourly: tr.T("mode.hourly"), LegendMonthly: tr.T("mode.monthly"), LegendSpot: tr.T("mode.spot"),
+		LegendBreakEven: tr.T("calc.result.break_even_hours")}
+	bars := svgchart.BarChart{ID: "cmp-bars", Title: tr.T("compare.chart.bars.title", "Currency", cur), Desc: tr.T("compare.charts.bars"),
+		XLabel: tr.T("calc.result.tco") + " (" + cur + ")", LegendCompute: tr.T("calc.result.compute"),
+		LegendHidden: tr.T("calc.result.hidden"), LegendOneOff: tr.T("calc.result.one_off")}
+	for _, r := range rows {
+		if !r.Priced {
+			continue
+		}
+		name := QuoteName(tr, r.Quote)
+		hourly, monthly, spot := compare.UnitPrices(r, in.Profile)
+		cq := svgchart.CurveQuote{Name: name, Hourly: hourly, Monthly: monthly, Spot: spot, BreakEvenHours: r.Result.BreakEvenHours}
+		if r.Result.BreakEvenHours.Valid {
+			cq.BreakEvenLabel = tr.T("compare.hours", "Hours", money.Fixed(r.Result.BreakEvenHours.Decimal, 2))
+		}
+		if len(curves.Quotes) < svgchart.MaxCurveQuotes {
+			curves.Quotes = append(curves.Quotes, cq)
+		}
+		res := r.Result
+		bars.Bars = append(bars.Bars, svgchart.Bar{Name: name, Compute: res.ComputeTotal, Hidden: res.HiddenTotal, OneOff: res.OneOffTotal,
+			ComputeText: m(res.ComputeTotal), HiddenText: m(res.HiddenTotal), OneOffText: m(res.OneOffTotal), TotalText: m(res.TCO)})
+	}
+	v.CurvesSVG, v.BarsSVG = svgchart.CostCurves(curves), svgchart.StackedBars(bars)
+}
+func ReasonTexts(tr *i18n.Translator, rs []compare.Reason) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, tr.TMap(r.MessageID, r.Args))
+	}
+	return out
+}
+
+// ItemLabelID is a hidden-cost item's label.
+func ItemLabelID(key string) string {
+	if it, ok := catalog.LookupItem(catalog.ItemKey(key)); ok {
+		return it.LabelID
+	}
+	return key
+}
+
+// ReportTime is a moment as reports show it, in UTC.
+func ReportTime(tr *i18n.Translator, at time.Time) string {
+	return tr.T("report.time.utc", "Time", at.UTC().Format("2006-01-02 15:04"))
+}
+
+// ReportProfile lists the frozen profile's fields that were given, with
+// their labels, in the form's order.
+func ReportProfile(tr *i18n.Translator, snap report.Snapshot) []ReportFact {
+	var out []ReportFact
+	for _, sec := range ProfileSections(snap.PageValues(), nil) {
+		for _, f := range sec.Fields {
+			if f.Value == "" {
+				continue
+			}
+			val := f.Value
+			switch f.Kind {
+			case "checkbox":
+				val = tr.T("report.yes")
+				if f.Value != "true" {
+					val = tr.T("report.no")
+				}
+			case "select":
+				for _, o := range f.Options {
+					if o.Value == f.Value && o.LabelID != "" {
+						val = tr.T(o.LabelID)
+					}
+				}
+			}
+			out = append(out, ReportFact{Label: tr.T(f.LabelID), Value: val})
+		}
+	}
+	return out
+}
+
+// ReportSummary formats the snapshot's summary.
+func ReportSummary(tr *i18n.Translator, snap report.Snapshot) ReportSummaryView {
+	cur := snap.ReportCurrency
+	m := func(d decimal.Decimal) string { return FormatMoney(tr.Lang, decimal.NewNullDecimal(d), cur) }
+	sum := snap.Summary()
+	v := ReportSummaryView{Eligible: sum.Eligible, RuledOut: sum.RuledOut, UnconfirmedLines: sum.UnconfirmedLines}
+	if sum.Recommended < 0 {
+		return v
+	}
+	rec := snap.Rows[sum.Recommended]
+	v.HasRecommendation = true
+	v.Recommended = QuoteName(tr, rec.Quote.AsQuote(rec.GPU))
+	v.RecommendedURL = "/quotes/" + strconv.FormatInt(rec.Quote.ID, 10)
+	v.ChosenModeID = catalog.Mode(rec.Result.ChosenMode).LabelID()
+	v.TCO, v.Pessimistic, v.Range = m(rec.Result.TCO), m(rec.Result.TCOPessimistic), m(sum.Range.Decimal)
+	v.HasRange = sum.Range.Valid && sum.Range.Decimal.Sign() > 0
+	for _, f := range rec.Result.Flags {
+		if catalog.Flag(f) != catalog.FlagUnconfirmedLines || sum.UnconfirmedLines == 0 {
+			v.Risks = append(v.Risks, tr.T(catalog.Flag(f).LabelID()))
+		}
+	}
+	if sum.Next >= 0 {
+		next := snap.Rows[sum.Next]
+		v.HasNext = true
+		v.Next = QuoteName(tr, next.Quote.AsQuote(next.GPU))
+		v.Savings = m(sum.Savings.Decimal)
+		if sum.SavingsPct.Valid {
+			v.SavingsPct = tr.T("calc.result.percent", "Value", money.Fixed(sum.SavingsPct.Decimal.Mul(decimal.NewFromInt(100)), 2))
+		}
+	}
+	return v
+}
+
+// NewReportChanges formats what recomputing changed, offer by offer.
+func NewReportChanges(tr *i18n.Translator, old, new report.Snapshot) ReportChanges {
+	d := report.Compare(old, new)
+	out := ReportChanges{OldDate: d.OldDate, NewDate: d.NewDate, RulesChanged: d.RulesChanged, RefsChanged: d.ReferencePricesChanged}
+	version := func(r *report.Row) string {
+		if r == nil {
+			return ""
+		}
+		return tr.T("quote.version_short", "Version", strconv.Itoa(r.Quote.Version)) + " · " + r.Quote.AsOf
+	}
+	rate := func(fx report.FXRate, ok bool) string {
+		if !ok {
+			return tr.T("report.changes.no_rate")
+		}
+		if fx.Base == fx.Quote {
+			return tr.T("report.changes.same_currency")
+		}
+		date := fx.Date
+		if date == "" {
+			date = tr.T("compare.fx.undated")
+		}
+		return tr.T("compare.fx", "From", fx.Base, "To", fx.Quote, "Rate", money.String(fx.Rate), "Date", date)
+	}
+	money2 := func(r *report.Row, cur string, pick func(*report.Result) decimal.Decimal) string {
+		if r == nil || !r.Priced || r.Result == nil {
+			return tr.T("report.changes.not_priced")
+		}
+		return FormatMoney(tr.Lang, decimal.NewNullDecimal(pick(r.Result)), cur)
+	}
+	delta := func(d decimal.NullDecimal, cur string) string {
+		if !d.Valid || d.Decimal.IsZero() {
+			return ""
+		}
+		sign := "+"
+		if d.Decimal.Sign() < 0 {
+			sign = "−"
+		}
+		return sign + FormatMoney(tr.Lang, decimal.NewNullDecimal(d.Decimal.Abs()), cur)
+	}
+	for _, ch := range d.Changes {
+		row := ReportChangeRow{Added: ch.Old == nil, Removed: ch.New == nil, Changed: ch.Changed(),
+			OldVersion: version(ch.Old), NewVersion: version(ch.New), VersionChanged: ch.VersionChanged,
+			OldRate: rate(ch.OldRate, ch.OldRateOK), NewRate: rate(ch.NewRate, ch.NewRateOK), RateChanged: ch.RateChanged,
+			ModeChanged: ch.ModeChanged}
+		named := ch.New
+		if named == nil {
+			named = ch.Old
+			row.NewVersion, row.NewRate = tr.T("report.changes.gone"), ""
+		}
+		if ch.Old == nil {
+			row.OldVersion = tr.T("report.changes.new_offer")
+		}
+		row.Name = QuoteName(tr, named.Quote.AsQuote(named.GPU))
+		if ch.Old != nil && ch.Old.Priced && ch.Old.Result != nil {
+			row.OldModeID = catalog.Mode(ch.Old.Result.ChosenMode).LabelID()
+		}
+		if ch.New != nil && ch.New.Priced && ch.New.Result != nil {
+			row.NewModeID = catalog.Mode(ch.New.Result.ChosenMode).LabelID()
+		}
+		tcoOf := func(r *report.Result) decimal.Decimal { return r.TCO }
+		pessOf := func(r *report.Result) decimal.Decimal { return r.TCOPessimistic }
+		row.OldTCO, row.NewTCO = money2(ch.Old, old.ReportCurrency, tcoOf), money2(ch.New, new.ReportCurrency, tcoOf)
+		row.OldPess, row.NewPess = money2(ch.Old, old.ReportCurrency, pessOf), money2(ch.New, new.ReportCurrency, pessOf)
+		row.TCODelta, row.PessDelta = delta(ch.TCODelta, new.ReportCurrency), delta(ch.PessimDelta, new.ReportCurrency)
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// QuestionsURL links to the questions one quote raises for the profile in
+// values (the team's volumes make them exact).
+func QuestionsURL(values url.Values, quoteID int64) string {
+	q := url.Values{}
+	for k, vs := range values {
+		if strings.HasPrefix(k, "profile.") && len(vs) > 0 && vs[0] != "" {
+			q[k] = vs
+		}
+	}
+	q.Set("quote", strconv.FormatInt(quoteID, 10))
+	return "/compare/questions?" + q.Encode()
+}
+
+// FrozenReportParts are the parts of a report's page drawn from its
+// snapshot alone: the full table and charts (the comparison's own
+// formatting), the summary, the inputs and the vendor questions.
+func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
+	var f ReportView
+	var cv CompareView
+	in, rows := compare.Thaw(snap)
+	CompareTable(tr, &cv, rows, in, snap.PageValues(), snap.Sort, snap.Descending)
+	f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG = cv.Rows, cv.ItemLabelIDs, cv.FXNotes, cv.CurvesSVG, cv.BarsSVG
+	f.Summary = ReportSummary(tr, snap)
+	f.Profile = ReportProfile(tr, snap)
+	if snap.VRAMFloorGB.Valid {
+		f.VRAMFloor = money.Fixed(snap.VRAMFloorGB.Decimal, 2)
+	}
+	for _, rp := range snap.ReferencePrices {
+		date := rp.Date
+		if date == "" {
+			date = tr.T("compare.fx.undated")
+		}
+		f.ReferencePrices = append(f.ReferencePrices, tr.T("report.inputs.reference", "Item", tr.T(ItemLabelID(rp.Item)),
+			"Price", money.FormatPlaces(rp.UnitPrice, rp.Currency, string(tr.Lang), max(2, int32(money.Places(rp.UnitPrice)))),
+			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date))
+	}
+	for _, row := range snap.Rows {
+		sq := row.Quote.AsQuote(row.GPU)
+		name := QuoteName(tr, sq)
+		title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(sq.Version)) + " · " + row.Quote.AsOf
+		f.Questions = append(f.Questions, ReportQuestions{ID: row.Quote.ID, Name: name,
+			Text: vendorq.PlainText(title, vendorq.Frozen(row), tr.TMap)})
+	}
+	return f
+}

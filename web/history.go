@@ -1,0 +1,99 @@
+package web
+
+import (
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
+	"gpuquote/internal/money"
+	"gpuquote/internal/svgchart"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// SourceURL returns source when it is an http(s) link worth linking to.
+func SourceURL(source string) string {
+	if u, err := url.Parse(source); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return source
+	}
+	return ""
+}
+
+// ChangeText words a price move from prev to cur in percent with one
+// decimal and a sign ("+35.0 %"); a move from 0 has no percentage.
+func ChangeText(tr *i18n.Translator, prev, cur decimal.NullDecimal) string {
+	if !prev.Valid || !cur.Valid {
+		return ""
+	}
+	if prev.Decimal.Sign() == 0 {
+		return tr.T("history.change.from_zero")
+	}
+	// (cur − prev) ÷ prev × 100, rounded half away from zero once.
+	pct := money.QuoRound([]decimal.Decimal{cur.Decimal.Sub(prev.Decimal), decimal.NewFromInt(100)}, []decimal.Decimal{prev.Decimal}, 1)
+	s := money.Fixed(pct, 1)
+	if pct.Sign() > 0 {
+		s = "+" + s
+	}
+	return tr.T("history.change.pct", "Pct", s)
+}
+
+// NewHistoryCharts draws the hourly and the monthly chart of one currency's
+// samples, one line per offer (the versions of one quote series), on the
+// same date axis.
+func NewHistoryCharts(tr *i18n.Translator, platform, gpu, currency string, points []market.PricePoint) HistoryCharts {
+	out := HistoryCharts{Currency: currency}
+	from, to := points[0].AsOf, points[len(points)-1].AsOf
+	draw := func(kind string, price func(market.PricePoint) decimal.NullDecimal) string {
+		var offers []int64
+		byOffer := map[int64][]svgchart.Point{}
+		names := map[int64]string{}
+		// points come oldest first, so the last valid one is the latest.
+		var (
+			n            int
+			lo, hi, last decimal.Decimal
+			fromAt, toAt time.Time
+		)
+		for _, p := range points {
+			d := price(p)
+			if !d.Valid {
+				continue
+			}
+			if _, ok := byOffer[p.SeriesID]; !ok {
+				offers = append(offers, p.SeriesID)
+			}
+			// The newest version's label names the offer.
+			names[p.SeriesID] = tr.T("history.series.offer", "Label", p.Label, "Count", strconv.Itoa(p.GPUCount), "Series", strconv.FormatInt(p.SeriesID, 10))
+			text := FormatMoney(tr.Lang, d, currency)
+			byOffer[p.SeriesID] = append(byOffer[p.SeriesID], svgchart.Point{At: p.AsOf, Value: d.Decimal,
+				Title: tr.T("history.chart.point", "Date", FormatDate(p.AsOf), "Version", strconv.Itoa(p.Version), "Price", text)})
+			if n == 0 || d.Decimal.LessThan(lo) {
+				lo = d.Decimal
+			}
+			if n == 0 || d.Decimal.GreaterThan(hi) {
+				hi = d.Decimal
+			}
+			if n == 0 {
+				fromAt = p.AsOf
+			}
+			last, toAt = d.Decimal, p.AsOf
+			n++
+		}
+		if n == 0 {
+			return ""
+		}
+		ch := svgchart.Chart{ID: "chart-" + kind + "-" + currency, From: from, To: to,
+			YLabel: tr.T("history.chart."+kind, "Currency", currency)}
+		ch.Title = tr.T("history.chart.title", "Price", ch.YLabel, "Platform", platform, "GPU", gpu)
+		nd := func(d decimal.Decimal) string { return FormatMoney(tr.Lang, decimal.NewNullDecimal(d), currency) }
+		ch.Desc = tr.T("history.chart.desc", "Count", strconv.Itoa(n), "From", FormatDate(fromAt), "To", FormatDate(toAt),
+			"Min", nd(lo), "Max", nd(hi), "Last", nd(last))
+		for _, k := range offers {
+			ch.Series = append(ch.Series, svgchart.Series{Name: names[k], Points: byOffer[k]})
+		}
+		return svgchart.Render(ch)
+	}
+	out.Hourly = draw("hourly", func(p market.PricePoint) decimal.NullDecimal { return p.Hourly })
+	out.Monthly = draw("monthly", func(p market.PricePoint) decimal.NullDecimal { return p.Monthly })
+	return out
+}
