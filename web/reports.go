@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/report"
 	"net/url"
 	"sort"
 	"strconv"
@@ -264,4 +266,64 @@ func reportNewURL(values url.Values) string {
 		q.Set("revise_of", strconv.FormatInt(id, 10))
 	}
 	return "/reports/new?" + q.Encode()
+}
+
+// ReportURL is a report's page.
+func ReportURL(id int64) string { return "/reports/" + strconv.FormatInt(id, 10) }
+
+// NewReportLink names a report for links.
+func NewReportLink(id int64, number string, revision int, status string) *ReportLink {
+	return &ReportLink{Number: number, Revision: revision, URL: ReportURL(id), Status: status}
+}
+
+// NewReportView is a saved report's page from its row and snapshot, the
+// reader's rights on it and the reports recomputed from it; the parts drawn
+// from the snapshot alone (FrozenReportParts), the changes and the
+// timeline are the caller's to add.
+func NewReportView(tr *i18n.Translator, r report.Report, snap report.Snapshot, rights report.Rights, into []report.Report) ReportView {
+	v := ReportView{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Purpose: r.Purpose, Status: r.Status,
+		Author: r.AuthorName, CreatedAt: ReportTime(tr, r.CreatedAt), FiguresDate: snap.FiguresDate, RulesVersion: snap.RulesVersion,
+		ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows),
+		CSVURL: ReportURL(r.ID) + "/export.csv", XLSXURL: ReportURL(r.ID) + "/export.xlsx",
+		CompareURL: "/compare?" + snap.PageValues().Encode(),
+		CanSubmit:  rights.Submit, CanEdit: rights.Edit, CanDecide: rights.Decide, OwnPending: rights.OwnPending,
+		CanRevise: rights.Revise}
+	if r.SubmittedAt != nil {
+		v.SubmittedAt = ReportTime(tr, *r.SubmittedAt)
+	}
+	if r.DecidedAt != nil {
+		v.DecidedAt, v.DecidedBy, v.Decision = ReportTime(tr, *r.DecidedAt), r.DecidedByName, r.DecisionComment
+	}
+	if v.CanRevise {
+		q := snap.PageValues()
+		q.Set("revise_of", strconv.FormatInt(r.ID, 10))
+		v.ReviseCompareURL = "/compare?" + q.Encode()
+	}
+	if r.PreviousRevisionID != 0 {
+		v.PreviousRevision = NewReportLink(r.PreviousRevisionID, r.Number, r.Revision-1, "")
+	}
+	if r.NextRevisionID != 0 {
+		v.NextRevision = NewReportLink(r.NextRevisionID, r.Number, r.Revision+1, "")
+	}
+	for _, x := range into {
+		v.RecomputedInto = append(v.RecomputedInto, *NewReportLink(x.ID, x.Number, x.Revision, x.Status))
+	}
+	return v
+}
+
+// ReportTimeline is a report's events as its page lists them.
+func ReportTimeline(tr *i18n.Translator, events []report.Event) []ReportEventView {
+	var out []ReportEventView
+	for _, e := range events {
+		ev := ReportEventView{At: ReportTime(tr, e.At), Actor: e.ActorName, ActionID: ReportEventLabelID(e.Action),
+			ToID: ReportStatusLabelID(e.ToStatus), Comment: e.Comment}
+		if e.FromStatus != "" {
+			ev.FromID = ReportStatusLabelID(e.FromStatus)
+		}
+		if e.RelatedReportID != 0 {
+			ev.Related = NewReportLink(e.RelatedReportID, e.RelatedNumber, e.RelatedRevision, "")
+		}
+		out = append(out, ev)
+	}
+	return out
 }

@@ -34,26 +34,10 @@ const (
 	reportCommentMax = 2000
 )
 
-// reportURL is a report's page.
-func reportURL(id int64) string { return "/reports/" + strconv.FormatInt(id, 10) }
-
-// reportLink names a report for links.
-func reportLink(id int64, number string, revision int, status string) *web.ReportLink {
-	return &web.ReportLink{Number: number, Revision: revision, URL: reportURL(id), Status: status}
-}
-
-// canSeeReport says whether the reader may see a report: drafts are their
-// author's (and admins'); deleted drafts are nobody's.
+// canSeeReport says whether the reader may see a report (report.Visible).
 func canSeeReport(c echo.Context, r report.Report) bool {
 	cur := auth.CurrentUser(c)
-	switch {
-	case cur == nil || r.Status == report.Deleted:
-		return false
-	case r.Status == report.Draft:
-		return r.AuthorID == cur.UserID || cur.Role == auth.RoleAdmin
-	default:
-		return true
-	}
+	return cur != nil && report.Visible(r, cur.UserID, cur.Role == auth.RoleAdmin)
 }
 
 // loadReport reads the report named in the path with its snapshot, as the
@@ -219,7 +203,7 @@ func (s *Server) reportCreate(c echo.Context) error {
 	if err != nil {
 		return reportStoreError(err)
 	}
-	return s.redirectWithFlash(c, reportURL(r.ID), "ok", "report.flash.saved", "Number", r.Number)
+	return s.redirectWithFlash(c, web.ReportURL(r.ID), "ok", "report.flash.saved", "Number", r.Number)
 }
 
 // reportShow is a saved report's page.
@@ -245,43 +229,18 @@ func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap 
 	if err != nil {
 		return err
 	}
-	v := web.ReportView{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Purpose: r.Purpose, Status: r.Status,
-		Author: r.AuthorName, CreatedAt: web.ReportTime(translator(c), r.CreatedAt), FiguresDate: snap.FiguresDate, RulesVersion: snap.RulesVersion,
-		ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows), Form: form, Errors: errs, Conflict: conflict,
-		CSVURL: reportURL(r.ID) + "/export.csv", XLSXURL: reportURL(r.ID) + "/export.xlsx",
-		CompareURL: "/compare?" + snap.PageValues().Encode()}
-	if r.SubmittedAt != nil {
-		v.SubmittedAt = web.ReportTime(translator(c), *r.SubmittedAt)
+	var viewer int64
+	if cur != nil {
+		viewer = cur.UserID
 	}
-	if r.DecidedAt != nil {
-		v.DecidedAt, v.DecidedBy, v.Decision = web.ReportTime(translator(c), *r.DecidedAt), r.DecidedByName, r.DecisionComment
-	}
-	author := cur != nil && cur.UserID == r.AuthorID
-	v.CanSubmit = author && r.Status == report.Draft
-	v.CanEdit = v.CanSubmit
-	v.CanDecide = s.isFinance(c) && !author && r.Status == report.Submitted
-	v.OwnPending = s.isFinance(c) && author && r.Status == report.Submitted
-	v.CanRevise = author && r.Status == report.Returned && r.NextRevisionID == 0
-	if v.CanRevise {
-		q := snap.PageValues()
-		q.Set("revise_of", strconv.FormatInt(r.ID, 10))
-		v.ReviseCompareURL = "/compare?" + q.Encode()
-	}
-	if r.PreviousRevisionID != 0 {
-		v.PreviousRevision = reportLink(r.PreviousRevisionID, r.Number, r.Revision-1, "")
-	}
-	if r.NextRevisionID != 0 {
-		v.NextRevision = reportLink(r.NextRevisionID, r.Number, r.Revision+1, "")
-	}
-	for _, x := range into {
-		v.RecomputedInto = append(v.RecomputedInto, *reportLink(x.ID, x.Number, x.Revision, x.Status))
-	}
+	v := web.NewReportView(translator(c), r, snap, report.RightsOf(r, viewer, s.isFinance(c)), into)
+	v.Form, v.Errors, v.Conflict = form, errs, conflict
 	if r.RecomputedFromID != 0 {
 		src, err := s.store.ReportHead(ctx, r.RecomputedFromID)
 		if err != nil {
 			return err
 		}
-		v.RecomputedFrom = reportLink(src.ID, src.Number, src.Revision, src.Status)
+		v.RecomputedFrom = web.NewReportLink(src.ID, src.Number, src.Revision, src.Status)
 		old, err := s.reportSnapshot(ctx, src.ID)
 		if err != nil {
 			return err
@@ -292,17 +251,7 @@ func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap 
 	}
 
 	s.reportFrozenParts(c, r.ID, snap, &v)
-	for _, e := range events {
-		ev := web.ReportEventView{At: web.ReportTime(translator(c), e.At), Actor: e.ActorName, ActionID: web.ReportEventLabelID(e.Action),
-			ToID: web.ReportStatusLabelID(e.ToStatus), Comment: e.Comment}
-		if e.FromStatus != "" {
-			ev.FromID = web.ReportStatusLabelID(e.FromStatus)
-		}
-		if e.RelatedReportID != 0 {
-			ev.Related = reportLink(e.RelatedReportID, e.RelatedNumber, e.RelatedRevision, "")
-		}
-		v.Timeline = append(v.Timeline, ev)
-	}
+	v.Timeline = web.ReportTimeline(translator(c), events)
 	v.Page = s.page(c, "report.page.title")
 	v.Page.Title = r.Number + " · " + r.Title
 	return s.render(c, status, v.Page, web.ReportPage(v))
@@ -363,7 +312,7 @@ func (s *Server) reportAction(c echo.Context, step func(ctx context.Context, a u
 	case err != nil:
 		return reportStoreError(err)
 	}
-	return s.redirectWithFlash(c, reportURL(r.ID), "ok", flashID, "Number", r.Number)
+	return s.redirectWithFlash(c, web.ReportURL(r.ID), "ok", flashID, "Number", r.Number)
 }
 
 func (s *Server) reportSubmit(c echo.Context) error {
@@ -420,7 +369,7 @@ func (s *Server) reportRetitle(c echo.Context) error {
 	if err != nil {
 		return reportStoreError(err)
 	}
-	return s.redirectWithFlash(c, reportURL(r.ID), "ok", "report.flash.retitled", "Number", r.Number)
+	return s.redirectWithFlash(c, web.ReportURL(r.ID), "ok", "report.flash.retitled", "Number", r.Number)
 }
 
 // reportRecompute makes a new draft report from this one's comparison with
@@ -446,7 +395,7 @@ func (s *Server) reportRecompute(c echo.Context) error {
 	if err != nil {
 		return reportStoreError(err)
 	}
-	return s.redirectWithFlash(c, reportURL(out.ID), "ok", "report.flash.recomputed", "Number", out.Number, "From", r.Number)
+	return s.redirectWithFlash(c, web.ReportURL(out.ID), "ok", "report.flash.recomputed", "Number", out.Number, "From", r.Number)
 }
 
 // reportRevise makes the next revision of the author's returned report:
@@ -498,7 +447,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 	if err != nil {
 		return reportStoreError(err)
 	}
-	return s.redirectWithFlash(c, reportURL(out.ID), "ok", "report.flash.revised", "Number", out.Number,
+	return s.redirectWithFlash(c, web.ReportURL(out.ID), "ok", "report.flash.revised", "Number", out.Number,
 		"Revision", strconv.Itoa(out.Revision))
 }
 
@@ -604,7 +553,7 @@ func (s *Server) reportRows(c echo.Context, rows []report.Report) []web.ReportLi
 	for _, r := range rows {
 		lr := web.ReportListRow{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Status: r.Status,
 			Author: r.AuthorName, Own: cur != nil && cur.UserID == r.AuthorID, CreatedAt: web.FormatDate(r.CreatedAt.UTC()),
-			Currency: r.ReportCurrency, QuoteCount: r.QuoteCount, URL: reportURL(r.ID),
+			Currency: r.ReportCurrency, QuoteCount: r.QuoteCount, URL: web.ReportURL(r.ID),
 			Recommended: s.formatMoney(c, r.RecommendedTCO, r.ReportCurrency)}
 		if r.SubmittedAt != nil {
 			lr.SubmittedAt = web.FormatDate(r.SubmittedAt.UTC())

@@ -206,48 +206,34 @@ func (s *Store) CreateReport(ctx context.Context, a user.Actor, now time.Time, i
 	return out, err
 }
 
-// reportStep is one move of the workflow.
-type reportStep struct {
-	from, to    string
-	action      string // audit action
-	event       string // timeline action
-	authorOnly  bool   // only the report's author may take it
-	reviewer    bool   // only finance or admin, never the author
-	decision    bool   // records decided_at, decided_by and the comment
-	needComment bool
-}
-
-var (
-	stepSubmit  = reportStep{from: report.Draft, to: report.Submitted, action: ActionReportSubmit, event: report.EventSubmitted, authorOnly: true}
-	stepApprove = reportStep{from: report.Submitted, to: report.Approved, action: ActionReportApprove, event: report.EventApproved, reviewer: true, decision: true}
-	stepReturn  = reportStep{from: report.Submitted, to: report.Returned, action: ActionReportReturn, event: report.EventReturned, reviewer: true, decision: true, needComment: true}
-	stepDelete  = reportStep{from: report.Draft, to: report.Deleted, action: ActionReportDelete, event: report.EventDeleted, authorOnly: true}
-)
+// reportAction is the audit action of each workflow step.
+var reportAction = map[string]string{report.Submitted: ActionReportSubmit, report.Approved: ActionReportApprove,
+	report.Returned: ActionReportReturn, report.Deleted: ActionReportDelete}
 
 // ErrCommentRequired means a report is returned without saying why.
 var ErrCommentRequired = errors.New("store: a comment is required")
 
 // SubmitReport sends the author's draft to finance.
 func (s *Store) SubmitReport(ctx context.Context, a user.Actor, now time.Time, id int64) error {
-	return s.moveReport(ctx, a, now, id, stepSubmit, "")
+	return s.moveReport(ctx, a, now, id, report.StepSubmit, "")
 }
 
 // ApproveReport approves a submitted report: finance or admin only, never
 // the author; the comment is optional.
 func (s *Store) ApproveReport(ctx context.Context, a user.Actor, now time.Time, id int64, comment string) error {
-	return s.moveReport(ctx, a, now, id, stepApprove, comment)
+	return s.moveReport(ctx, a, now, id, report.StepApprove, comment)
 }
 
 // ReturnReport sends a submitted report back to its author with a
 // comment: finance or admin only, never the author.
 func (s *Store) ReturnReport(ctx context.Context, a user.Actor, now time.Time, id int64, comment string) error {
-	return s.moveReport(ctx, a, now, id, stepReturn, comment)
+	return s.moveReport(ctx, a, now, id, report.StepReturn, comment)
 }
 
 // DeleteReport deletes the author's draft (it stays as a row marked
 // deleted, so its number is never reused and its timeline is kept).
 func (s *Store) DeleteReport(ctx context.Context, a user.Actor, now time.Time, id int64) error {
-	return s.moveReport(ctx, a, now, id, stepDelete, "")
+	return s.moveReport(ctx, a, now, id, report.StepDelete, "")
 }
 
 // moveReport takes one workflow step with a conditional update: the row
@@ -255,23 +241,23 @@ func (s *Store) DeleteReport(ctx context.Context, a user.Actor, now time.Time, i
 // may take the step, so of two concurrent decisions exactly one wins and
 // the other gets ErrConflict. When nothing changed, the row is read again
 // to say why (ErrNotFound, ErrNotAllowed or ErrConflict).
-func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id int64, st reportStep, comment string) error {
+func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id int64, st report.Step, comment string) error {
 	comment = strings.TrimSpace(comment)
-	if st.needComment && comment == "" {
+	if st.NeedComment && comment == "" {
 		return ErrCommentRequired
 	}
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		var (
 			sql  string
-			args = []any{id, a.UserID, st.from, st.to, now}
+			args = []any{id, a.UserID, st.From, st.To, now}
 		)
 		switch {
-		case st.decision:
+		case st.Decision:
 			args = append(args, comment)
 			sql = `UPDATE reports SET status = $4, decided_at = $5, decided_by = $2, decision_comment = $6, updated_at = $5
 				WHERE id = $1 AND status = $3 AND author_id <> $2
 				  AND EXISTS (SELECT 1 FROM users u WHERE u.id = $2 AND u.role IN ('finance', 'admin') AND NOT u.disabled)`
-		case st.to == report.Submitted:
+		case st.To == report.Submitted:
 			sql = `UPDATE reports SET status = $4, submitted_at = $5, updated_at = $5
 				WHERE id = $1 AND status = $3 AND author_id = $2`
 		default:
@@ -279,25 +265,25 @@ func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id 
 		}
 		tag, err := tx.Exec(ctx, sql, args...)
 		if err != nil {
-			return fmt.Errorf("report %s: %w", st.event, err)
+			return fmt.Errorf("report %s: %w", st.Event, err)
 		}
 		if tag.RowsAffected() == 0 {
 			return s.whyNot(ctx, tx, a, id, st)
 		}
-		if err := addReportEvent(ctx, tx, a, now, id, st.event, st.from, st.to, comment, 0); err != nil {
+		if err := addReportEvent(ctx, tx, a, now, id, st.Event, st.From, st.To, comment, 0); err != nil {
 			return err
 		}
-		after := map[string]any{"status": st.to}
+		after := map[string]any{"status": st.To}
 		if comment != "" {
 			after["comment"] = comment
 		}
-		return audit(ctx, tx, a, AuditEntry{Action: st.action, Entity: "report", EntityID: strconv.FormatInt(id, 10),
-			Before: map[string]any{"status": st.from}, After: after})
+		return audit(ctx, tx, a, AuditEntry{Action: reportAction[st.To], Entity: "report", EntityID: strconv.FormatInt(id, 10),
+			Before: map[string]any{"status": st.From}, After: after})
 	})
 }
 
 // whyNot explains a workflow step that changed nothing.
-func (s *Store) whyNot(ctx context.Context, q Querier, a user.Actor, id int64, st reportStep) error {
+func (s *Store) whyNot(ctx context.Context, q Querier, a user.Actor, id int64, st report.Step) error {
 	var (
 		author int64
 		status string
@@ -308,12 +294,10 @@ func (s *Store) whyNot(ctx context.Context, q Querier, a user.Actor, id int64, s
 	if err != nil {
 		return notFound(err)
 	}
-	switch {
-	case status == report.Deleted:
+	switch st.WhyNot(author, status, a.UserID, role) {
+	case report.Gone:
 		return ErrNotFound
-	case st.authorOnly && author != a.UserID:
-		return ErrNotAllowed
-	case st.reviewer && (author == a.UserID || (role != "finance" && role != "admin")):
+	case report.NotAllowed:
 		return ErrNotAllowed
 	default:
 		return ErrConflict // the status moved on meanwhile
@@ -334,7 +318,7 @@ func (s *Store) RetitleReport(ctx context.Context, a user.Actor, now time.Time, 
 			return fmt.Errorf("retitle report: %w", err)
 		}
 		if tag.RowsAffected() == 0 {
-			return s.whyNot(ctx, tx, a, id, reportStep{authorOnly: true})
+			return s.whyNot(ctx, tx, a, id, report.StepRetitle)
 		}
 		if err := addReportEvent(ctx, tx, a, now, id, report.EventRetitled, report.Draft, report.Draft, title, 0); err != nil {
 			return err
