@@ -140,9 +140,7 @@ func compareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in c
 		if r.Result.BreakEvenHours.Valid {
 			cq.BreakEvenLabel = tr.T("compare.hours", "Hours", money.Fixed(r.Result.BreakEvenHours.Decimal, 2))
 		}
-		if len(curves.Quotes) < svgchart.MaxCurveQuotes {
-			curves.Quotes = append(curves.Quotes, cq)
-		}
+		curves.Quotes = append(curves.Quotes, cq)
 		res := r.Result
 		bars.Bars = append(bars.Bars, svgchart.Bar{Name: name, Compute: res.ComputeTotal, Hidden: res.HiddenTotal, OneOff: res.OneOffTotal,
 			ComputeText: m(res.ComputeTotal), HiddenText: m(res.HiddenTotal), OneOffText: m(res.OneOffTotal), TotalText: m(res.TCO)})

@@ -9,11 +9,6 @@ import (
 	"gpuquote/internal/money"
 )
 
-// MaxCurveQuotes is the most quotes CostCurves draws. More than that is a
-// programming error of the caller (the compare page caps its selection);
-// CostCurves then draws the first MaxCurveQuotes.
-const MaxCurveQuotes = 20
-
 // CurveQuote is one quote of a cost-curve chart. Prices are per instance,
 // in the report currency, tax included, and must not be negative; a null
 // price draws no line.
@@ -144,10 +139,7 @@ func orDefault(s, def string) string {
 // It returns "" when there is no quote or no quote has a price, so the
 // page shows its empty state.
 func CostCurves(c CurveChart) string {
-	quotes := c.Quotes
-	if len(quotes) > MaxCurveQuotes {
-		quotes = quotes[:MaxCurveQuotes]
-	}
+	quotes := c.Quotes // as many as the comparison holds (compare.MaxSelected)
 	hi := decimal.Zero
 	var hasHourly, hasMonthly, hasSpot, hasBreakEven bool
 	for _, q := range quotes {

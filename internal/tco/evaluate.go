@@ -8,6 +8,7 @@ import (
 
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/money"
+	"gpuquote/internal/verify"
 )
 
 // qty is an exact non-negative quantity: v, or v/60 when sixtieths is set.
@@ -557,7 +558,7 @@ func flags(e *evaluation, floor decimal.NullDecimal) []catalog.Flag {
 		out = append(out, catalog.FlagVRAMBelowTaskFloor)
 	}
 	// performance_below_85pct: a trial measured less than 85 % of reference.
-	if p.PerformanceRatio.Valid && p.PerformanceRatio.Decimal.LessThan(PerformanceRuleRatio) {
+	if p.PerformanceRatio.Valid && verify.RatioBelowRule(p.PerformanceRatio.Decimal) {
 		out = append(out, catalog.FlagPerformanceBelow85Pct)
 	}
 	// quote_stale_90d: the prices are more than 90 days older than the

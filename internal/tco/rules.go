@@ -7,7 +7,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
-	"gpuquote/internal/money"
 )
 
 // RulesVersion names this edition of the engine's rules; a saved report records it next to its figures.
@@ -23,9 +22,6 @@ var (
 	MonthsPerYear = decimal.New(12, 0)
 	// DefaultSpotOverhead is the rework overhead of spot when none is given (10 %).
 	DefaultSpotOverhead = decimal.New(10, -2)
-	// PerformanceRuleRatio is the 85 % rule: measured below 85 % of nominal
-	// is de-facto false advertising.
-	PerformanceRuleRatio = decimal.New(85, -2)
 	// StaleAfterDays is the age past which a quote is flagged quote_stale_90d.
 	StaleAfterDays = 90
 	// EarlyTerminationFlagPct is the penalty from which
@@ -41,20 +37,6 @@ var (
 	secondsPerHour = decimal.New(3600, 0)
 	million        = decimal.New(1, 6)
 )
-
-// PerformanceThreshold is the 85 % rule's line for a nominal figure,
-// rounded half-up to 0.01 for display: nominal 132 TFLOPS → 112.20.
-func PerformanceThreshold(nominal decimal.Decimal) decimal.Decimal {
-	return money.Round2(nominal.Mul(PerformanceRuleRatio))
-}
-
-// BelowPerformanceRule reports whether measured is below 85 % of nominal
-// (DOMAIN.md, the 85 % rule): 111 against nominal 132 (threshold 112.2) is
-// below. The comparison is exact, against the unrounded threshold; exactly
-// 85 % is not below.
-func BelowPerformanceRule(measured, nominal decimal.Decimal) bool {
-	return measured.LessThan(nominal.Mul(PerformanceRuleRatio))
-}
 
 // DaysBetween returns the whole calendar days from from to to, each taken
 // as the date it shows in its own location; negative when to is earlier.

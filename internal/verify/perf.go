@@ -2,13 +2,28 @@ package verify
 
 import "github.com/shopspring/decimal"
 
-// PerformanceRuleRatio is the 85 % rule (DOMAIN.md "Verifying what you
-// rent"): measured compute below 85 % of the figure it is held against is
-// de-facto false advertising; nominal 132 TFLOPS → threshold 112.20,
-// measured 111 is below. It is the same constant as
-// tco.PerformanceRuleRatio (a test keeps them equal); this package keeps
-// its own copy to stay free of the TCO engine and money.
+// PerformanceRuleRatio is the 85 % rule (docs/RULES.md §9.6): measured
+// compute below 85 % of the figure it is held against is de-facto false
+// advertising; nominal 132 TFLOPS → threshold 112.20, measured 111 is
+// below. This is the rule's one home: the TCO engine's
+// performance_below_85pct flag asks RatioBelowRule.
 var PerformanceRuleRatio = decimal.New(85, -2)
+
+// PerformanceThreshold is the rule's line for a figure, rounded half-up to
+// 0.01 for reading: 132 → 112.20.
+func PerformanceThreshold(basis decimal.Decimal) decimal.Decimal {
+	return basis.Mul(PerformanceRuleRatio).Round(2)
+}
+
+// BelowPerformanceRule reports whether measured is below 85 % of basis,
+// exactly, against the unrounded threshold: exactly 85 % is not below.
+func BelowPerformanceRule(measured, basis decimal.Decimal) bool {
+	return measured.LessThan(basis.Mul(PerformanceRuleRatio))
+}
+
+// RatioBelowRule reports whether a measured ratio (measured ÷ the figure
+// held against) is below 85 %.
+func RatioBelowRule(ratio decimal.Decimal) bool { return ratio.LessThan(PerformanceRuleRatio) }
 
 // PerfVerdict is the 85 % rule applied to one measured figure.
 type PerfVerdict struct {
@@ -50,14 +65,13 @@ func Performance(measured decimal.Decimal, nominal decimal.Decimal, reference de
 		v.MessageID = "verify.perf.no_basis"
 		return v
 	}
-	line := v.BasisTFLOPS.Mul(PerformanceRuleRatio)
-	v.Threshold = line.Round(2)
+	v.Threshold = PerformanceThreshold(v.BasisTFLOPS)
 	v.Ratio = measured.DivRound(v.BasisTFLOPS, 4)
 	if nominal.IsPositive() {
 		v.RatioToNominal = measured.DivRound(nominal, 4)
 		args["PercentOfNominal"] = measured.Mul(hundred).DivRound(nominal, 2).StringFixed(2)
 	}
-	v.Below = measured.LessThan(line)
+	v.Below = BelowPerformanceRule(measured, v.BasisTFLOPS)
 	args["Threshold"] = v.Threshold.StringFixed(2)
 	args["Percent"] = measured.Mul(hundred).DivRound(v.BasisTFLOPS, 2).StringFixed(2)
 	switch {

@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
-
-	"gpuquote/internal/tco"
 )
 
 func TestPerformance(t *testing.T) {
@@ -63,20 +61,19 @@ func TestPerformance(t *testing.T) {
 	}
 }
 
-// TestPerformanceRuleMatchesTCO keeps this package's copy of the 85 % rule
-// equal to the TCO engine's.
-func TestPerformanceRuleMatchesTCO(t *testing.T) {
-	if !PerformanceRuleRatio.Equal(tco.PerformanceRuleRatio) {
-		t.Fatalf("verify %s, tco %s", PerformanceRuleRatio, tco.PerformanceRuleRatio)
+// TestGoldenPerformanceRule: nominal 132 TFLOPS → threshold 112.20;
+// measured 111 is below; exactly 85 % is not.
+func TestGoldenPerformanceRule(t *testing.T) {
+	dec := decimal.RequireFromString
+	if got := PerformanceThreshold(dec("132")); got.StringFixed(2) != "112.20" {
+		t.Errorf("threshold %s", got)
 	}
-	for _, n := range []string{"132", "989", "0.1", "35.6", "1978.9"} {
-		nominal := decimal.RequireFromString(n)
-		for _, m := range []string{"0", "111", "112.2", "840.65", "840.64", "30.26", "30.25"} {
-			v := Performance(decimal.RequireFromString(m), nominal, decimal.NullDecimal{})
-			if !v.Threshold.Equal(tco.PerformanceThreshold(nominal)) || v.Below != tco.BelowPerformanceRule(decimal.RequireFromString(m), nominal) {
-				t.Errorf("measured %s nominal %s: threshold %s below %v; tco says %s %v", m, n, v.Threshold, v.Below,
-					tco.PerformanceThreshold(nominal), tco.BelowPerformanceRule(decimal.RequireFromString(m), nominal))
-			}
+	for m, below := range map[string]bool{"111": true, "112.2": false, "112.19": true} {
+		if BelowPerformanceRule(dec(m), dec("132")) != below {
+			t.Errorf("%s of 132: below should be %v", m, below)
 		}
+	}
+	if !RatioBelowRule(dec("0.849999")) || RatioBelowRule(dec("0.85")) {
+		t.Error("ratio rule")
 	}
 }
