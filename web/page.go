@@ -21,6 +21,8 @@ type Page struct {
 	Path string
 	// Flash is a one-time message from the previous request, if any.
 	Flash *Flash
+	// Nav are the navigation entries the reader may open.
+	Nav []NavItem
 }
 
 // User is the signed-in user as pages see them.
@@ -46,36 +48,23 @@ type NavItem struct {
 	TestID  string
 }
 
-// Nav returns the main navigation for the user (nil: anonymous).
-func Nav(u *User) []NavItem {
-	items := []NavItem{
-		{Href: "/", LabelID: "nav.home", TestID: "nav-home"},
-		{Href: "/calculator", LabelID: "nav.calculator", TestID: "nav-calculator"},
-	}
-	if u == nil {
-		return items
-	}
-	items = append(items,
-		NavItem{Href: "/compare", LabelID: "nav.compare", TestID: "nav-compare"},
-		NavItem{Href: "/quotes", LabelID: "nav.quotes", TestID: "nav-quotes"},
-		NavItem{Href: "/platforms", LabelID: "nav.platforms", TestID: "nav-platforms"},
-		NavItem{Href: "/gpus", LabelID: "nav.gpus", TestID: "nav-gpus"},
-		NavItem{Href: "/trials", LabelID: "nav.trials", TestID: "nav-trials"})
-	items = append(items, NavItem{Href: "/reports", LabelID: "nav.reports", TestID: "nav-reports"})
-	if u.Role == "finance" || u.Role == "admin" {
-		items = append(items, NavItem{Href: "/reports/inbox", LabelID: "nav.report_inbox", TestID: "nav-report-inbox"})
-	}
-	if u.Role == "editor" || u.Role == "admin" {
-		items = append(items,
-			NavItem{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices"},
-			NavItem{Href: "/dashboard", LabelID: "nav.dashboard", TestID: "nav-dashboard"})
-	}
-	if u.Role == "admin" {
-		items = append(items,
-			NavItem{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users"},
-			NavItem{Href: "/admin/audit", LabelID: "nav.audit", TestID: "nav-audit"})
-	}
-	return items
+// NavItems is the main navigation, in order. A page shows the entries its
+// reader may open (Page.Nav): the server keeps those whose route policy
+// admits the reader, so the navigation and the routes never disagree.
+var NavItems = []NavItem{
+	{Href: "/", LabelID: "nav.home", TestID: "nav-home"},
+	{Href: "/calculator", LabelID: "nav.calculator", TestID: "nav-calculator"},
+	{Href: "/compare", LabelID: "nav.compare", TestID: "nav-compare"},
+	{Href: "/quotes", LabelID: "nav.quotes", TestID: "nav-quotes"},
+	{Href: "/platforms", LabelID: "nav.platforms", TestID: "nav-platforms"},
+	{Href: "/gpus", LabelID: "nav.gpus", TestID: "nav-gpus"},
+	{Href: "/trials", LabelID: "nav.trials", TestID: "nav-trials"},
+	{Href: "/reports", LabelID: "nav.reports", TestID: "nav-reports"},
+	{Href: "/reports/inbox", LabelID: "nav.report_inbox", TestID: "nav-report-inbox"},
+	{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices"},
+	{Href: "/dashboard", LabelID: "nav.dashboard", TestID: "nav-dashboard"},
+	{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users"},
+	{Href: "/admin/audit", LabelID: "nav.audit", TestID: "nav-audit"},
 }
 
 // Active reports whether a navigation entry is the current section.
@@ -84,7 +73,7 @@ func (p Page) Active(href string) bool {
 	if !p.within(href) {
 		return false
 	}
-	for _, it := range Nav(p.User) {
+	for _, it := range p.Nav {
 		if len(it.Href) > len(href) && p.within(it.Href) {
 			return false
 		}

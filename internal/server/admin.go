@@ -143,9 +143,9 @@ func (s *Server) adminCreateUser(c echo.Context) error {
 // targetUser parses :id and refuses actions on oneself (an admin cannot
 // demote or disable themselves and lock everybody out).
 func (s *Server) targetUser(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, echo.NewHTTPError(http.StatusNotFound)
+	id, err := pathID(c)
+	if err != nil {
+		return 0, err
 	}
 	if cur := auth.CurrentUser(c); cur != nil && cur.UserID == id {
 		return 0, echo.NewHTTPError(http.StatusForbidden)

@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -68,9 +67,9 @@ func (s *Server) createAPIToken(c echo.Context) error {
 // revokeAPIToken revokes one of the signed-in user's tokens; another
 // user's token, or one already revoked, is not found.
 func (s *Server) revokeAPIToken(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	id, err := pathID(c)
 	if err != nil {
-		return echo.ErrNotFound
+		return err
 	}
 	t, err := s.store.RevokeAPIToken(c.Request().Context(), s.actor(c), id, s.now())
 	if err != nil {

@@ -189,9 +189,9 @@ func (s *Server) saveProfile(c echo.Context) error {
 
 // deleteProfile removes a saved profile: its owner or an admin only.
 func (s *Server) deleteProfile(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	id, err := pathID(c)
 	if err != nil {
-		return echo.ErrNotFound
+		return err
 	}
 	p, err := s.store.UsageProfileByID(c.Request().Context(), id)
 	if err != nil {

@@ -145,9 +145,9 @@ func (s *Server) quoteCreate(c echo.Context) error {
 
 // loadQuote loads :id; drafts are visible to editors only (others get 404).
 func (s *Server) loadQuote(c echo.Context) (quote.Quote, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return quote.Quote{}, echo.ErrNotFound
+	id, err := pathID(c)
+	if err != nil {
+		return quote.Quote{}, err
 	}
 	q, err := s.store.QuoteByID(c.Request().Context(), id)
 	if err != nil {

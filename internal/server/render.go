@@ -24,6 +24,11 @@ func (s *Server) page(c echo.Context, titleID string) web.Page {
 	if cur := auth.CurrentUser(c); cur != nil {
 		p.User = &web.User{ID: cur.UserID, Name: cur.DisplayName, Email: cur.Email, Role: string(cur.Role)}
 	}
+	for _, it := range web.NavItems {
+		if s.can(c, http.MethodGet, it.Href) {
+			p.Nav = append(p.Nav, it)
+		}
+	}
 	if ck, err := c.Cookie(flashCookie); err == nil {
 		if kind, id, args, ok := parseFlash(ck.Value); ok && s.catalog.Has(translator(c).Lang, id) {
 			p.Flash = &web.Flash{Kind: kind, Text: translator(c).TMap(id, args)}

@@ -43,9 +43,9 @@ func canSeeReport(c echo.Context, r report.Report) bool {
 // loadReport reads the report named in the path with its snapshot, as the
 // reader may see it (404 otherwise).
 func (s *Server) loadReport(c echo.Context) (report.Report, report.Snapshot, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return report.Report{}, report.Snapshot{}, echo.ErrNotFound
+	id, err := pathID(c)
+	if err != nil {
+		return report.Report{}, report.Snapshot{}, err
 	}
 	r, err := s.store.ReportHead(c.Request().Context(), id)
 	if err != nil {
