@@ -97,3 +97,49 @@ func NewHistoryCharts(tr *i18n.Translator, platform, gpu, currency string, point
 	out.Monthly = draw("monthly", func(p market.PricePoint) decimal.NullDecimal { return p.Monthly })
 	return out
 }
+
+// HistoryView is the price history page of one platform × GPU model.
+type HistoryView struct {
+	Page Page
+	// Platforms and GPUs are the chooser's choices; Platform and GPU the
+	// chosen ids as given.
+	Platforms, GPUs []Option
+	Platform, GPU   string
+	// Selected is true when both exist; their display names follow.
+	Selected     bool
+	PlatformName string
+	GPUName      string
+	// Currencies lists the currencies of the samples ("CNY, USD").
+	Currencies string
+	Charts     []HistoryCharts
+	// Rows are every sample, newest first.
+	Rows []HistoryRow
+}
+
+// HistoryCharts are the two charts of one currency, as inline SVG from
+// package svgchart (which escapes every text it writes); "" when no sample
+// has that price.
+type HistoryCharts struct {
+	Currency string
+	Hourly   string
+	Monthly  string
+}
+
+// HistoryRow is one sample of the table, already formatted.
+type HistoryRow struct {
+	QuoteID   int64
+	Version   int
+	State     string
+	AsOf      string
+	Currency  string
+	Hourly    string
+	Monthly   string
+	Label     string
+	GPUCount  int
+	Source    string
+	SourceURL string
+	// Stale marks a current published sample past the re-check age.
+	Stale bool
+	// Changes word each price that jumped ("hourly +35.0 %").
+	Changes []string
+}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -102,4 +104,36 @@ type Event struct {
 	RelatedReportID int64
 	RelatedNumber   string
 	RelatedRevision int
+}
+
+// Save is what the store saves of a frozen snapshot under a title and
+// purpose: the snapshot's bytes and the values the report list filters
+// by, copied from it (the recommended option's figures among them).
+func Save(snap Snapshot, title, purpose string) (NewReport, error) {
+	raw, err := json.Marshal(snap)
+	if err != nil {
+		return NewReport{}, err
+	}
+	nr := NewReport{Title: title, Purpose: purpose, Snapshot: raw, SnapshotVersion: snap.Version,
+		RulesVersion: snap.RulesVersion, ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows),
+		PlatformIDs: snap.PlatformIDs()}
+	nr.FiguresDate, err = time.Parse(time.DateOnly, snap.FiguresDate)
+	if err != nil {
+		return NewReport{}, fmt.Errorf("figures date: %w", err)
+	}
+	if sum := snap.Summary(); sum.Recommended >= 0 {
+		res := snap.Rows[sum.Recommended].Result
+		nr.RecommendedTCO = decimal.NewNullDecimal(res.TCO)
+		nr.RecommendedTCOPessimistic = decimal.NewNullDecimal(res.TCOPessimistic)
+	}
+	return nr, nil
+}
+
+// Decode reads a stored snapshot.
+func Decode(raw []byte) (Snapshot, error) {
+	var snap Snapshot
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		return Snapshot{}, err
+	}
+	return snap, nil
 }

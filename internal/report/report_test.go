@@ -16,6 +16,7 @@ import (
 	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
 	"gpuquote/internal/tco"
+	"gpuquote/internal/testutil"
 )
 
 func nd(s string) decimal.NullDecimal { return decimal.NewNullDecimal(decimal.RequireFromString(s)) }
@@ -127,5 +128,30 @@ func TestSummaryAndCompare(t *testing.T) {
 	}
 	if report.Compare(old, old).Changes[0].Changed() {
 		t.Error("a report compared with itself changed")
+	}
+}
+
+// TestFrozenQuoteKeepsEveryField: a quote frozen into a snapshot and read
+// back (through JSON, as stored) has every entered field it had; a field
+// added to quote.Fields but not to the frozen copy fails here.
+func TestFrozenQuoteKeepsEveryField(t *testing.T) {
+	in := testutil.FullQuote(7, 3, day)
+	raw, err := json.Marshal(report.QuoteOf(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frozen report.Quote
+	if err := json.Unmarshal(raw, &frozen); err != nil {
+		t.Fatal(err)
+	}
+	out := frozen.AsQuote(report.GPU{ID: 3})
+	want, got := quote.Values(in), quote.Values(out)
+	for k := range want {
+		if got.Get(k) != want.Get(k) {
+			t.Errorf("%s: %q, want %q", k, got.Get(k), want.Get(k))
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d fields back, want %d", len(got), len(want))
 	}
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -72,8 +71,8 @@ func (s *Server) reportSnapshot(ctx context.Context, id int64) (report.Snapshot,
 	if err != nil {
 		return report.Snapshot{}, err
 	}
-	var snap report.Snapshot
-	if err := json.Unmarshal(raw, &snap); err != nil {
+	snap, err := report.Decode(raw)
+	if err != nil {
 		return report.Snapshot{}, fmt.Errorf("report %d snapshot: %w", id, err)
 	}
 	s.frozen.put(k, snap)

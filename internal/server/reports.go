@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -85,27 +83,6 @@ func freezeProblems(c echo.Context, fz compare.Frozen) []string {
 	return out
 }
 
-// newReport is what the store saves of a frozen snapshot.
-func newReport(snap report.Snapshot, title, purpose string) (report.NewReport, error) {
-	raw, err := json.Marshal(snap)
-	if err != nil {
-		return report.NewReport{}, err
-	}
-	nr := report.NewReport{Title: title, Purpose: purpose, Snapshot: raw, SnapshotVersion: snap.Version,
-		RulesVersion: snap.RulesVersion, ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows),
-		PlatformIDs: snap.PlatformIDs()}
-	nr.FiguresDate, err = time.Parse(time.DateOnly, snap.FiguresDate)
-	if err != nil {
-		return report.NewReport{}, fmt.Errorf("figures date: %w", err)
-	}
-	if sum := snap.Summary(); sum.Recommended >= 0 {
-		res := snap.Rows[sum.Recommended].Result
-		nr.RecommendedTCO = decimal.NewNullDecimal(res.TCO)
-		nr.RecommendedTCOPessimistic = decimal.NewNullDecimal(res.TCOPessimistic)
-	}
-	return nr, nil
-}
-
 // reportStoreError turns the store's refusals into HTTP errors: a step
 // this user may not take is 403; a conflict is answered by the caller.
 func reportStoreError(err error) error {
@@ -180,7 +157,7 @@ func (s *Server) reportCreate(c echo.Context) error {
 	if len(errs) > 0 || !fz.Savable() {
 		return s.renderReportNew(c, http.StatusUnprocessableEntity, values, values.Get("title"), values.Get("purpose"), errs)
 	}
-	nr, err := newReport(fz.Snapshot, title, purpose)
+	nr, err := report.Save(fz.Snapshot, title, purpose)
 	if err != nil {
 		return err
 	}
@@ -386,7 +363,7 @@ func (s *Server) reportRecompute(c echo.Context) error {
 	if !fz.Savable() {
 		return s.renderReport(c, http.StatusUnprocessableEntity, r, snap, nil, web.Errors{"recompute": {ID: "report.error.recompute"}}, false)
 	}
-	nr, err := newReport(fz.Snapshot, r.Title, r.Purpose)
+	nr, err := report.Save(fz.Snapshot, r.Title, r.Purpose)
 	if err != nil {
 		return err
 	}
@@ -431,7 +408,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 		}
 		next = fz.Snapshot
 	}
-	nr, err := newReport(next, title, purpose)
+	nr, err := report.Save(next, title, purpose)
 	if err != nil {
 		return err
 	}

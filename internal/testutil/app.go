@@ -106,6 +106,13 @@ func (a *App) Client() *Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
+// On returns a client of app b that shares this client's cookies (its
+// session): the same browser talking to another server process on the
+// same database.
+func (c *Client) On(b *App) *Client {
+	return &Client{app: b, HTTP: c.HTTP, Header: c.Header.Clone(), CSRF: c.CSRF}
+}
+
 // Response is a fully read response.
 type Response struct {
 	*http.Response

@@ -1,0 +1,27 @@
+package web
+
+// ImportView is the CSV import page: the form, the file format and, after
+// a rejected upload, every problem found.
+type ImportView struct {
+	Page    Page
+	MaxRows int
+	// QuoteColumns, Items and LineColumns describe the format.
+	QuoteColumns []string
+	Items        []string
+	LineColumns  []string
+	// FileErrors are problems with the file as a whole, translated.
+	FileErrors []string
+	// RowErrors are the listed row problems; MoreErrors how many more were
+	// found; BadRows how many rows have any.
+	RowErrors  []ImportError
+	MoreErrors int
+	BadRows    int
+}
+
+// ImportError is one problem of one row; Column is empty when the row as a
+// whole is wrong.
+type ImportError struct {
+	Row     int
+	Column  string
+	Message string
+}
