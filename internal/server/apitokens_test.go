@@ -63,6 +63,7 @@ func bearer(t *testing.T, app *testutil.App, method, path, token, contentType, b
 }
 
 func TestAPITokenLifecycle(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := context.Background()
 	c, uid := app.AsUser(auth.RoleAnalyst)
@@ -144,6 +145,7 @@ func TestAPITokenLifecycle(t *testing.T) {
 }
 
 func TestAPITokenForm(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c, uid := app.AsUser(auth.RoleFinance)
 	cases := []struct {
@@ -179,6 +181,7 @@ func TestAPITokenForm(t *testing.T) {
 }
 
 func TestAPITokenRevokeOnlyYourOwn(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	owner, _ := app.AsUser(auth.RoleAnalyst)
 	token := createToken(t, owner, "mine")
@@ -203,6 +206,7 @@ func TestAPITokenRevokeOnlyYourOwn(t *testing.T) {
 // TestBearerTokenOnlyOnTokenRoutes: on a route whose policy does not admit
 // tokens, the header authenticates nobody and skips nothing.
 func TestBearerTokenOnlyOnTokenRoutes(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleAdmin)
 	token := createToken(t, c, "admin script")
@@ -236,6 +240,7 @@ func TestBearerTokenOnlyOnTokenRoutes(t *testing.T) {
 }
 
 func TestBearerTokenRejected(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c, uid := app.AsUser(auth.RoleEditor)
 	token := createToken(t, c, "ci")

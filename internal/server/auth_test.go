@@ -30,6 +30,7 @@ func countRows(t *testing.T, app *testutil.App, table string) int {
 }
 
 func TestCSRFRejectsAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	admin, _ := app.AsUser(auth.RoleAdmin)
 	newUser := url.Values{"email": {"csrf@example.test"}, "display_name": {"X"}, "role": {"analyst"}}
@@ -85,6 +86,7 @@ func TestCSRFRejectsAndWritesNothing(t *testing.T) {
 }
 
 func TestSessionTokenChangesAtLogin(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	c := app.Client()
@@ -125,6 +127,7 @@ func replay(app *testutil.App, from *testutil.Client) *testutil.Client {
 }
 
 func TestReplayAfterLogoutAndDisableRejected(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
@@ -175,6 +178,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func withClock(c *testutil.Clock) testutil.Option { return func(d *server.Deps) { d.Now = c.Now } }
 
 func TestSessionIdleAndAbsoluteExpiry(t *testing.T) {
+	t.Parallel()
 	clock := testutil.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 	app := testutil.NewApp(t, withClock(clock))
 
@@ -209,6 +213,7 @@ func TestSessionIdleAndAbsoluteExpiry(t *testing.T) {
 }
 
 func TestSessionCookieFlags(t *testing.T) {
+	t.Parallel()
 	for _, tls := range []bool{false, true} {
 		t.Run("tls="+strconv.FormatBool(tls), func(t *testing.T) {
 			app := testutil.NewApp(t, func(d *server.Deps) { d.Config.TLS = tls })
@@ -249,6 +254,7 @@ func TestSessionCookieFlags(t *testing.T) {
 }
 
 func TestUnknownUserAndWrongPasswordLookIdentical(t *testing.T) {
+	t.Parallel()
 	hasher := auth.NewHasher(auth.DefaultArgon2, 2) // the real cost: timing matters here
 	app := testutil.NewApp(t, func(d *server.Deps) { d.Hasher = hasher })
 	email := "real-cost@example.test"
@@ -301,6 +307,7 @@ func median(d []time.Duration) time.Duration {
 }
 
 func TestLoginThrottle(t *testing.T) {
+	t.Parallel()
 	clock := testutil.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 	app := testutil.NewApp(t, withClock(clock))
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
@@ -340,6 +347,7 @@ func TestLoginThrottle(t *testing.T) {
 }
 
 func TestNonASCIIPasswordAccepted(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	admin, _ := app.AsUser(auth.RoleAdmin)
 	pw := strings.Repeat("算力租用避坑指南", 8) // 64 characters, 192 bytes
@@ -358,6 +366,7 @@ func TestNonASCIIPasswordAccepted(t *testing.T) {
 }
 
 func TestSecurityHeadersOnEveryStatus(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c := app.Client()
 	check := func(name string, r *testutil.Response, status int) {
@@ -396,6 +405,7 @@ func TestSecurityHeadersOnEveryStatus(t *testing.T) {
 }
 
 func TestBodyLimit(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c := app.Client()
 	c.Get("/login")
@@ -406,6 +416,7 @@ func TestBodyLimit(t *testing.T) {
 }
 
 func TestRoleChangeEndsSessionsAndUnknownFieldsAreIgnored(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	admin, _ := app.AsUser(auth.RoleAdmin)
 	email, pw, id := app.CreateUser(auth.RoleAnalyst)
@@ -453,6 +464,7 @@ func TestRoleChangeEndsSessionsAndUnknownFieldsAreIgnored(t *testing.T) {
 }
 
 func TestAuditPageFilters(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	admin, _ := app.AsUser(auth.RoleAdmin)
 	for i := 0; i < 3; i++ {
@@ -477,6 +489,7 @@ func TestAuditPageFilters(t *testing.T) {
 // from a configured proxy, so a client cannot dodge the per-address login
 // limit or forge the audit log's address.
 func TestClientAddressFromTrustedProxiesOnly(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		trusted string

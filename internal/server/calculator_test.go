@@ -72,6 +72,7 @@ func modeTotal(out map[string]any, mode string) string {
 // TestEvaluateAPIGoldenExamples runs every golden example of TCO.md through
 // the real HTTP stack.
 func TestEvaluateAPIGoldenExamples(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	cases := []struct {
 		name, monthly, hours         string
@@ -110,6 +111,7 @@ func TestEvaluateAPIGoldenExamples(t *testing.T) {
 // TestEvaluateAPIContractExample posts TCO.md's request and compares the
 // whole response with the documented one.
 func TestEvaluateAPIContractExample(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	status, out, h := postJSON(t, app, `{"report_currency": "EUR", "fx_rate": "1",
 	 "quote": {"currency": "EUR", "gpu_count": 1, "hourly": "0.471", "monthly": "70",
@@ -145,6 +147,7 @@ func TestEvaluateAPIContractExample(t *testing.T) {
 // TestEvaluateAPIReportsEveryBadField sends several bad fields at once and
 // expects each named with its path, messages in the asked language.
 func TestEvaluateAPIReportsEveryBadField(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	body := `{"report_currency": "EUR",
 	  "quote": {"currency": "EURO", "gpu_count": 1, "hourly": "-0.471", "monthly": "70.1234567",
@@ -198,6 +201,7 @@ func containsHan(s string) bool {
 // TestEvaluateAPIUsesTheServersDatedRate omits fx_rate for EUR → CNY: the
 // newest rate on or before today is used and named with its date.
 func TestEvaluateAPIUsesTheServersDatedRate(t *testing.T) {
+	t.Parallel()
 	clock := testutil.NewClock(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
 	st := testutil.Store(t)
 	for _, r := range []market.FXRate{
@@ -229,6 +233,7 @@ func TestEvaluateAPIUsesTheServersDatedRate(t *testing.T) {
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestEvaluateAPIIsRateLimited(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.PublicRateLimit = 2 })
 	got429 := false
 	for i := 0; i < 20 && !got429; i++ { // burst is 6; 20 quick requests must hit the limit
@@ -246,6 +251,7 @@ func TestEvaluateAPIIsRateLimited(t *testing.T) {
 }
 
 func TestCalculatorWorksWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c := app.Client()
 	c.Header.Set("Accept-Language", "en")

@@ -71,6 +71,7 @@ func compareURL(hours string, ids ...int64) string {
 }
 
 func TestCompareNoCandidatesAndOneCandidate(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	r := c.Get("/compare")
@@ -97,6 +98,7 @@ func TestCompareNoCandidatesAndOneCandidate(t *testing.T) {
 }
 
 func TestCompareMixedCurrenciesWithoutARate(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	eur := publishQuote(app, "EUR", "0.471", "", allIncluded())
@@ -124,6 +126,7 @@ func TestCompareMixedCurrenciesWithoutARate(t *testing.T) {
 }
 
 func TestCompareAllUnconfirmedQuote(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleFinance)
 	id := publishQuote(app, "EUR", "0.471", "", nil) // no line answered: all twelve unconfirmed
@@ -151,6 +154,7 @@ func TestCompareAllUnconfirmedQuote(t *testing.T) {
 }
 
 func TestCompareProfileErrorsAndSavedProfiles(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	id := publishQuote(app, "EUR", "0.471", "", allIncluded())
@@ -173,6 +177,7 @@ func TestCompareProfileErrorsAndSavedProfiles(t *testing.T) {
 }
 
 func TestCompareQuestionsPerQuote(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	id := publishQuote(app, "EUR", "0.471", "", nil) // nothing answered

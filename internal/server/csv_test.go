@@ -170,6 +170,7 @@ func sameQuote(t *testing.T, want, got quote.Quote) {
 }
 
 func TestCSVExportImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	app := csvApp(t)
 	orig := csvQuotes(t, app)
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
@@ -238,6 +239,7 @@ func TestCSVExportImportRoundTrip(t *testing.T) {
 }
 
 func TestCSVImportIsAllOrNothing(t *testing.T) {
+	t.Parallel()
 	app := csvApp(t)
 	orig := csvQuotes(t, app)
 	editor, _ := app.AsUser(auth.RoleEditor)
@@ -295,6 +297,7 @@ func TestCSVImportIsAllOrNothing(t *testing.T) {
 }
 
 func TestCSVImportFileProblems(t *testing.T) {
+	t.Parallel()
 	app := csvApp(t)
 	zh, _, gpu := csvRefs(t, app)
 	_ = zh
@@ -355,6 +358,7 @@ func htmlEscape(s string) string {
 }
 
 func TestCSVImportNeedsAnEditorAndAllowsLargeFiles(t *testing.T) {
+	t.Parallel()
 	app := csvApp(t)
 	csvRefs(t, app)
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
@@ -427,6 +431,7 @@ func csvBulkFile(n int) []byte {
 // handler (multipart upload, parsing, validation, COPY, audit) and logs
 // the time; it asserts the outcome, never the duration.
 func TestCSVImport5000Rows(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("bulk import in -short mode")
 	}
@@ -477,6 +482,7 @@ func BenchmarkCSVImport5000(b *testing.B) {
 // TestCSVDocExamplesImport keeps the examples of docs/CSV.md true: each
 // csv block there imports.
 func TestCSVDocExamplesImport(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../../docs/CSV.md")
 	if err != nil {
 		t.Fatal(err)
@@ -507,6 +513,7 @@ func TestCSVDocExamplesImport(t *testing.T) {
 // does (htmx, upload progress events): a bad file shows its problems in
 // place, a good one lands on the quote list with the flash.
 func TestBrowserCSVImportWithProgress(t *testing.T) {
+	t.Parallel()
 	app := csvApp(t)
 	csvRefs(t, app)
 	email, pw, _ := app.CreateUser(auth.RoleEditor)

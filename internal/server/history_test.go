@@ -77,6 +77,7 @@ func svgs(t *testing.T, body string) []string {
 }
 
 func TestPriceHistoryPage(t *testing.T) {
+	t.Parallel()
 	app := csvApp(t) // today 2026-12-02
 	zhOnly, _, gpu := csvRefs(t, app)
 	base := quote.Quote{PlatformID: zhOnly, GPUModelID: gpu, Label: "4090 单卡", GPUCount: 1, Sharing: "dedicated",
@@ -167,6 +168,7 @@ func histPlatform(t *testing.T, a *testutil.App) int64 {
 }
 
 func TestDashboardListsStaleQuotesAndJumps(t *testing.T) {
+	t.Parallel()
 	app := csvApp(t) // today 2026-12-02: stale means dated before 2026-09-03
 	zhOnly, _, gpu := csvRefs(t, app)
 	base := quote.Quote{PlatformID: zhOnly, GPUModelID: gpu, GPUCount: 1, Sharing: "dedicated",

@@ -84,6 +84,7 @@ func specClockApp(t *testing.T) *testutil.App {
 }
 
 func TestPlatformCreateShowAndList(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	if r := editor.Get("/platforms"); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="platforms-empty"`) ||
@@ -146,6 +147,7 @@ func TestPlatformCreateShowAndList(t *testing.T) {
 }
 
 func TestPlatformValidationShowsEveryErrorAndKeepsInput(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	bad := url.Values{
@@ -204,6 +206,7 @@ func TestPlatformValidationShowsEveryErrorAndKeepsInput(t *testing.T) {
 }
 
 func TestPlatformStaleSaveConflicts(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	p := specSeedPlatform(app)
@@ -247,6 +250,7 @@ func TestPlatformStaleSaveConflicts(t *testing.T) {
 }
 
 func TestAnalystsCannotWritePlatformsOrGPUs(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	p, g := specSeedPlatform(app), specSeedGPU(app)
 	for _, role := range []auth.Role{auth.RoleAnalyst, auth.RoleFinance} {
@@ -278,6 +282,7 @@ func TestAnalystsCannotWritePlatformsOrGPUs(t *testing.T) {
 }
 
 func TestGPUCreateShowAndReplacePerf(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	if r := editor.Get("/gpus"); !strings.Contains(r.Body, `data-testid="gpus-empty"`) {
@@ -341,6 +346,7 @@ func TestGPUCreateShowAndReplacePerf(t *testing.T) {
 }
 
 func TestGPUValidationShowsEveryErrorAndKeepsInput(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	bad := url.Values{
@@ -396,6 +402,7 @@ func TestGPUValidationShowsEveryErrorAndKeepsInput(t *testing.T) {
 }
 
 func TestGPUStaleSaveConflicts(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	g := specSeedGPU(app)

@@ -13,6 +13,7 @@ import (
 // and Prometheus do) reads plain text after one decompression — the
 // exposition is compressed once, not twice.
 func TestMetricsReadableByScrapers(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	resp, err := http.Get(app.URL + "/metrics") // the transport asks for gzip and unpacks it
 	if err != nil {

@@ -74,6 +74,7 @@ func pricesSection(t *testing.T, body, testID, end string) string {
 }
 
 func TestReferencePriceUnitNotAllowedForItem(t *testing.T) {
+	t.Parallel()
 	app, c := pricesApp(t)
 	c.Get("/prices")
 	// Egress is priced per GB or flat per month, never per hour (TCO.md).
@@ -109,6 +110,7 @@ func TestReferencePriceUnitNotAllowedForItem(t *testing.T) {
 }
 
 func TestReferencePriceFormNamesEveryBadFieldAtOnce(t *testing.T) {
+	t.Parallel()
 	app, c := pricesApp(t)
 	c.Get("/prices")
 	bad := url.Values{"item": {"gpu"}, "currency": {"EURO"}, "unit": {"per_week"}, "unit_price": {"1e3"},
@@ -139,6 +141,7 @@ func TestReferencePriceFormNamesEveryBadFieldAtOnce(t *testing.T) {
 }
 
 func TestPricesAreForEditorsOnly(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	if r := analyst.PostForm("/prices/reference", validReferencePrice()); r.StatusCode != http.StatusForbidden {
@@ -156,6 +159,7 @@ func TestPricesAreForEditorsOnly(t *testing.T) {
 }
 
 func TestPricesHappyPath(t *testing.T) {
+	t.Parallel()
 	app, c := pricesApp(t)
 	r := c.Get("/prices")
 	for _, id := range []string{"ref-current-empty", "ref-history-empty", "fx-current-empty", "fx-history-empty"} {
@@ -221,6 +225,7 @@ func TestPricesHappyPath(t *testing.T) {
 }
 
 func TestFXRateFormErrors(t *testing.T) {
+	t.Parallel()
 	app, c := pricesApp(t)
 	c.Get("/prices")
 	cases := []struct {
@@ -258,6 +263,7 @@ func TestFXRateFormErrors(t *testing.T) {
 }
 
 func TestPricesUnitSelectFollowsTheItem(t *testing.T) {
+	t.Parallel()
 	_, c := pricesApp(t)
 	// What the item select's htmx request asks for: the page with ?item=.
 	c.Header.Set("HX-Request", "true")
@@ -278,6 +284,7 @@ func TestPricesUnitSelectFollowsTheItem(t *testing.T) {
 }
 
 func TestPricesHistoryFiltersAndPages(t *testing.T) {
+	t.Parallel()
 	app, c := pricesApp(t)
 	ctx := context.Background()
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

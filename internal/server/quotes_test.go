@@ -76,6 +76,7 @@ func publishedQuote(a *testutil.App) int64 {
 }
 
 func TestQuoteEntryKeepsInputAndReportsEveryBadLine(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	form := quoteForm(app)
@@ -130,6 +131,7 @@ func TestQuoteEntryKeepsInputAndReportsEveryBadLine(t *testing.T) {
 }
 
 func TestQuoteDraftConflictKeepsTheSecondEditorsInput(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	alice, _ := app.AsUser(auth.RoleEditor)
 	bob, _ := app.AsUser(auth.RoleEditor)
@@ -163,6 +165,7 @@ func TestQuoteDraftConflictKeepsTheSecondEditorsInput(t *testing.T) {
 }
 
 func TestEditingAPublishedQuoteMakesANewVersion(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	id := publishedQuote(app)

@@ -14,6 +14,7 @@ import (
 // /readyz answers 503 within 2 s, and 200 again once the database is back,
 // without restarting the app.
 func TestReadyzFollowsDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cluster := testutil.StartCluster(t)
 	url := cluster.URL("gpuquote")

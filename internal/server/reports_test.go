@@ -196,6 +196,7 @@ func marketForm(title string, ids ...int64) url.Values {
 // "recompute" makes a new report with the new figures, linked to the old
 // one, naming what changed.
 func TestReportStaysFrozenAndRecomputes(t *testing.T) {
+	t.Parallel()
 	app, clock := reportApp(t)
 	ctx := context.Background()
 	a, b := reportMarket(t, app)
@@ -337,6 +338,7 @@ func firstDiff(a, b string) string {
 // = TCO) and the lines of each quote add up to its hidden and one-off
 // costs; the workbook's money cells are numbers with a 2-decimal format.
 func TestReportExportsAgreeToTheCent(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
 	c := publishQuote(app, "EUR", "1.237", "", allIncluded())
@@ -477,6 +479,7 @@ func money2(s string) string {
 // comment; a returned report is revised as a new revision; every step is
 // in the audit log and the timeline.
 func TestReportWorkflowByRole(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
 	analyst, analystID := app.AsUser(auth.RoleAnalyst)
@@ -677,6 +680,7 @@ func TestReportWorkflowByRole(t *testing.T) {
 // told so (409), and the report, its timeline and the audit log record
 // only the winner.
 func TestReportConcurrentApproveAndReturn(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	ctx := context.Background()
 	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
@@ -801,6 +805,7 @@ func waitForLockWaiters(t *testing.T, app *testutil.App, n int) {
 // form with its state; a missing title or an empty comparison is refused
 // with the form (422) and nothing saved.
 func TestReportSaveFormAndValidation(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
 	c, _ := app.AsUser(auth.RoleAnalyst)
@@ -846,6 +851,7 @@ func TestReportSaveFormAndValidation(t *testing.T) {
 // platform and amount, pages, and never shows others' drafts; the inbox
 // lists submitted reports, oldest first, to finance only.
 func TestReportListFiltersAndInbox(t *testing.T) {
+	t.Parallel()
 	app, clock := reportApp(t)
 	q := publishQuote(app, "EUR", "0.471", "70", allIncluded()) // 70.00 at 200 h
 	other := specSeedPlatform(app)
@@ -982,6 +988,7 @@ func someonesReport(a *testutil.App, status string) int64 {
 // its comparison, changes it (twelve months instead of one) and saves it
 // as the report's next revision from the save form.
 func TestReportReviseFromComparison(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
@@ -1031,6 +1038,7 @@ func TestReportReviseFromComparison(t *testing.T) {
 // download, in the reader's language, and two readers in two languages
 // each get their own.
 func TestReportExportsFollowTheStatus(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
@@ -1081,6 +1089,7 @@ func TestReportExportsFollowTheStatus(t *testing.T) {
 // TestReportCompression: pages are gzipped for clients that accept it;
 // workbooks, zip files already, are sent as they are.
 func TestReportCompression(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
 	analyst, _ := app.AsUser(auth.RoleAnalyst)

@@ -32,6 +32,7 @@ type routeCase struct {
 // added to the table without a case here fails the test, and so does a
 // route without a policy.
 func TestRoutePolicies(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	n := 0
 	uniq := func() string { n++; return fmt.Sprint(n) }

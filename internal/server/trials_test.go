@@ -118,6 +118,7 @@ func checkItem(body string, n int) string {
 }
 
 func TestTrialOpenValidatesAndLists(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t) // today is 2026-06-15
 	pid, gid := marketRefs(app)
 	quote := publishedQuote(app)
@@ -214,6 +215,7 @@ func TestTrialOpenValidatesAndLists(t *testing.T) {
 }
 
 func TestTrialDayOneFailureMeansExit(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	tr := openTrial(app, publishedQuote(app))
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
@@ -301,6 +303,7 @@ func TestTrialDayOneFailureMeansExit(t *testing.T) {
 }
 
 func TestTrialNvidiaSMIPasteDecidesChecks(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	quote := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
@@ -361,6 +364,7 @@ func TestTrialNvidiaSMIPasteDecidesChecks(t *testing.T) {
 }
 
 func TestTrialPerformanceBelow85FlagsTheComparison(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	// The guide's RTX 4090: nominal 132 TFLOPS (labelled BF16 in the
 	// catalog), no reference measured figure.
@@ -442,6 +446,7 @@ func TestTrialPerformanceBelow85FlagsTheComparison(t *testing.T) {
 }
 
 func TestTrialPerformanceAgainstTheReferenceFigure(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	// A datacenter part: nominal 989.5, a healthy card measures 785.
 	gpu := trialGPU(app, "H200", false, trialBF16("989.5", "785"))
@@ -480,6 +485,7 @@ func termsForm(set map[string]string) url.Values {
 }
 
 func TestPlatformTermsEditShowAndAsk(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	pid, _ := marketRefs(app)
 	quote := publishedQuote(app)

@@ -78,6 +78,7 @@ func verifyFixture(t *testing.T, name string) string {
 }
 
 func TestVerifyCookieSessionNeedsCSRF(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	g := seedRTX3090(t, app)
 	c, _ := app.AsUser(auth.RoleAnalyst)
@@ -115,6 +116,7 @@ func TestVerifyCookieSessionNeedsCSRF(t *testing.T) {
 // TestVerifyWithToken runs the guide's throttled RTX 3090 through the API
 // with a bearer token and no CSRF token, and checks the wire format.
 func TestVerifyWithToken(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	g := seedRTX3090(t, app)
 	c, _ := app.AsUser(auth.RoleFinance)
@@ -186,6 +188,7 @@ func TestVerifyWithToken(t *testing.T) {
 // TestVerifyNullsAndLanguage: N/A comes back as null, reasons follow the
 // request's language (Chinese by default).
 func TestVerifyNullsAndLanguage(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	specSeedGPU(app)
 	g := seedRTX3090(t, app)
@@ -218,6 +221,7 @@ func TestVerifyNullsAndLanguage(t *testing.T) {
 }
 
 func TestVerifyErrors(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	g := seedRTX3090(t, app)
 	c, _ := app.AsUser(auth.RoleEditor)
@@ -266,6 +270,7 @@ func TestVerifyErrors(t *testing.T) {
 }
 
 func TestVerifyBodyLimits(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	g := seedRTX3090(t, app)
 	c, _ := app.AsUser(auth.RoleAnalyst)

@@ -19,6 +19,7 @@ import (
 func hash(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
 
 func TestAPITokens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
@@ -108,6 +109,7 @@ func TestAPITokens(t *testing.T) {
 }
 
 func TestGPUModelByName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	mk := func(vendor, name string) market.GPUModel {

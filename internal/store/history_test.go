@@ -87,6 +87,7 @@ func histNewVersion(t *testing.T, st *store.Store, prev quote.Quote, asOf, hourl
 }
 
 func TestPriceHistoryOrderVersionsAndJumps(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	pid, gid, other := historyFixture(t, st)
@@ -174,6 +175,7 @@ func TestPriceHistoryOrderVersionsAndJumps(t *testing.T) {
 }
 
 func TestStaleQuotesOldestFirst(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	pid, gid, _ := historyFixture(t, st)
@@ -206,6 +208,7 @@ func histCount(t *testing.T, st *store.Store, table string) int {
 }
 
 func TestImportQuotesAllOrNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	pid, gid, other := historyFixture(t, st)

@@ -25,6 +25,7 @@ func mkNullDec(s string) decimal.NullDecimal {
 }
 
 func TestPlatformCreateUpdateAudit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	p, err := st.CreatePlatform(ctx, actor, market.Platform{
@@ -84,6 +85,7 @@ func TestPlatformCreateUpdateAudit(t *testing.T) {
 func mkID(id int64) string { return strconv.FormatInt(id, 10) }
 
 func TestPlatformOptimisticLock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	p, err := st.CreatePlatform(ctx, actor, market.Platform{NameEN: "AutoDL", Currency: "CNY"})
@@ -117,6 +119,7 @@ func TestPlatformOptimisticLock(t *testing.T) {
 }
 
 func TestPlatformUniqueNames(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	a, err := st.CreatePlatform(ctx, actor, market.Platform{NameZH: "算力云", NameEN: "HOSTKEY", Currency: "EUR"})
@@ -151,6 +154,7 @@ func TestPlatformUniqueNames(t *testing.T) {
 }
 
 func TestPlatformsFilterAndPaging(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	for _, p := range []market.Platform{
@@ -229,6 +233,7 @@ func mkH200() market.GPUModel {
 }
 
 func TestGPUModelCreateUpdateAudit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	g, err := st.CreateGPUModel(ctx, actor, mkH200())
@@ -301,6 +306,7 @@ func TestGPUModelCreateUpdateAudit(t *testing.T) {
 }
 
 func TestGPUModelLockNameAndFailedPerf(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	g, err := st.CreateGPUModel(ctx, actor, mkH200())
@@ -356,6 +362,7 @@ func TestGPUModelLockNameAndFailedPerf(t *testing.T) {
 }
 
 func TestGPUModelsFilterAndPaging(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	for _, m := range []struct{ vendor, name, ic string }{

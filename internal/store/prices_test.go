@@ -42,6 +42,7 @@ func refKey(r market.ReferencePrice) string {
 }
 
 func TestCurrentReferencePricesPicksTheNewestOnOrBeforeTheDay(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	addRefPrice(t, st, "egress", "CNY", "per_gb", "0.8", "2026-01-01")
@@ -83,6 +84,7 @@ func TestCurrentReferencePricesPicksTheNewestOnOrBeforeTheDay(t *testing.T) {
 }
 
 func TestReferencePriceDuplicateDayIsRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	addRefPrice(t, st, "public_ip", "CNY", "per_month", "20", "2026-02-01")
@@ -114,6 +116,7 @@ func TestReferencePriceDuplicateDayIsRefused(t *testing.T) {
 }
 
 func TestReferencePriceIsAuditedInTheSameTransaction(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	r := addRefPrice(t, st, "snapshot", "CNY", "per_month", "0.000123", "2026-02-01")
@@ -151,6 +154,7 @@ func TestReferencePriceIsAuditedInTheSameTransaction(t *testing.T) {
 }
 
 func TestReferencePriceDecimalsRoundTripExactly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	prices := []string{"0.000123", "123456789.123456", "0", "0.000001", "99999999999999.999999", "1.5"}
@@ -185,6 +189,7 @@ func TestReferencePriceDecimalsRoundTripExactly(t *testing.T) {
 }
 
 func TestReferencePriceHistoryFiltersAndPages(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	addRefPrice(t, st, "egress", "CNY", "per_gb", "0.8", "2026-01-01")
@@ -217,6 +222,7 @@ func addFXRate(t *testing.T, st *store.Store, base, quote, rate, asOf string) {
 }
 
 func TestFXRateHistoryAndCurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	addFXRate(t, st, "EUR", "CNY", "7.5", "2026-01-01")

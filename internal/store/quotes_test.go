@@ -47,6 +47,7 @@ func sampleQuote(platformID, gpuID int64) quote.Quote {
 }
 
 func TestQuoteVersioningKeepsHistory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	pid, gid := marketFixture(t, st)
@@ -128,6 +129,7 @@ func TestQuoteVersioningKeepsHistory(t *testing.T) {
 }
 
 func TestQuoteDraftOptimisticLock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	pid, gid := marketFixture(t, st)
@@ -189,6 +191,7 @@ func TestQuoteDraftOptimisticLock(t *testing.T) {
 }
 
 func TestQuoteListFilters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	pid, gid := marketFixture(t, st)

@@ -40,6 +40,7 @@ func newReport(title string) report.NewReport {
 // TestReportNumbersPerYear: numbers run per year without gaps, also when
 // saves race and when one fails.
 func TestReportNumbersPerYear(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	author := reportUser(t, st, "analyst")
@@ -90,6 +91,7 @@ func TestReportNumbersPerYear(t *testing.T) {
 // skips a step of the workflow, and the timeline only grows — whatever the
 // code path, the database refuses.
 func TestReportSnapshotIsImmutable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	author := reportUser(t, st, "analyst")
@@ -145,6 +147,7 @@ func TestReportSnapshotIsImmutable(t *testing.T) {
 // TestReportTransitionsInTheStore: who may take each step, and that a
 // refused step changes nothing (no event, no audit row).
 func TestReportTransitionsInTheStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	author := reportUser(t, st, "analyst")
@@ -227,6 +230,7 @@ func TestReportTransitionsInTheStore(t *testing.T) {
 // report, both waiting on its row until both are in flight, then let go:
 // exactly one wins, the other gets ErrConflict.
 func TestReportConcurrentDecisions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	author := reportUser(t, st, "analyst")
@@ -297,6 +301,7 @@ func TestReportConcurrentDecisions(t *testing.T) {
 // TestReportListFilter: filters, counts and the rule that drafts are
 // their author's.
 func TestReportListFilter(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	a := reportUser(t, st, "analyst")

@@ -28,6 +28,7 @@ func count(t *testing.T, st *store.Store, table string) int {
 var actor = user.Actor{Email: "tester@example.test", RequestID: "req-1", ClientIP: "127.0.0.1"}
 
 func TestWriteAndAuditCommitTogether(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	u, err := st.CreateUser(ctx, actor, user.NewAccount{Email: "Ana@Example.test", DisplayName: "Ana", Role: "analyst", PasswordHash: "x"})
@@ -73,6 +74,7 @@ func TestWriteAndAuditCommitTogether(t *testing.T) {
 }
 
 func TestAuditLogIsAppendOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	if _, err := st.CreateUser(ctx, actor, user.NewAccount{Email: "a@example.test", DisplayName: "A", Role: "admin", PasswordHash: "x"}); err != nil {
@@ -87,6 +89,7 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 }
 
 func TestUsersFilterAndPaging(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	for _, e := range []string{"b@x.test", "a@x.test", "c_1@x.test", "c%2@x.test"} {
@@ -114,6 +117,7 @@ func TestUsersFilterAndPaging(t *testing.T) {
 }
 
 func TestSchemaVersionChecks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	if err := st.CheckSchema(ctx); err != nil {
@@ -132,6 +136,7 @@ func TestSchemaVersionChecks(t *testing.T) {
 }
 
 func TestFXRateOn(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
@@ -162,6 +167,7 @@ func TestFXRateOn(t *testing.T) {
 }
 
 func TestUsageProfilesSaveReplaceDelete(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	u, err := st.CreateUser(ctx, actor, user.NewAccount{Email: "ana@example.test", DisplayName: "Ana", Role: "analyst", PasswordHash: "x"})

@@ -49,6 +49,7 @@ func trialQuote(t *testing.T, st *store.Store, platformID, gpuID int64) quote.Qu
 }
 
 func TestTrialOpensOnlyForPublishedQuotes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	q := trialMarket(t, st, "AutoDL", "GeForce RTX 4090")
@@ -78,6 +79,7 @@ func TestTrialOpensOnlyForPublishedQuotes(t *testing.T) {
 }
 
 func TestTrialResultsAreHistoryAndTheLatestDecides(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	q := trialMarket(t, st, "AutoDL", "GeForce RTX 3090")
@@ -150,6 +152,7 @@ func TestTrialResultsAreHistoryAndTheLatestDecides(t *testing.T) {
 }
 
 func TestPerformanceRatiosAreTheNewestPerPlatformAndModel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	a := trialMarket(t, st, "AutoDL", "GeForce RTX 4090")
@@ -203,6 +206,7 @@ func trialPlatform(t *testing.T, st *store.Store, name string) int64 {
 }
 
 func TestPlatformTermsSaveUnderOptimisticLocking(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
 	pid := trialPlatform(t, st, "AutoDL")
