@@ -1,10 +1,10 @@
 -- The market picture editors keep current: platforms, GPU models with
 -- labelled performance figures, dated quotes with their twelve hidden-cost
--- lines, and reference prices for the pessimistic TCO (DOMAIN.md).
+-- lines, and reference prices for the pessimistic TCO (docs/RULES.md §7, §3.6).
 --
 -- Money and quantities are numeric (exact); prices have at most 6 decimal
 -- places. Published quotes are immutable: a correction is a new version in
--- the same series (CONVENTIONS.md, "Immutable history"), enforced here by
+-- the same series (docs/RULES.md §7.1), enforced here by
 -- triggers so no code path can update one in place.
 
 -- +goose Up

@@ -1,7 +1,7 @@
--- Trials verify that a rented card delivers what was sold (DOMAIN.md "The
--- 7-day trial" and "Verifying what you rent"), and platform terms record
+-- Trials verify that a rented card delivers what was sold (docs/RULES.md
+-- §9), and platform terms record
 -- the vendor's answers to the six SLA clauses and the five things to get in
--- writing (DOMAIN.md "SLA: six clauses", "Five things to get in writing").
+-- writing (docs/RULES.md §10).
 --
 -- Every recording of a trial is kept: check results, pasted nvidia-smi
 -- output and performance measurements are append-only (triggers refuse any

@@ -5,7 +5,7 @@ package auth
 // Role is what a user may do; every user has exactly one.
 type Role string
 
-// The four roles (DOMAIN.md "Who uses it").
+// The four roles (docs/RULES.md §11.4).
 const (
 	RoleAnalyst Role = "analyst"
 	RoleFinance Role = "finance"

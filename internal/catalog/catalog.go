@@ -8,7 +8,7 @@ package catalog
 // Family groups hidden-cost items the way the guide does (five families).
 type Family string
 
-// The five hidden-cost families of DOMAIN.md.
+// The five hidden-cost families (docs/RULES.md §3).
 const (
 	FamilyBandwidth Family = "bandwidth"
 	FamilyPublicIP  Family = "public_ip"
@@ -26,7 +26,7 @@ func (f Family) LabelID() string { return "family." + string(f) }
 // Unit is a pricing unit of a hidden-cost line.
 type Unit string
 
-// The pricing units of TCO.md.
+// The pricing units (docs/RULES.md §3.2).
 const (
 	// UnitPerMonth is price per unit of quantity per month (per Mbps·month,
 	// per GB·month, per IP·month).
@@ -65,7 +65,7 @@ func (u Unit) Valid() bool {
 // ItemKey names one of the twelve hidden-cost items.
 type ItemKey string
 
-// The twelve hidden-cost items, keys as in DOMAIN.md.
+// The twelve hidden-cost items, in table order (docs/RULES.md §3).
 const (
 	ItemBandwidth         ItemKey = "bandwidth"
 	ItemEgress            ItemKey = "egress"
@@ -91,7 +91,7 @@ type Item struct {
 	Family Family
 	// DefaultUnit is the unit the table prices it in.
 	DefaultUnit Unit
-	// Units are the units a price for this item may be given in (TCO.md);
+	// Units are the units a price for this item may be given in (docs/RULES.md §3);
 	// any other unit is an input error.
 	Units []Unit
 	// OneOff is true for the line charged once over the horizon
@@ -114,7 +114,7 @@ func (it Item) Allows(u Unit) bool {
 	return false
 }
 
-// Unit sets of TCO.md's table.
+// Unit sets of the hidden-cost table (docs/RULES.md §3).
 var (
 	rateUnits    = []Unit{UnitPerMonth, UnitPerDay, UnitPerHour, UnitFlatMonth}
 	egressUnits  = []Unit{UnitPerGB, UnitFlatMonth}
@@ -202,7 +202,7 @@ func ItemKeys() []string {
 // Status is the status of one hidden-cost line of a quote.
 type Status string
 
-// The line statuses of DOMAIN.md.
+// The line statuses (docs/RULES.md §3.1).
 const (
 	// StatusIncluded: confirmed free or included in the price.
 	StatusIncluded Status = "included"
@@ -232,7 +232,7 @@ func (s Status) LabelID() string { return "status." + string(s) }
 // Mode is a billing mode of the compute price.
 type Mode string
 
-// The billing modes of TCO.md, in the order results list them.
+// The billing modes (docs/RULES.md §4), in the order results list them.
 const (
 	ModeHourly  Mode = "hourly"
 	ModeMonthly Mode = "monthly"
@@ -264,7 +264,7 @@ func (s ModeStatus) LabelID() string { return "mode_status." + string(s) }
 // Sharing says whether a quoted GPU is a whole card or a share of one.
 type Sharing string
 
-// Sharing kinds of TCO.md; the empty value means "not stated".
+// Sharing kinds (docs/RULES.md §2.2); the empty value means "not stated".
 const (
 	SharingDedicated Sharing = "dedicated"
 	SharingShared    Sharing = "shared"
@@ -285,7 +285,7 @@ func (s Sharing) LabelID() string { return "sharing." + string(s) }
 // Granularity is the billing granularity of hourly and spot prices.
 type Granularity string
 
-// Billing granularities of TCO.md.
+// Billing granularities (docs/RULES.md §4.1).
 const (
 	GranularitySecond Granularity = "second"
 	GranularityMinute Granularity = "minute"
@@ -306,7 +306,7 @@ func (g Granularity) LabelID() string { return "granularity." + string(g) }
 // BetweenRuns is what a team does with the instance between runs.
 type BetweenRuns string
 
-// Between-runs policies of TCO.md.
+// Between-runs policies (docs/RULES.md §2.1, §3.5).
 const (
 	// BetweenRunsRelease: the instance is released; nothing bills while idle.
 	BetweenRunsRelease BetweenRuns = "release"
@@ -327,7 +327,7 @@ func (b BetweenRuns) LabelID() string { return "between_runs." + string(b) }
 // Flag is a machine-readable risk flag of a TCO result.
 type Flag string
 
-// The risk flags of TCO.md, in the order results list them.
+// The risk flags (docs/RULES.md §6.3), in the order results list them.
 const (
 	FlagUnconfirmedLines         Flag = "unconfirmed_lines"
 	FlagSharedNotDedicated       Flag = "shared_not_dedicated"

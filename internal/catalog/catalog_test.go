@@ -6,7 +6,7 @@ import (
 )
 
 // TestItemsMatchTable pins the twelve items, their order, families, default
-// units and allowed units to DOMAIN.md's and TCO.md's tables.
+// units and allowed units to the hidden-cost table (docs/RULES.md §3).
 func TestItemsMatchTable(t *testing.T) {
 	want := []struct {
 		key    ItemKey
@@ -66,7 +66,7 @@ func TestEnums(t *testing.T) {
 		t.Error("invalid value accepted")
 	}
 	if len(Flags) != 10 {
-		t.Errorf("%d flags, TCO.md has 10", len(Flags))
+		t.Errorf("%d flags, docs/RULES.md §6.3 has 10", len(Flags))
 	}
 	if StatusUnconfirmed.Confirmed() || !StatusIncluded.Confirmed() {
 		t.Error("Confirmed")
@@ -92,7 +92,7 @@ func TestChecklists(t *testing.T) {
 			t.Errorf("check %d LeaveOnFailure", c.Number)
 		}
 	}
-	// DOMAIN.md: day 1 has 1–8, days 2–6 have 9–16, billing 17–22, day 7 23–30.
+	// docs/RULES.md §9.1: day 1 has 1–8, days 2–6 have 9–16, billing 17–22, day 7 23–30.
 	if perPhase[PhaseDay1] != 8 || perPhase[PhaseDays2To6] != 8 || perPhase[PhaseDays1To7] != 6 || perPhase[PhaseDay7] != 8 {
 		t.Errorf("phases %v", perPhase)
 	}

@@ -3,7 +3,7 @@ package catalog
 // TrialPhase is a stage of the 7-day trial.
 type TrialPhase string
 
-// The four phases of the 7-day trial of DOMAIN.md.
+// The four phases of the 7-day trial (docs/RULES.md §9.1).
 const (
 	// PhaseDay1 — hardware and model; any failure means leave.
 	PhaseDay1 TrialPhase = "day1"

@@ -38,7 +38,7 @@ type Input struct {
 	// (measured ÷ the figure the 85 % rule compared against, newest
 	// measurement of the pair). It replaces the profile's performance_ratio
 	// for the rows of that pair, so they show cost per reference-equivalent
-	// GPU-hour and the performance_below_85pct flag (DOMAIN.md, TCO step 6).
+	// GPU-hour and the performance_below_85pct flag (docs/RULES.md §6.2, §8.3).
 	Performance map[market.PlatformGPU]decimal.Decimal
 }
 
@@ -147,7 +147,7 @@ func Run(cands []Candidate, in Input) []Row {
 // rowProfile is the profile a candidate is priced with: the comparison's,
 // with the performance ratio a trial measured for the candidate's platform
 // × GPU model when there is one. The engine counts a ratio above 1 as 1
-// (TCO.md: per_reference_gpu_hour), so it is capped here too, which also
+// (docs/RULES.md §6.2: per_reference_gpu_hour), so it is capped here too, which also
 // keeps it within the engine's bounds; it has at most
 // tco.MaxPlaces decimal places, cut toward zero so that "below 85 %" is
 // decided as for the exact ratio.

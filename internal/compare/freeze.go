@@ -67,7 +67,7 @@ func FreezeValues(ctx context.Context, r ReportReader, values url.Values, today 
 // Recompute freezes a report's comparison again with today's data: the
 // same profile and offers, each at its version published today (a
 // withdrawn offer keeps its old version), today's rates and reference
-// prices (docs/RULES.md, saved reports).
+// prices (docs/RULES.md §11.5).
 func Recompute(ctx context.Context, r ReportReader, snap report.Snapshot, today time.Time) (Frozen, error) {
 	values := snap.PageValues()
 	var series []int64

@@ -13,8 +13,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// PlatformQualifications are the platform qualification columns (DOMAIN.md
-// "Platform qualifications"), in display order. Each is yes, no or unknown.
+// PlatformQualifications are the platform qualification columns (docs/RULES.md §7.6),
+// in display order. Each is yes, no or unknown.
 var PlatformQualifications = []string{"idc_licence", "isp_licence", "iso27001", "mlps3", "third_party_guarantee"}
 
 // PlatformSupportChannels are the support channel values a platform may have ("" is
@@ -118,7 +118,7 @@ type GPUModel struct {
 	TDPW               *int                `json:"tdp_w"`
 	BoostClockMHz      *int                `json:"boost_clock_mhz"`
 	// The healthy card under load: trial checks compare nvidia-smi's power
-	// draw and SM clock to these ranges (DOMAIN.md "Verifying what you rent").
+	// draw and SM clock to these ranges (docs/RULES.md §9.4).
 	LoadPowerMinW   *int       `json:"load_power_min_w"`
 	LoadPowerMaxW   *int       `json:"load_power_max_w"`
 	LoadClockMinMHz *int       `json:"load_clock_min_mhz"`

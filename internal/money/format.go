@@ -7,7 +7,7 @@ import (
 )
 
 // Display rule (decided; the spec only fixes the rounding):
-//   - an amount shows exactly two decimals (TCO.md rounds every amount to
+//   - an amount shows exactly two decimals (docs/RULES.md §1.3 rounds every amount to
 //     0.01 whatever the currency, so a report adds up to the cent even in JPY);
 //     FormatPlaces shows another count, e.g. four for per-hour rates;
 //   - thousands are grouped with "," and the decimal mark is "." in both

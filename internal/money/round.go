@@ -4,7 +4,7 @@ import "github.com/shopspring/decimal"
 
 // Round rounds d to places decimal places, half away from zero.
 //
-// The ledger rule of TCO.md is "half-up to 0.01". For the non-negative
+// The ledger rule (docs/RULES.md §1.3) is "half-up to 0.01". For the non-negative
 // amounts a TCO consists of, half away from zero is exactly half-up
 // (1.005 → 1.01). For a negative amount (a credit or refund) it rounds the
 // magnitude the same way (-1.005 → -1.01), so negating an amount negates its
@@ -23,7 +23,7 @@ func Round4(d decimal.Decimal) decimal.Decimal { return d.Round(4) }
 
 // DivRound returns a ÷ b rounded half away from zero to places decimal
 // places, computed exactly: the quotient is not first cut to some working
-// precision, so the single rounding is always the correct one. (TCO.md asks
+// precision, so the single rounding is always the correct one. (docs/RULES.md §1.4 asks
 // for at least 16 significant digits before rounding; an exact remainder
 // comparison is the limit of that.) It does not read decimal.DivisionPrecision.
 // b must not be zero.
@@ -44,7 +44,7 @@ func CeilDiv(a, b decimal.Decimal) decimal.Decimal {
 // that it is below a threshold with fewer places (0.85) exactly when the
 // exact ratio is; a positive ratio never becomes 0 (it becomes the
 // smallest step instead). A measured performance ratio is kept this way
-// wherever it is stored or priced (docs/RULES.md, the 85 % rule).
+// wherever it is stored or priced (docs/RULES.md §8.3, §9.6).
 func CutRatio(r decimal.Decimal, places int32) decimal.Decimal {
 	c := r.Truncate(places)
 	if c.Sign() <= 0 && r.Sign() > 0 {

@@ -72,7 +72,7 @@ const (
 // validation the entry form and the CSV import share. Every bad field is
 // reported; the quote is meaningful only without problems. today is the
 // latest day a price may be dated. A line that is not given at all is
-// unconfirmed (docs/RULES.md: a missing answer is an unconfirmed answer).
+// unconfirmed (docs/RULES.md §3.1: a missing answer is an unconfirmed answer).
 func Read(get func(string) string, refs Refs, today time.Time) (Quote, form.Errors) {
 	r := form.NewReader(get)
 	var q Quote

@@ -59,7 +59,7 @@ type Snapshot struct {
 	Rows []Row `json:"rows"`
 }
 
-// Profile is the usage profile (TCO.md "Usage profile"), field by field.
+// Profile is the usage profile (docs/RULES.md §2.1), field by field.
 type Profile struct {
 	HoursPerMonth         decimal.Decimal     `json:"hours_per_month"`
 	Months                int                 `json:"months"`

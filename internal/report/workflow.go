@@ -1,6 +1,6 @@
 package report
 
-// The workflow of a saved report (docs/RULES.md, saved reports): a draft
+// The workflow of a saved report (docs/RULES.md §11.3, §11.4): a draft
 // is submitted by its author; finance (or an admin) approves or returns a
 // submitted report, never their own, and a return says why; an author
 // deletes their own draft. The store takes each step with one conditional

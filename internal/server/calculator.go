@@ -29,7 +29,7 @@ func (s *Server) fxLookup(ctx context.Context) tcoapi.FXLookup {
 	}
 }
 
-// evaluateAPI is POST /api/v1/tco/evaluate (TCO.md "The evaluation API"):
+// evaluateAPI is POST /api/v1/tco/evaluate (docs/RULES.md §12):
 // 200 with the result, or 422 naming every bad field, messages in the
 // request's language. It stores nothing.
 func (s *Server) evaluateAPI(c echo.Context) error {

@@ -40,7 +40,7 @@ func postJSON(t *testing.T, app *testutil.App, body, lang string) (int, map[stri
 	return resp.StatusCode, out, resp.Header
 }
 
-// golden builds the TCO.md golden quote: EUR, hourly 0.471, second
+// golden builds the golden quote of docs/RULES.md §13.1: EUR, hourly 0.471, second
 // granularity, one GPU, all twelve lines included, tax included.
 func golden(monthly, hours string) string {
 	var lines []string
@@ -69,7 +69,7 @@ func modeTotal(out map[string]any, mode string) string {
 	return ""
 }
 
-// TestEvaluateAPIGoldenExamples runs every golden example of TCO.md through
+// TestEvaluateAPIGoldenExamples runs every golden example of docs/RULES.md §13.1 through
 // the real HTTP stack.
 func TestEvaluateAPIGoldenExamples(t *testing.T) {
 	t.Parallel()
@@ -108,7 +108,7 @@ func TestEvaluateAPIGoldenExamples(t *testing.T) {
 	}
 }
 
-// TestEvaluateAPIContractExample posts TCO.md's request and compares the
+// TestEvaluateAPIContractExample posts the request of docs/RULES.md §12 and compares the
 // whole response with the documented one.
 func TestEvaluateAPIContractExample(t *testing.T) {
 	t.Parallel()

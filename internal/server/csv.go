@@ -116,7 +116,7 @@ func (s *Server) importQuotesCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	quotes, problems := quote.ReadCSV(file, refs, s.today())
+	quotes, problems := quote.ReadCSV(file, refs, s.latestDay())
 	if problems.Any() {
 		return s.renderImportProblems(c, problems)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -566,5 +567,28 @@ func TestBrowserCSVImportWithProgress(t *testing.T) {
 	}
 	if q, _, _ := csvQuoteCount(t, app); q != 300 {
 		t.Errorf("%d quotes imported, want 300", q)
+	}
+}
+
+// TestCSVImportTakesTheDatesTheFormTakes: the form and the import read a
+// quote through one validation, with one "today": a price dated the
+// latest calendar day on Earth (UTC+14) is taken by both, so an editor
+// east of UTC is not refused today's date by the import while the form
+// takes it (the import used the UTC day before).
+func TestCSVImportTakesTheDatesTheFormTakes(t *testing.T) {
+	t.Parallel()
+	// 20:00 UTC on 1 December is already 2 December east of UTC+4.
+	now := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+	app := testutil.NewApp(t, func(d *server.Deps) { d.Now = func() time.Time { return now } })
+	editor, _ := app.AsUser(auth.RoleEditor)
+	_, _, gpu := csvRefs(t, app)
+	file := "platform,gpu_model,gpu_count,sharing,currency,hourly,billing_granularity,prices_include_tax,as_of,source\r\n" +
+		"晨涧云," + strconv.FormatInt(gpu, 10) + ",1,dedicated,CNY,1.98,second,true,2026-12-02,https://example.test/price\r\n"
+	if res := csvUpload(t, app, editor, []byte(file)); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("import of a quote dated 2026-12-02 at 20:00 UTC on 2026-12-01: %d", res.StatusCode)
+	}
+	tomorrow := strings.Replace(file, "2026-12-02", "2026-12-03", 1)
+	if res := csvUpload(t, app, editor, []byte(tomorrow)); res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("a date after the latest day on Earth: %d", res.StatusCode)
 	}
 }

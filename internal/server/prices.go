@@ -25,7 +25,7 @@ const (
 
 var (
 	// pricesCurrencySuggestions are offered in every currency input: the
-	// currencies the guides quote in (DOMAIN.md).
+	// currencies the guides quote in (docs/RULES.md §1.5).
 	pricesCurrencySuggestions = []string{"CNY", "EUR", "USD"}
 )
 

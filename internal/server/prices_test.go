@@ -77,7 +77,7 @@ func TestReferencePriceUnitNotAllowedForItem(t *testing.T) {
 	t.Parallel()
 	app, c := pricesApp(t)
 	c.Get("/prices")
-	// Egress is priced per GB or flat per month, never per hour (TCO.md).
+	// Egress is priced per GB or flat per month, never per hour (docs/RULES.md §3).
 	r := c.PostForm("/prices/reference", pricesWith(pricesWith(validReferencePrice(), "unit", "per_hour"), "currency", " cny "))
 	if r.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d, want 422", r.StatusCode)

@@ -220,7 +220,7 @@ func TestReportStaysFrozenAndRecomputes(t *testing.T) {
 	}
 	cells := xlsxCells(t, xlsx.Body)
 
-	// The figures (TCO.md ledger rounding): A monthly 70.00 + egress
+	// The figures (docs/RULES.md §1.3, ledger rounding): A monthly 70.00 + egress
 	// 100 GB × 0.05 = 75.00, pessimistic + snapshots 50 GB × 0.1 = 80.00;
 	// B 200 h × 0.40 USD × 0.9 = 72.00 EUR. B is recommended, 3.00 cheaper.
 	for _, want := range []string{

@@ -20,7 +20,7 @@ import (
 var ErrReferencePriceExists = errors.New("store: a reference price for this item, currency, unit and day exists")
 
 // ErrReferencePriceUnit means the unit is not one the item may be priced in
-// (TCO.md, "Hidden-cost lines").
+// (docs/RULES.md §3).
 var ErrReferencePriceUnit = errors.New("store: unit not allowed for this item")
 
 // Reference prices, like exchange rates, are append-only history: a

@@ -65,7 +65,7 @@ const (
 	legendNameWidth   = 220
 )
 
-// fullMonth is the right end of the hours axis (DOMAIN.md: 730 h).
+// fullMonth is the right end of the hours axis (docs/RULES.md §1.2: 730 h).
 var fullMonth = decimal.NewFromInt(730)
 
 // curveStroke gives each quote a colour; the quote's number and the kind's

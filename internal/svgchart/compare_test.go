@@ -81,7 +81,7 @@ func TestCostCurvesBreakEvenAndLines(t *testing.T) {
 		LegendHourly: "hourly", LegendMonthly: "monthly", LegendSpot: "spot", LegendBreakEven: "break-even",
 		Width: 640, Height: 320,
 		Quotes: []CurveQuote{
-			// DOMAIN.md: €70 ÷ €0.471 = 148.62 h.
+			// docs/RULES.md §13.1: €70 ÷ €0.471 = 148.62 h.
 			{Name: "HOSTKEY R9700", Hourly: nd("0.471"), Monthly: nd("70"), Spot: nd("0.1728"),
 				BreakEvenHours: decimal.NewNullDecimal(d("70").Div(d("0.471"))), BreakEvenLabel: "148.62 h"},
 			// Break-even beyond a month: no dot.

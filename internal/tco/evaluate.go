@@ -42,7 +42,7 @@ func (q qty) den() []decimal.Decimal {
 var sixtyDen = []decimal.Decimal{sixty}
 
 // less returns max(0, q − d) — the free allowance and "above the included"
-// rules of TCO.md subtract then floor at 0.
+// rules (docs/RULES.md §3.4) subtract then floor at 0.
 func (q qty) less(d decimal.Decimal) qty {
 	if d.Sign() == 0 {
 		return q
@@ -77,7 +77,7 @@ func intDec(n int) decimal.Decimal {
 }
 
 // billable returns billable hours per month B for h running hours and s
-// starts (TCO.md, hourly): second → B = h; minute → s × ⌈(h/s)·60⌉ / 60;
+// starts (docs/RULES.md §4.1): second → B = h; minute → s × ⌈(h/s)·60⌉ / 60;
 // hour → s × ⌈h/s⌉. Each start is rounded up on its own, so more starts
 // never bill less.
 func billable(h, s decimal.Decimal, g catalog.Granularity) qty {
@@ -101,7 +101,7 @@ func billable(h, s decimal.Decimal, g catalog.Granularity) qty {
 var stoppedIdx = catalog.ItemIndex(catalog.ItemStoppedRetention)
 
 // baseQuantity is the quantity per month for one instance of a
-// mode-independent item, before the free allowance (TCO.md's table).
+// mode-independent item, before the free allowance (docs/RULES.md §3.3).
 func baseQuantity(k catalog.ItemKey, q *Quote, p *Profile, starts decimal.Decimal) qty {
 	switch k {
 	case catalog.ItemBandwidth:
@@ -153,7 +153,7 @@ type evaluation struct {
 	kRec decimal.Decimal
 }
 
-// amount prices one line: TCO.md's table gives the amount per month for
+// amount prices one line: the table of docs/RULES.md §3 gives the amount per month for
 // one instance from unit, price and quantity; the horizon amount is that
 // × M × N (one-off lines × N, once), converted and taxed, then rounded
 // half-up to 0.01 once.
@@ -212,7 +212,7 @@ func (e *evaluation) priceLine(idx int, q0 qty) LineResult {
 	case catalog.StatusUnconfirmed:
 		// Unconfirmed: 0 in the confirmed TCO. An unconfirmed allowance is
 		// not relied on either, so the reference price applies to the whole
-		// quantity (pessimistic, TCO.md).
+		// quantity (pessimistic, docs/RULES.md §3.6).
 		lr.FreeAllowance = decimal.Decimal{}
 		lr.Quantity = q0.display()
 		e.reference(it, in.Unit, q0, &lr)
@@ -253,7 +253,7 @@ func (e *evaluation) reference(it *catalog.Item, unit catalog.Unit, q qty, lr *L
 }
 
 // tieRank orders modes of equal TCO: "ties go to the mode without a
-// commitment" (TCO.md). Hourly and spot commit to nothing; hourly goes
+// commitment" (docs/RULES.md §4.5). Hourly and spot commit to nothing; hourly goes
 // first because spot can be reclaimed. Monthly commits to a month (or the
 // commitment), yearly to a year, so monthly comes before yearly.
 func tieRank(m catalog.Mode) int {
@@ -268,7 +268,7 @@ func tieRank(m catalog.Mode) int {
 	return 3
 }
 
-// Evaluate prices quote q for profile p under opts by the rules of TCO.md.
+// Evaluate prices quote q for profile p under opts by the rules of docs/RULES.md §1–§6.
 // Invalid input returns a *ValidationError naming every bad field.
 func Evaluate(q Quote, p Profile, opts Options) (Result, error) {
 	if errs := Validate(q, p, opts); len(errs) > 0 {
@@ -284,7 +284,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 		res.ReportCurrency = q.Currency
 	}
 
-	// Currency (TCO.md): one dated rate, quote → report currency; same
+	// Currency (docs/RULES.md §5.2): one dated rate, quote → report currency; same
 	// currency: 1.
 	switch {
 	case opts.FXRate.Valid:
@@ -295,7 +295,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 		fx := opts.Rates[q.Currency]
 		res.FXRate, res.FXDate = fx.Rate, fx.Date
 	}
-	// Tax (TCO.md): tax-exclusive prices × (1 + tax_rate) before rounding.
+	// Tax (docs/RULES.md §5.1): tax-exclusive prices × (1 + tax_rate) before rounding.
 	taxFactor := one
 	if !q.PricesIncludeTax {
 		taxFactor = one.Add(q.TaxRate.Decimal)
@@ -306,7 +306,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 	e.kRec = e.kOnce.Mul(m)
 
 	// A quote with fewer than twelve lines is completed with unconfirmed
-	// lines: a missing answer is an unconfirmed answer (TCO.md).
+	// lines: a missing answer is an unconfirmed answer (docs/RULES.md §3.1).
 	for i := range catalog.Items {
 		e.lines[i] = Line{Item: catalog.Items[i].Key, Status: catalog.StatusUnconfirmed}
 	}
@@ -328,7 +328,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 	}
 	h := p.HoursPerMonth
 
-	// Mode-independent lines: every item but stopped_retention (TCO.md:
+	// Mode-independent lines: every item but stopped_retention (docs/RULES.md §3.5:
 	// only stopped_retention depends on the mode).
 	var lines [catalog.ItemCount]LineResult
 	var hidden, oneOff, refs decimal.Decimal
@@ -347,7 +347,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 		}
 	}
 
-	// Compute, per billing mode the quote offers (TCO.md).
+	// Compute, per billing mode the quote offers (docs/RULES.md §4).
 	res.Modes = make([]ModeResult, 0, 4)
 	var stopped [4]LineResult
 	chosen := -1
@@ -378,7 +378,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 			// amount = price × B × M × N, converted and taxed, rounded once.
 			mr.ComputeTotal = money.QuoRound([]decimal.Decimal{price.Decimal, b.v, e.kRec}, b.den(), 2)
 			// Stopped hours bill only in hourly and spot mode with
-			// keep_stopped: max(0, 730 − B) (TCO.md, line 11).
+			// keep_stopped: max(0, 730 − B) (docs/RULES.md §3.5).
 			if p.BetweenRuns == catalog.BetweenRunsKeepStopped {
 				if b.sixtieths {
 					stoppedQ = qty{v: minutesInMonth, sixtieths: true}.sub(b.v)
@@ -430,7 +430,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 	res.Lines = lines[:]
 
 	// break_even_hours = monthly ÷ hourly; break_even_months = yearly ÷
-	// monthly (TCO.md). Tax and currency scale both prices alike, so the
+	// monthly (docs/RULES.md §4.6). Tax and currency scale both prices alike, so the
 	// quote's own prices give the same figure.
 	if q.Monthly.Valid && q.Hourly.Valid && q.Hourly.Decimal.Sign() > 0 {
 		res.BreakEvenHours = decimal.NewNullDecimal(money.QuoRound([]decimal.Decimal{q.Monthly.Decimal}, []decimal.Decimal{q.Hourly.Decimal}, 2))
@@ -512,7 +512,7 @@ func BelowVRAMFloor(q Quote, task catalog.Task, floor decimal.NullDecimal) bool 
 	return have.LessThan(floor.Decimal)
 }
 
-// flags raises the risk flags of TCO.md, in catalog.Flags order.
+// flags raises the risk flags of docs/RULES.md §6.3, in catalog.Flags order.
 func flags(e *evaluation, floor decimal.NullDecimal) []catalog.Flag {
 	q, p := e.q, e.p
 	out := make([]catalog.Flag, 0, 4)

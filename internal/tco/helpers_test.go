@@ -38,7 +38,7 @@ func charged(item catalog.ItemKey, unit catalog.Unit, price string) Line {
 	return Line{Item: item, Status: catalog.StatusCharged, Unit: unit, UnitPrice: nd(price)}
 }
 
-// hostkey is the golden-example quote of TCO.md: EUR, hourly 0.471, second
+// hostkey is the golden-example quote of docs/RULES.md §13.1: EUR, hourly 0.471, second
 // granularity, one GPU, all twelve lines included, tax included.
 func hostkey() Quote {
 	return Quote{

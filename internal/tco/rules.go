@@ -12,7 +12,7 @@ import (
 // RulesVersion names this edition of the engine's rules; a saved report records it next to its figures.
 const RulesVersion = "2026.1"
 
-// Constants of TCO.md, as decimals (never floats).
+// Constants of the rules (docs/RULES.md §1.2, §6.3), as decimals (never floats).
 var (
 	// HoursPerMonth is a full month of continuous running: 365 × 24 ÷ 12 = 730.
 	HoursPerMonth = decimal.New(730, 0)
@@ -46,7 +46,7 @@ func DaysBetween(from, to time.Time) int {
 	return int(t.Sub(f) / (24 * time.Hour))
 }
 
-// VRAM floor rule of thumb (DOMAIN.md: "VRAM floor first"). It is an
+// VRAM floor rule of thumb (docs/RULES.md §6.4: "VRAM floor first"). It is an
 // estimate for eligibility, not a sizing tool; editors may override it per
 // evaluation with Options.VRAMFloorGB.
 //
@@ -71,7 +71,7 @@ func DaysBetween(from, to time.Time) int {
 //   - rendering: parameters mean nothing; a fixed 16 GB floor, the memory a
 //     production scene with its textures needs to stay in-core.
 //
-// Checks against DOMAIN.md: LoRA of 7B in bf16 needs 7 × 2.2 × 1.2 + 1 =
+// Checks against docs/RULES.md §6.4: LoRA of 7B in bf16 needs 7 × 2.2 × 1.2 + 1 =
 // 19.48 GB and fits a 24 GB card; full fine-tuning of 7B needs
 // 7 × 16 × 1.2 + 1 = 135.4 GB and does not; QLoRA of 65B needs 47.8 GB and
 // fits one 48 GB card, as the QLoRA paper reports.

@@ -688,7 +688,7 @@ func TestVRAMFloor(t *testing.T) {
 		}
 		eq(t, string(tt.task)+" "+tt.params+"B "+string(tt.prec), got, tt.want)
 	}
-	// DOMAIN.md: a 24 GB card does LoRA of 7B but not full fine-tuning of 7B+.
+	// docs/RULES.md §6.4: a 24 GB card does LoRA of 7B but not full fine-tuning of 7B+.
 	lora, _ := VRAMFloor(catalog.TaskLoRA, d("7"), "")
 	full, _ := VRAMFloor(catalog.TaskFullFinetune, d("7"), "")
 	if lora.GreaterThan(d("24")) || !full.GreaterThan(d("24")) {

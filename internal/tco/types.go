@@ -1,4 +1,4 @@
-// Package tco is the pure TCO engine of TCO.md: it prices one GPU rental
+// Package tco is the pure TCO engine (docs/RULES.md §1–§6): it prices one GPU rental
 // quote for one usage profile in every billing mode the quote offers, adds
 // the twelve hidden-cost lines, normalises tax and currency, rounds like a
 // ledger and reports totals, break-even figures and risk flags. It does no

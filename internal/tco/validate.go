@@ -11,7 +11,7 @@ import (
 	"gpuquote/internal/money"
 )
 
-// Input bounds. TCO.md fixes only 0 < H ≤ 730, M ≥ 1, N ≥ 1, S ≥ 1 and
+// Input bounds (docs/RULES.md §2, §14.1). The rules fix only 0 < H ≤ 730, M ≥ 1, N ≥ 1, S ≥ 1 and
 // gpu_count ≥ 1; the upper bounds below are decided: they sit far above any
 // real rental and far below where a typo could pass for a plan.
 const (
@@ -168,7 +168,7 @@ func Validate(q Quote, p Profile, opts Options) []FieldError {
 	v.profile(p)
 	v.options(q, opts)
 	// A quote priced only on spot has no allowed mode for a profile that
-	// cannot resume (TCO.md: spot is never chosen then), so there is nothing
+	// cannot resume (docs/RULES.md §4.4: spot is never chosen then), so there is nothing
 	// to report a TCO for.
 	if q.SpotHourly.Valid && !q.Hourly.Valid && !q.Monthly.Valid && !q.Yearly.Valid && !p.Resumable {
 		v.add("profile.resumable", CodeNoAllowedMode)
@@ -242,7 +242,7 @@ func (v *validator) quote(q Quote) {
 			v.add("quote.tax_rate", CodeTooManyDecimals, "Max", strconv.Itoa(MaxPlaces))
 		}
 	} else if !q.PricesIncludeTax {
-		// Tax-exclusive prices cannot be normalised without the rate (TCO.md, Tax).
+		// Tax-exclusive prices cannot be normalised without the rate (docs/RULES.md §5.1).
 		v.add("quote.tax_rate", CodeRequired)
 	}
 	if len(q.Lines) > MaxLines {
@@ -320,7 +320,7 @@ func (v *validator) profile(p Profile) {
 	}
 	v.intRange("profile.months", p.Months, 1, MaxMonths)
 	v.intRange("profile.instances", p.Instances, 1, MaxInstances)
-	// 0 means "not given" and takes the default 1 (TCO.md: S ≥ 1, default 1).
+	// 0 means "not given" and takes the default 1 (docs/RULES.md §2.1: S ≥ 1, default 1).
 	v.intRange("profile.starts_per_month", p.StartsPerMonth, 0, MaxStartsPerMonth)
 	if p.BetweenRuns != "" && !p.BetweenRuns.Valid() {
 		v.add("profile.between_runs", CodeUnknownBetweenRuns, "Value", echo(string(p.BetweenRuns)))

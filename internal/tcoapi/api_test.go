@@ -16,7 +16,7 @@ import (
 	"gpuquote/internal/tco"
 )
 
-// The example of TCO.md, "The evaluation API".
+// The example of docs/RULES.md §12.
 const exampleRequest = `{"report_currency": "EUR", "fx_rate": "1",
  "quote": {"currency": "EUR", "gpu_count": 1, "hourly": "0.471", "monthly": "70",
            "billing_granularity": "second", "prices_include_tax": true, "tax_rate": "0",
@@ -414,7 +414,7 @@ func TestMessages(t *testing.T) {
 }
 
 func TestNewResponseRounding(t *testing.T) {
-	// Rendering rounds exactly as TCO.md asks even if a caller hands an
+	// Rendering rounds exactly as docs/RULES.md §1.4 asks even if a caller hands an
 	// unrounded result: money 2 dp, hours 2, rates 4.
 	r := tco.Result{
 		ReportCurrency: "EUR", FXRate: money.MustParse("1.2500"), ChosenMode: catalog.ModeHourly,

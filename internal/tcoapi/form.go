@@ -105,7 +105,7 @@ type FormRequest struct {
 // with an optional reference price quote.lines[i].reference_price that
 // becomes a reference_prices entry in the line's unit (or the item's
 // default unit). A row without a status is left out: a missing line is an
-// unconfirmed line (TCO.md). Empty fields are left out, as in a
+// unconfirmed line (docs/RULES.md §3.1). Empty fields are left out, as in a
 // hand-written request.
 func FromForm(form url.Values) FormRequest {
 	var fr FormRequest

@@ -405,7 +405,7 @@ func (w *walker) profile(path string, n *node, p *tco.Profile) {
 		case "starts_per_month":
 			s, ok := w.integer(path, v)
 			if ok && s < 1 {
-				// Given explicitly, S must be ≥ 1 (TCO.md); only absence means 1.
+				// Given explicitly, S must be ≥ 1 (docs/RULES.md §2.1); only absence means 1.
 				w.add(path, tco.CodeIntOutOfRange, "Min", "1", "Max", strconv.Itoa(tco.MaxStartsPerMonth))
 				s = 1
 			}

@@ -187,7 +187,7 @@ func NewResponse(r tco.Result) Response {
 	for i, l := range r.Lines {
 		q := money.String(l.Quantity)
 		if l.Item == catalog.ItemStoppedRetention {
-			q = fixed(l.Quantity, 2) // hours: 2 decimals (TCO.md, Numbers)
+			q = fixed(l.Quantity, 2) // hours: 2 decimals (docs/RULES.md §1.4)
 		}
 		out.Lines[i] = Line{
 			Item:               string(l.Item),

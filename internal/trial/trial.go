@@ -1,6 +1,6 @@
 // Package trial derives the state of a 7-day trial from the latest
 // recorded state of each of its 30 acceptance checks: progress per phase
-// and the verdict (DOMAIN.md "The 7-day trial: 30 acceptance checks").
+// and the verdict (docs/RULES.md §9.1, §9.2).
 // It is pure: the store records results, this package reads them.
 package trial
 

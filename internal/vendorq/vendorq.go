@@ -2,7 +2,7 @@
 // send the vendor: every hidden-cost line without a written answer and
 // every missing contract term becomes one polite, exact question, grouped
 // as the guide's five written confirmations and six SLA clauses
-// (DOMAIN.md, "Five things to get in writing" and "SLA: six clauses").
+// (docs/RULES.md §10).
 //
 // Questions carry message IDs and arguments, not words, so a page renders
 // them in the reader's language. Argument convention: an argument whose
@@ -41,7 +41,7 @@ type Question struct {
 // Kind says which of the guide's two lists a group belongs to.
 type Kind string
 
-// The two lists of DOMAIN.md.
+// The two lists (docs/RULES.md §10).
 const (
 	// KindConfirmation is one of the five things to get in writing.
 	KindConfirmation Kind = "confirmation"
@@ -187,7 +187,7 @@ func open(l quote.Line) bool {
 }
 
 // linesByItem returns the quote's line for each of the twelve items; an
-// item without a line gets an unconfirmed one (TCO.md: a missing answer
+// item without a line gets an unconfirmed one (docs/RULES.md §3.1: a missing answer
 // is an unconfirmed answer).
 func linesByItem(q quote.Quote) map[catalog.ItemKey]quote.Line {
 	out := make(map[catalog.ItemKey]quote.Line, catalog.ItemCount)

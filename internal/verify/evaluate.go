@@ -52,7 +52,7 @@ const (
 var CheckKeys = []string{CheckModel, CheckVRAMTotal, CheckVRAMAllocatable, CheckLoadPower, CheckLoadClock, CheckThrottle, CheckIdleNoise}
 
 // trialCheckKeys names the catalog trial check each check evidences
-// (DOMAIN.md "The 7-day trial"): 1 model, 2 total VRAM, 6 allocatable
+// (docs/RULES.md §9.1): 1 model, 2 total VRAM, 6 allocatable
 // VRAM ≥ 90 %, 11 no throttling at full load (power, clock, reasons), 10
 // utilisation matches your own load (none, when you run nothing).
 var trialCheckKeys = map[string]string{
@@ -81,7 +81,7 @@ func TrialCheckNumber(key string) int {
 }
 
 // The thresholds of the checks. Each is a documented product decision
-// where DOMAIN.md gives only the principle.
+// where the guides give only the principle (docs/RULES.md §9.4, §14.4).
 var (
 	hundred = decimal.New(100, 0)
 	// vramMinShare: total VRAM passes from 93 % of nominal GiB × 1024 MiB.
@@ -398,7 +398,7 @@ func powerFloor(spec Spec) (floor decimal.Decimal, hasRange, ok bool) {
 
 // checkLoadPower is part of trial check 11: under load the card draws
 // power in or near its normal range, and its power limit is not set
-// below it (a power-capped card, DOMAIN.md "Performance fraud").
+// below it (a power-capped card, docs/RULES.md §9.4).
 func checkLoadPower(gpus []series, spec Spec) Check {
 	floor, hasRange, ok := powerFloor(spec)
 	if !ok {
@@ -611,7 +611,7 @@ func checkThrottle(gpus []series, spec Spec) Check {
 	return newCheck(CheckThrottle, OutcomePass, "verify.throttle.pass", "Count", itoa(knownLoad))
 }
 
-// checkIdleNoise looks for the oversell sign DOMAIN.md names: utilisation
+// checkIdleNoise looks for the oversell sign of docs/RULES.md §9.4: utilisation
 // with nothing running. A sample is idle when at most 1 % of memory is in
 // use; utilisation from 5 % there is noise. Two noisy idle samples on a
 // card fail it, one is a blip (unknown); a pass needs three idle samples

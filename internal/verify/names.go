@@ -77,7 +77,7 @@ func isDigits(s string) bool {
 }
 
 // SameModel reports whether the name nvidia-smi printed is the model that
-// was ordered (DOMAIN.md trial check 1). The model words must be the same
+// was ordered (docs/RULES.md §9.1, check 1). The model words must be the same
 // ("NVIDIA GeForce RTX 4090" is a "RTX 4090"; "RTX 4090 D", "RTX 4090
 // Laptop GPU" and "RTX 3090" are not); a memory size or form factor stated
 // by both names must agree ("A100-SXM4-40GB" is not an "A100 80GB"), and

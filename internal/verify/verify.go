@@ -1,7 +1,7 @@
 // Package verify reads trial evidence: it parses what nvidia-smi printed on
 // a rented machine, draws verdicts from it against the catalog's figures for
 // the card that was ordered, and applies the 85 % rule to a measured
-// performance figure (DOMAIN.md "Verifying what you rent" and "The 7-day
+// performance figure (docs/RULES.md §9: verifying what you rent and "The 7-day
 // trial"). It is pure: no IO, no HTTP, no SQL.
 package verify
 

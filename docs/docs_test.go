@@ -1,0 +1,94 @@
+// Package docs holds the repository's documents; its test keeps them
+// honest: every document a file cites is in the repository, and every
+// section of docs/RULES.md a comment cites exists.
+package docs
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	// outside names documents that are not in the repository.
+	outside = regexp.MustCompile(`\b(TCO|DOMAIN|CONVENTIONS)\.md\b`)
+	// cited finds "docs/RULES.md §3.2" (and further "§…" of the same cite).
+	cited   = regexp.MustCompile(`docs/RULES\.md((?:[ ,]*(?:and )?§[0-9]+(?:\.[0-9]+)?(?:–§[0-9]+)?)+)`)
+	section = regexp.MustCompile(`§([0-9]+(?:\.[0-9]+)?)`)
+	heading = regexp.MustCompile(`(?m)^#{2,3} ([0-9]+(?:\.[0-9]+)?)\.? `)
+)
+
+// walk calls fn with every text file of the repository.
+func walk(t *testing.T, fn func(path, text string)) {
+	t.Helper()
+	root := ".."
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", ".data", "bin", "node_modules", "testdata":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".templ", ".sql", ".md", ".toml", ".sh", ".yml", ".css", ".js":
+		default:
+			if filepath.Base(p) != "Makefile" && filepath.Base(p) != "Dockerfile" {
+				return nil
+			}
+		}
+		if strings.HasSuffix(p, "_templ.go") || strings.HasSuffix(p, "docs_test.go") || strings.HasSuffix(p, ".min.js") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fn(p, string(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNoFileCitesADocumentOutsideTheRepository(t *testing.T) {
+	walk(t, func(p, text string) {
+		for i, line := range strings.Split(text, "\n") {
+			if outside.MatchString(line) {
+				t.Errorf("%s:%d cites a document outside the repository: %s", p, i+1, strings.TrimSpace(line))
+			}
+		}
+	})
+}
+
+func TestCitedRuleSectionsExist(t *testing.T) {
+	rules, err := os.ReadFile("RULES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, m := range heading.FindAllStringSubmatch(string(rules), -1) {
+		have[m[1]] = true
+	}
+	n := 0
+	walk(t, func(p, text string) {
+		for _, c := range cited.FindAllStringSubmatch(text, -1) {
+			for _, s := range section.FindAllStringSubmatch(c[1], -1) {
+				n++
+				if !have[s[1]] {
+					t.Errorf("%s cites docs/RULES.md §%s, which has no such section", p, s[1])
+				}
+			}
+		}
+	})
+	if n < 50 {
+		t.Fatalf("only %d citations found: the scan is broken", n)
+	}
+}
