@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -135,7 +136,7 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 	for _, r := range cmp.Rows {
 		currencies[r.Quote.Currency] = true
 	}
-	for _, cur := range sortedKeys(currencies) {
+	for _, cur := range slices.Sorted(maps.Keys(currencies)) {
 		if fx, ok := in.Rates[cur]; ok && cur != in.ReportCurrency {
 			s.FXRates = append(s.FXRates, report.FXRate{Base: cur, Quote: in.ReportCurrency, Rate: fx.Rate, Date: report.DateText(fx.Date)})
 		}
@@ -181,15 +182,6 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 		s.Rows = []report.Row{}
 	}
 	return s
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Thaw reads a snapshot back as the comparison's engine input and rows, in

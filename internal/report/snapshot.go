@@ -257,22 +257,13 @@ func DateText(t time.Time) string {
 	return t.Format(time.DateOnly)
 }
 
-// ParseDate reads dateText back (the zero time for "").
+// ParseDate reads DateText back (the zero time for "").
 func ParseDate(s string) time.Time {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		return time.Time{}
 	}
 	return t
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // MessageOf keeps a message's arguments as the text they render as.
