@@ -4,6 +4,7 @@
 package docs
 
 import (
+	"gpuquote/internal/quote"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -90,5 +91,25 @@ func TestCitedRuleSectionsExist(t *testing.T) {
 	})
 	if n < 50 {
 		t.Fatalf("only %d citations found: the scan is broken", n)
+	}
+}
+
+// TestCSVDocumentsEveryColumn: docs/CSV.md has a row for every column of
+// a quote and every field of a line, so a field added to a quote is
+// documented where people read the format.
+func TestCSVDocumentsEveryColumn(t *testing.T) {
+	doc, err := os.ReadFile("CSV.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range quote.Fields {
+		if !strings.Contains(string(doc), "| `"+f.Name+"` |") {
+			t.Errorf("docs/CSV.md has no row for the column %s", f.Name)
+		}
+	}
+	for _, f := range quote.LineFields {
+		if !strings.Contains(string(doc), "| `<item>."+f+"` |") {
+			t.Errorf("docs/CSV.md has no row for the line field %s", f)
+		}
 	}
 }

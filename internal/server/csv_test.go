@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -187,7 +188,8 @@ func TestCSVExportImportRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 3 || len(recs[0]) != 4+31+12*6 || recs[0][len(recs[0])-1] != "start_stop_schedule.in_writing" {
+	if len(recs) != 3 || !slices.Equal(recs[0], quote.CSVHeader) || len(recs[0]) != 4+len(quote.Fields)+12*len(quote.LineFields) ||
+		recs[0][len(recs[0])-1] != "start_stop_schedule.in_writing" {
 		t.Fatalf("rows %d, header %v", len(recs), recs[0])
 	}
 	row := map[string]string{}
