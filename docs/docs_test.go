@@ -4,13 +4,14 @@
 package docs
 
 import (
-	"gpuquote/internal/quote"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"gpuquote/internal/quote"
 )
 
 var (

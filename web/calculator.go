@@ -4,12 +4,12 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/shopspring/decimal"
+
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
 	"gpuquote/internal/tcoapi"
-
-	"github.com/shopspring/decimal"
 )
 
 // CalcLine is one row of the twelve-line table.

@@ -1,6 +1,14 @@
 package web
 
 import (
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/i18n"
@@ -10,13 +18,6 @@ import (
 	"gpuquote/internal/svgchart"
 	"gpuquote/internal/tco"
 	"gpuquote/internal/vendorq"
-	"net/url"
-	"sort"
-	"strconv"
-	"strings"
-	"time"
-
-	"github.com/shopspring/decimal"
 )
 
 // The view models of a comparison and a saved report, built from the

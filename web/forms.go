@@ -1,9 +1,10 @@
 package web
 
 import (
-	"gpuquote/internal/form"
 	"strconv"
 	"strings"
+
+	"gpuquote/internal/form"
 )
 
 // Errors maps a form field name to the message of its problem

@@ -1,9 +1,10 @@
 package web
 
 import (
-	"gpuquote/internal/market"
 	"strconv"
 	"time"
+
+	"gpuquote/internal/market"
 )
 
 // GPURow is one line of the GPU model list; figures are formatted.

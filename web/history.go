@@ -1,15 +1,16 @@
 package web
 
 import (
-	"gpuquote/internal/i18n"
-	"gpuquote/internal/market"
-	"gpuquote/internal/money"
-	"gpuquote/internal/svgchart"
 	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
+	"gpuquote/internal/money"
+	"gpuquote/internal/svgchart"
 )
 
 // SourceURL returns source when it is an http(s) link worth linking to.

@@ -1,9 +1,10 @@
 package web
 
 import (
-	"gpuquote/internal/market"
 	"strconv"
 	"strings"
+
+	"gpuquote/internal/market"
 )
 
 // PlatformTermRow is a platform's answer to one SLA clause or written

@@ -5,13 +5,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/tco"
-
-	"github.com/shopspring/decimal"
 )
 
 // QuoteRow is one line of the quote list, already formatted.

@@ -2,11 +2,12 @@ package web
 
 import (
 	"context"
-	"gpuquote/internal/i18n"
-	"gpuquote/internal/report"
 	"net/url"
 	"sort"
 	"strconv"
+
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/report"
 )
 
 // ReportLink names another report: its number and revision, and where it is.

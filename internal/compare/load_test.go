@@ -40,7 +40,9 @@ func (m memory) QuotesByIDs(_ context.Context, ids []int64) ([]quote.Quote, erro
 	return out, nil
 }
 
-func (m memory) CurrentFXRates(context.Context, time.Time) ([]market.FXRate, error) { return m.rates, nil }
+func (m memory) CurrentFXRates(context.Context, time.Time) ([]market.FXRate, error) {
+	return m.rates, nil
+}
 
 func (m memory) CurrentReferencePrices(context.Context, string, time.Time) ([]market.ReferencePrice, error) {
 	return m.refs, nil
@@ -54,7 +56,9 @@ func (m memory) PlatformTermsByPlatform(context.Context, []int64) (map[int64][]m
 	return m.terms, nil
 }
 
-func (m memory) CurrentQuoteVersions(context.Context, []int64) (map[int64]int64, error) { return m.current, nil }
+func (m memory) CurrentQuoteVersions(context.Context, []int64) (map[int64]int64, error) {
+	return m.current, nil
+}
 
 var loadDay = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 

@@ -6,11 +6,12 @@
 package market
 
 import (
-	"gpuquote/internal/catalog"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
 )
 
 // PlatformQualifications are the platform qualification columns (docs/RULES.md §7.6),

@@ -6,10 +6,11 @@
 package quote
 
 import (
-	"gpuquote/internal/catalog"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
 )
 
 // States of a quote version (docs/RULES.md §7.1): a draft is edited in

@@ -1,10 +1,11 @@
 package quote
 
 import (
-	"gpuquote/internal/market"
 	"net/url"
 	"testing"
 	"time"
+
+	"gpuquote/internal/market"
 )
 
 var testRefs = NewRefs(

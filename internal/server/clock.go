@@ -1,8 +1,9 @@
 package server
 
 import (
-	"gpuquote/internal/tco"
 	"time"
+
+	"gpuquote/internal/tco"
 )
 
 // The server's clock: which day it is for evaluations and lists, and the

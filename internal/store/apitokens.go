@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/user"
 )
 
 // Audit actions of personal API tokens.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"gpuquote/internal/user"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/user"
 )
 
 // AuditEntry is one audited write.
@@ -107,8 +110,9 @@ func (s *Store) AuditLog(ctx context.Context, f AuditFilter) ([]AuditRecord, err
 	if f.BeforeID > 0 {
 		add("id < $%d", f.BeforeID)
 	}
-	sql := `SELECT id, at, coalesce(actor_id, 0), actor_email, action, entity, entity_id,
-		coalesce(before, 'null'::jsonb), coalesce(after, 'null'::jsonb), request_id, client_ip
+	// The column names match AuditRecord's fields (pgx.RowToStructByName).
+	sql := `SELECT id, at, coalesce(actor_id, 0) AS actor_id, actor_email, action, entity, entity_id,
+		coalesce(before, 'null'::jsonb) AS before, coalesce(after, 'null'::jsonb) AS after, request_id, client_ip
 		FROM audit_log`
 	if len(where) > 0 {
 		sql += " WHERE " + strings.Join(where, " AND ")
@@ -119,17 +123,11 @@ func (s *Store) AuditLog(ctx context.Context, f AuditFilter) ([]AuditRecord, err
 	if err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
-	defer rows.Close()
-	var out []AuditRecord
-	for rows.Next() {
-		var r AuditRecord
-		if err := rows.Scan(&r.ID, &r.At, &r.ActorID, &r.ActorEmail, &r.Action, &r.Entity, &r.EntityID,
-			&r.Before, &r.After, &r.RequestID, &r.ClientIP); err != nil {
-			return nil, fmt.Errorf("audit log: %w", err)
-		}
-		out = append(out, r)
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByName[AuditRecord])
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // escapeLike escapes LIKE wildcards so user input matches literally.

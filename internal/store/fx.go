@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gpuquote/internal/market"
-	"gpuquote/internal/user"
 	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 )
 
 // ErrFXRateExists means the pair already has a rate for that day.
@@ -97,19 +98,11 @@ func (s *Store) FXRates(ctx context.Context, f FXRateFilter) ([]market.FXRate, i
 	if err != nil {
 		return nil, 0, fmt.Errorf("fx rates: %w", err)
 	}
-	defer rows.Close()
-	var (
-		out   []market.FXRate
-		total int
-	)
-	for rows.Next() {
-		r, err := scanFXRate(rows, &total)
-		if err != nil {
-			return nil, 0, fmt.Errorf("fx rates: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
+	var total int
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.FXRate, error) {
+		return scanFXRate(row, &total)
+	})
+	if err != nil {
 		return nil, 0, fmt.Errorf("fx rates: %w", err)
 	}
 	if len(out) == 0 && f.Offset > 0 {
@@ -137,16 +130,8 @@ func (s *Store) CurrentFXRates(ctx context.Context, day time.Time) ([]market.FXR
 	if err != nil {
 		return nil, fmt.Errorf("current fx rates: %w", err)
 	}
-	defer rows.Close()
-	var out []market.FXRate
-	for rows.Next() {
-		r, err := scanFXRate(rows)
-		if err != nil {
-			return nil, fmt.Errorf("current fx rates: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.FXRate, error) { return scanFXRate(row) })
+	if err != nil {
 		return nil, fmt.Errorf("current fx rates: %w", err)
 	}
 	return out, nil

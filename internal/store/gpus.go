@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gpuquote/internal/market"
-	"gpuquote/internal/user"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 )
 
 // Numeric columns are scanned and written through decimal's sql.Scanner
@@ -312,20 +313,14 @@ func (s *Store) GPUModels(ctx context.Context, f GPUModelFilter) ([]market.GPUMo
 	if err != nil {
 		return nil, 0, fmt.Errorf("gpu models: %w", err)
 	}
-	var (
-		out   []market.GPUModel
-		total int
-	)
-	for rows.Next() {
+	var total int
+	// CollectRows closes rows, releasing the connection before the queries below.
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.GPUModel, error) {
 		var g market.GPUModel
-		if err := rows.Scan(append(gpuModelDest(&g), &total)...); err != nil {
-			rows.Close()
-			return nil, 0, fmt.Errorf("gpu models: %w", err)
-		}
-		out = append(out, g)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		err := row.Scan(append(gpuModelDest(&g), &total)...)
+		return g, err
+	})
+	if err != nil {
 		return nil, 0, fmt.Errorf("gpu models: %w", err)
 	}
 	if len(out) == 0 && f.Offset > 0 {

@@ -3,13 +3,14 @@ package store
 import (
 	"context"
 	"fmt"
-	"gpuquote/internal/market"
-	"gpuquote/internal/quote"
 	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 )
 
 // samplesCTE puts beside every published or archived quote the prices of
@@ -51,17 +52,16 @@ func (s *Store) PriceHistory(ctx context.Context, platformID, gpuModelID int64) 
 	if err != nil {
 		return nil, fmt.Errorf("price history: %w", err)
 	}
-	defer rows.Close()
-	var out []market.PricePoint
-	for rows.Next() {
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.PricePoint, error) {
 		var p market.PricePoint
-		if err := rows.Scan(&p.ID, &p.SeriesID, &p.Version, &p.State, &p.AsOf, &p.Currency, &p.Hourly, &p.Monthly,
-			&p.Label, &p.GPUCount, &p.Source, &p.PrevID, &p.PrevHourly, &p.PrevMonthly, &p.HourlyJump, &p.MonthlyJump); err != nil {
-			return nil, fmt.Errorf("price history: %w", err)
-		}
-		out = append(out, p)
+		err := row.Scan(&p.ID, &p.SeriesID, &p.Version, &p.State, &p.AsOf, &p.Currency, &p.Hourly, &p.Monthly,
+			&p.Label, &p.GPUCount, &p.Source, &p.PrevID, &p.PrevHourly, &p.PrevMonthly, &p.HourlyJump, &p.MonthlyJump)
+		return p, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("price history: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // PriceJumps lists current published quotes dated on or after since whose
@@ -83,21 +83,18 @@ func (s *Store) PriceJumps(ctx context.Context, since time.Time, pct decimal.Dec
 	if err != nil {
 		return nil, 0, fmt.Errorf("price jumps: %w", err)
 	}
-	defer rows.Close()
-	var (
-		out   []market.PriceJump
-		total int
-	)
-	for rows.Next() {
+	var total int
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.PriceJump, error) {
 		var j market.PriceJump
-		if err := rows.Scan(&j.QuoteID, &j.PlatformID, &j.GPUModelID, &j.PlatformNameZH, &j.PlatformNameEN, &j.GPUVendor,
+		err := row.Scan(&j.QuoteID, &j.PlatformID, &j.GPUModelID, &j.PlatformNameZH, &j.PlatformNameEN, &j.GPUVendor,
 			&j.GPUName, &j.Label, &j.Currency, &j.GPUCount, &j.AsOf, &j.Hourly, &j.Monthly, &j.PrevID, &j.PrevAsOf,
-			&j.PrevHourly, &j.PrevMonthly, &j.HourlyJump, &j.MonthlyJump, &total); err != nil {
-			return nil, 0, fmt.Errorf("price jumps: %w", err)
-		}
-		out = append(out, j)
+			&j.PrevHourly, &j.PrevMonthly, &j.HourlyJump, &j.MonthlyJump, &total)
+		return j, err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("price jumps: %w", err)
 	}
-	return out, total, rows.Err()
+	return out, total, nil
 }
 
 // StaleQuotes lists current published quotes dated before the given day
@@ -115,16 +112,11 @@ func (s *Store) StaleQuotes(ctx context.Context, before time.Time, offset, limit
 	if err != nil {
 		return nil, 0, fmt.Errorf("stale quotes: %w", err)
 	}
-	defer rows.Close()
-	var out []quote.Quote
-	for rows.Next() {
-		q, err := scanQuote(rows)
-		if err != nil {
-			return nil, 0, fmt.Errorf("stale quotes: %w", err)
-		}
-		out = append(out, q)
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (quote.Quote, error) { return scanQuote(row) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("stale quotes: %w", err)
 	}
-	return out, total, rows.Err()
+	return out, total, nil
 }
 
 // QuoteCounts is how many quotes are in each state.
@@ -168,17 +160,8 @@ func (s *Store) ExportQuotes(ctx context.Context, f QuoteFilter, fn func(quote.Q
 		if err != nil {
 			return fmt.Errorf("export quotes: %w", err)
 		}
-		var page []quote.Quote
-		for rows.Next() {
-			q, err := scanQuote(rows)
-			if err != nil {
-				rows.Close()
-				return fmt.Errorf("export quotes: %w", err)
-			}
-			page = append(page, q)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		page, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (quote.Quote, error) { return scanQuote(row) })
+		if err != nil {
 			return fmt.Errorf("export quotes: %w", err)
 		}
 		if len(page) == 0 {

@@ -3,12 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
-	"gpuquote/internal/quote"
-	"gpuquote/internal/user"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/quote"
+	"gpuquote/internal/user"
 )
 
 // importQuoteColumns are the quotes columns a bulk import writes: the ids

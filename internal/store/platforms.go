@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gpuquote/internal/market"
-	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 )
 
 // ErrNameTaken means another row already has this name; a *NameTakenError
@@ -221,19 +222,13 @@ func (s *Store) Platforms(ctx context.Context, f PlatformFilter) ([]market.Platf
 	if err != nil {
 		return nil, 0, fmt.Errorf("platforms: %w", err)
 	}
-	defer rows.Close()
-	var (
-		out   []market.Platform
-		total int
-	)
-	for rows.Next() {
+	var total int
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.Platform, error) {
 		var p market.Platform
-		if err := rows.Scan(append(platformDest(&p), &total)...); err != nil {
-			return nil, 0, fmt.Errorf("platforms: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
+		err := row.Scan(append(platformDest(&p), &total)...)
+		return p, err
+	})
+	if err != nil {
 		return nil, 0, fmt.Errorf("platforms: %w", err)
 	}
 	if len(out) == 0 && f.Offset > 0 {
@@ -268,19 +263,10 @@ type PlatformName struct {
 // name (else the Chinese one): the load test's Fortunes-style ceiling.
 func (s *Store) PlatformNames(ctx context.Context, n int) ([]PlatformName, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT id, CASE WHEN name_en <> '' THEN name_en ELSE name_zh END
+		SELECT id, CASE WHEN name_en <> '' THEN name_en ELSE name_zh END AS name
 		FROM platforms ORDER BY id LIMIT $1`, n)
 	if err != nil {
 		return nil, fmt.Errorf("platform names: %w", err)
 	}
-	defer rows.Close()
-	var out []PlatformName
-	for rows.Next() {
-		var p PlatformName
-		if err := rows.Scan(&p.ID, &p.Name); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowToStructByName[PlatformName])
 }

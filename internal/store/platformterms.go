@@ -3,13 +3,14 @@ package store
 import (
 	"context"
 	"fmt"
-	"gpuquote/internal/market"
-	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/market"
+	"gpuquote/internal/user"
 )
 
 // ActionPlatformTermsUpdate is the audit action of saving a platform's SLA
@@ -49,17 +50,16 @@ const platformTermFrom = ` FROM platform_terms pt LEFT JOIN users u ON u.id = pt
 
 // scanPlatformTerms reads rows of platformTermColumns and closes them.
 func scanPlatformTerms(rows pgx.Rows) ([]market.PlatformTerm, error) {
-	defer rows.Close()
-	var out []market.PlatformTerm
-	for rows.Next() {
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.PlatformTerm, error) {
 		var t market.PlatformTerm
-		if err := rows.Scan(&t.PlatformID, &t.Kind, &t.Key, &t.Answer, &t.InWriting, &t.AnsweredOn, &t.LockVersion,
-			&t.UpdatedBy, &t.UpdatedByName, &t.UpdatedAt); err != nil {
-			return nil, fmt.Errorf("platform terms: %w", err)
-		}
-		out = append(out, t)
+		err := row.Scan(&t.PlatformID, &t.Kind, &t.Key, &t.Answer, &t.InWriting, &t.AnsweredOn, &t.LockVersion,
+			&t.UpdatedBy, &t.UpdatedByName, &t.UpdatedAt)
+		return t, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("platform terms: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // termKey identifies a term of one platform.

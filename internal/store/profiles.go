@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/user"
 )
 
 // UsageProfile is a usage profile saved by name: the comparison form's
@@ -82,16 +83,7 @@ func (s *Store) UsageProfiles(ctx context.Context) ([]UsageProfile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("usage profiles: %w", err)
 	}
-	defer rows.Close()
-	var out []UsageProfile
-	for rows.Next() {
-		p, err := scanProfile(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (UsageProfile, error) { return scanProfile(row) })
 }
 
 // UsageProfileByID returns one saved profile.

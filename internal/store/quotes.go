@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gpuquote/internal/market"
-	"gpuquote/internal/quote"
-	"gpuquote/internal/user"
 	"reflect"
 	"strconv"
 	"strings"
@@ -15,6 +12,10 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 	"golang.org/x/sync/errgroup"
+
+	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/user"
 )
 
 // ErrNotDraft means a change needs a draft but the quote is published or
@@ -412,16 +413,11 @@ func (s *Store) QuoteVersions(ctx context.Context, seriesID int64) ([]quote.Vers
 	if err != nil {
 		return nil, fmt.Errorf("quote versions: %w", err)
 	}
-	defer rows.Close()
-	var out []quote.Version
-	for rows.Next() {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (quote.Version, error) {
 		var v quote.Version
-		if err := rows.Scan(&v.ID, &v.Version, &v.State, &v.AsOf, &v.Hourly, &v.Monthly, &v.Currency, &v.UpdatedAt, &v.PublishedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+		err := row.Scan(&v.ID, &v.Version, &v.State, &v.AsOf, &v.Hourly, &v.Monthly, &v.Currency, &v.UpdatedAt, &v.PublishedAt)
+		return v, err
+	})
 }
 
 // QuoteFilter narrows the quote list; zero fields do not filter.
@@ -558,16 +554,8 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]quote.Quote, int, 
 	if err != nil {
 		return nil, 0, fmt.Errorf("quotes: %w", err)
 	}
-	defer rows.Close()
-	var out []quote.Quote
-	for rows.Next() {
-		q, err := scanQuoteListRow(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, q)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (quote.Quote, error) { return scanQuoteListRow(row) })
+	if err != nil {
 		return nil, 0, err
 	}
 	if f.NoCount {

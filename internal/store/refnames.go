@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+
 	"gpuquote/internal/market"
 )
 

@@ -98,19 +98,11 @@ func (s *Store) ReferencePrices(ctx context.Context, f ReferencePriceFilter) ([]
 	if err != nil {
 		return nil, 0, fmt.Errorf("reference prices: %w", err)
 	}
-	defer rows.Close()
-	var (
-		out   []market.ReferencePrice
-		total int
-	)
-	for rows.Next() {
-		r, err := scanReferencePrice(rows, &total)
-		if err != nil {
-			return nil, 0, fmt.Errorf("reference prices: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
+	var total int
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.ReferencePrice, error) {
+		return scanReferencePrice(row, &total)
+	})
+	if err != nil {
 		return nil, 0, fmt.Errorf("reference prices: %w", err)
 	}
 	if len(out) == 0 && f.Offset > 0 {
@@ -141,16 +133,8 @@ func (s *Store) CurrentReferencePrices(ctx context.Context, currency string, day
 	if err != nil {
 		return nil, fmt.Errorf("current reference prices: %w", err)
 	}
-	defer rows.Close()
-	var out []market.ReferencePrice
-	for rows.Next() {
-		r, err := scanReferencePrice(rows)
-		if err != nil {
-			return nil, fmt.Errorf("current reference prices: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.ReferencePrice, error) { return scanReferencePrice(row) })
+	if err != nil {
 		return nil, fmt.Errorf("current reference prices: %w", err)
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gpuquote/internal/market"
-	"gpuquote/internal/report"
-	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/market"
+	"gpuquote/internal/report"
+	"gpuquote/internal/user"
 )
 
 // Audit actions of saved reports.
@@ -338,17 +339,12 @@ func (s *Store) ReportEvents(ctx context.Context, id int64) ([]report.Event, err
 	if err != nil {
 		return nil, fmt.Errorf("report events: %w", err)
 	}
-	defer rows.Close()
-	var out []report.Event
-	for rows.Next() {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (report.Event, error) {
 		var e report.Event
-		if err := rows.Scan(&e.ID, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.FromStatus, &e.ToStatus, &e.Comment,
-			&e.RelatedReportID, &e.RelatedNumber, &e.RelatedRevision); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+		err := row.Scan(&e.ID, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.FromStatus, &e.ToStatus, &e.Comment,
+			&e.RelatedReportID, &e.RelatedNumber, &e.RelatedRevision)
+		return e, err
+	})
 }
 
 // ReportFilter narrows the report list; zero fields do not filter.
@@ -427,16 +423,11 @@ func (s *Store) Reports(ctx context.Context, f ReportFilter) ([]report.Report, i
 	if err != nil {
 		return nil, 0, fmt.Errorf("reports: %w", err)
 	}
-	defer rows.Close()
-	var out []report.Report
-	for rows.Next() {
-		r, err := scanReport(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, r)
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (report.Report, error) { return scanReport(row) })
+	if err != nil {
+		return nil, 0, err
 	}
-	return out, total, rows.Err()
+	return out, total, nil
 }
 
 // ReportAuthors lists the people whose reports the viewer can see (for the
@@ -450,20 +441,14 @@ func (s *Store) ReportAuthors(ctx context.Context, viewerID int64) ([]market.Ref
 	if err != nil {
 		return nil, fmt.Errorf("report authors: %w", err)
 	}
-	defer rows.Close()
-	var out []market.RefName
-	for rows.Next() {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.RefName, error) {
 		var (
-			r    market.RefName
+			id   int64
 			name string
 		)
-		if err := rows.Scan(&r.ID, &name); err != nil {
-			return nil, err
-		}
-		r.Names = []string{name}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err := row.Scan(&id, &name)
+		return market.RefName{ID: id, Names: []string{name}}, err
+	})
 }
 
 // ReportsRecomputedFrom lists the reports recomputed from report id
@@ -475,16 +460,11 @@ func (s *Store) ReportsRecomputedFrom(ctx context.Context, id int64) ([]report.R
 	if err != nil {
 		return nil, fmt.Errorf("recomputed reports: %w", err)
 	}
-	defer rows.Close()
-	var out []report.Report
-	for rows.Next() {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (report.Report, error) {
 		var r report.Report
-		if err := rows.Scan(&r.ID, &r.Number, &r.Revision, &r.Status); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err := row.Scan(&r.ID, &r.Number, &r.Revision, &r.Status)
+		return r, err
+	})
 }
 
 // CurrentQuoteVersions maps each quote series to its published version

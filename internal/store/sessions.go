@@ -3,11 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
-	"gpuquote/internal/user"
 	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/user"
 )
 
 // CreateSession stores a new session and audits the login in one transaction.

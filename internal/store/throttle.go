@@ -3,10 +3,11 @@ package store
 import (
 	"context"
 	"fmt"
-	"gpuquote/internal/user"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/user"
 )
 
 // LoginFailures returns, for each key, the failures counted in the window

@@ -141,19 +141,13 @@ func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, 
 	if err != nil {
 		return nil, 0, fmt.Errorf("trials: %w", err)
 	}
-	defer rows.Close()
-	var (
-		out   []trial.Trial
-		total int
-	)
-	for rows.Next() {
+	var total int
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (trial.Trial, error) {
 		var t trial.Trial
-		if err := rows.Scan(append(trialDest(&t), &t.Done, &t.PerfBelow, &total)...); err != nil {
-			return nil, 0, fmt.Errorf("trials: %w", err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
+		err := row.Scan(append(trialDest(&t), &t.Done, &t.PerfBelow, &total)...)
+		return t, err
+	})
+	if err != nil {
 		return nil, 0, fmt.Errorf("trials: %w", err)
 	}
 	if len(out) == 0 && f.Offset > 0 {
@@ -422,16 +416,11 @@ func (s *Store) TrialPerfs(ctx context.Context, trialID int64) ([]trial.Perf, er
 	if err != nil {
 		return nil, fmt.Errorf("trial perfs: %w", err)
 	}
-	defer rows.Close()
-	var out []trial.Perf
-	for rows.Next() {
-		p, err := scanTrialPerf(rows)
-		if err != nil {
-			return nil, fmt.Errorf("trial perfs: %w", err)
-		}
-		out = append(out, p)
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (trial.Perf, error) { return scanTrialPerf(row) })
+	if err != nil {
+		return nil, fmt.Errorf("trial perfs: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // PerformanceRatios returns, per platform × GPU model, the measured ratio

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gpuquote/internal/user"
 	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/user"
 )
 
 // Audit actions, one per kind of write.
@@ -125,21 +126,15 @@ func (s *Store) Users(ctx context.Context, f UserFilter) ([]user.User, int, erro
 	if err != nil {
 		return nil, 0, fmt.Errorf("users: %w", err)
 	}
-	defer rows.Close()
-	var (
-		out   []user.User
-		total int
-	)
-	for rows.Next() {
+	var total int
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (user.User, error) {
 		var u user.User
-		if err := rows.Scan(&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled,
-			&u.CreatedAt, &u.UpdatedAt, &total); err != nil {
-			return nil, 0, fmt.Errorf("users: %w", err)
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		err := row.Scan(&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled,
+			&u.CreatedAt, &u.UpdatedAt, &total)
+		return u, err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("users: %w", err)
 	}
 	if len(out) == 0 && f.Offset > 0 {
 		// Past the last page: report the true total anyway.

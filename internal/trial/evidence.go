@@ -1,12 +1,13 @@
 package trial
 
 import (
-	"gpuquote/internal/catalog"
-	"gpuquote/internal/market"
-	"gpuquote/internal/verify"
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
+	"gpuquote/internal/verify"
 )
 
 // RecordsFromChecks turns the checks internal/verify made of pasted

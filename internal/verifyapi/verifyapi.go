@@ -5,12 +5,13 @@
 package verifyapi
 
 import (
-	"gpuquote/internal/market"
-	"gpuquote/internal/verify"
 	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/market"
+	"gpuquote/internal/verify"
 )
 
 // Response is the 200 body of POST /api/v1/verify/nvidia-smi. Every
