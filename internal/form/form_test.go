@@ -1,0 +1,117 @@
+package form
+
+import (
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+func reader(kv ...string) *Reader {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Set(kv[i], kv[i+1])
+	}
+	return Values(v)
+}
+
+// TestDecimalRules: exact decimals from strings, each problem its own
+// message, empty is null unless required.
+func TestDecimalRules(t *testing.T) {
+	below := decimal.NewNullDecimal(decimal.New(1, 3))
+	hundred := decimal.NewNullDecimal(decimal.New(100, 0))
+	cases := []struct {
+		in   string
+		rule Decimal
+		want string // value, or the message ID
+	}{
+		{"0.471", Decimal{Places: 6}, "0.471"},
+		{" 12.50 ", Decimal{Places: 2}, "12.5"},
+		{"", Decimal{Places: 2}, ""},
+		{"", Decimal{Places: 2, Required: true}, MsgRequired},
+		{"1.005", Decimal{Places: 2}, MsgPlaces(2)},
+		{"1,5", Decimal{Places: 2}, MsgNumber},
+		{"1e3", Decimal{Places: 2}, MsgNumber},
+		{"-1", Decimal{Places: 2}, MsgNegative},
+		{"0", Decimal{Places: 2, Positive: true}, MsgPositive},
+		{"1000", Decimal{Places: 2, Below: below}, MsgTooLarge},
+		{"100.5", Decimal{Places: 2, Max: hundred}, MsgRange},
+		{"100", Decimal{Places: 2, Max: hundred}, "100"},
+	}
+	for _, c := range cases {
+		r := reader("x", c.in)
+		d := r.Decimal("x", c.rule)
+		got := ""
+		if d.Valid {
+			got = d.Decimal.String()
+		}
+		if r.Has("x") {
+			got = r.Errs.ID("x")
+		}
+		if got != c.want {
+			t.Errorf("%q %+v: %q, want %q", c.in, c.rule, got, c.want)
+		}
+	}
+}
+
+// TestWholeNumbersDatesAndChoices: digits only for counts, bounds named
+// in the message, dates as YYYY-MM-DD within their bounds, choices from a
+// list, yes/no/not stated, checkboxes.
+func TestWholeNumbersDatesAndChoices(t *testing.T) {
+	r := reader("a", "08", "b", "+5", "c", "0", "d", "2026-12-04", "e", "2026-02-30", "f", "1999-12-31",
+		"g", "maybe", "h", "no", "i", "on", "j", "eur", "k", "XAU")
+	if n, ok := r.Int("a", 1, 10, true); !ok || n != 8 {
+		t.Errorf("08: %d %v", n, ok)
+	}
+	r.Int("b", 1, 10, true)
+	r.Int("c", 1, 1000000, true)
+	if r.Errs.ID("b") != MsgInteger || r.Errs.ID("c") != MsgRange || r.Errs["c"].Args[3] != "1,000,000" {
+		t.Errorf("b %v, c %v", r.Errs["b"], r.Errs["c"])
+	}
+	today := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+	rule := Date{NotAfter: today, NotBefore: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	r.Date("d", rule)
+	r.Date("e", rule)
+	r.Date("f", rule)
+	if r.Errs.ID("d") != MsgFuture || r.Errs.ID("e") != MsgDate || r.Errs.ID("f") != MsgDate {
+		t.Errorf("dates: %v %v %v", r.Errs["d"], r.Errs["e"], r.Errs["f"])
+	}
+	if r.Choice("g", true, "yes", "no"); r.Errs.ID("g") != MsgChoice {
+		t.Errorf("choice %v", r.Errs["g"])
+	}
+	if b := r.YesNo("h"); b == nil || *b {
+		t.Error("no is no")
+	}
+	if r.Check("i"); r.Errs.ID("i") != MsgChoice {
+		t.Error("a checkbox sends true or nothing")
+	}
+	if c := r.Currency("j", true); c != "EUR" || r.Has("j") {
+		t.Errorf("currency %q %v", c, r.Errs["j"])
+	}
+	if r.Currency("k", true); !r.Has("k") {
+		t.Error("a currency without minor units takes no prices")
+	}
+}
+
+// TestTextAndTheFirstProblem: text is trimmed and bounded in characters,
+// multi-line text keeps "\n" line ends, and a field keeps the first
+// problem found.
+func TestTextAndTheFirstProblem(t *testing.T) {
+	r := reader("a", "  价格  ", "b", "一二三四", "c", "line 1\r\nline 2", "d", "")
+	if got := r.Text("a", 2); got != "价格" || r.Has("a") {
+		t.Errorf("text %q %v", got, r.Errs["a"])
+	}
+	r.Text("b", 3)
+	if r.Errs.ID("b") != MsgTooLong {
+		t.Errorf("too long: %v", r.Errs["b"])
+	}
+	if got := r.Paragraphs("c", 100); got != "line 1\nline 2" {
+		t.Errorf("paragraphs %q", got)
+	}
+	r.RequiredText("d", 10)
+	r.Fail("d", "later.problem")
+	if r.Errs.ID("d") != MsgRequired || r.OK() {
+		t.Errorf("first problem %v", r.Errs["d"])
+	}
+}
