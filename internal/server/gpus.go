@@ -57,25 +57,14 @@ func (s *Server) gpuShow(c echo.Context) error {
 	return s.render(c, http.StatusOK, v.Page, web.GPU(v))
 }
 
-// gpuNew is GET /gpus/new.
-func (s *Server) gpuNew(c echo.Context) error {
-	f := web.NewGPUForm(market.GPUModel{Interconnect: "pcie"})
-	f.Page = s.page(c, "gpu.new")
-	return s.render(c, http.StatusOK, f.Page, web.GPUFormPage(f))
-}
-
-// gpuEdit is GET /gpus/:id/edit.
-func (s *Server) gpuEdit(c echo.Context) error {
-	id, err := pathID(c)
-	if err != nil {
-		return err
-	}
-	g, err := s.store.GPUModelByID(c.Request().Context(), id)
+// gpuFormPage is GET /gpus/new and GET /gpus/:id/edit.
+func (s *Server) gpuFormPage(c echo.Context) error {
+	g, titleID, err := editing(c, market.GPUModel{Interconnect: "pcie"}, s.store.GPUModelByID, "gpu")
 	if err != nil {
 		return err
 	}
 	f := web.NewGPUForm(g)
-	f.Page = s.page(c, "gpu.edit")
+	f.Page = s.page(c, titleID)
 	return s.render(c, http.StatusOK, f.Page, web.GPUFormPage(f))
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -72,25 +73,14 @@ func (s *Server) platformShow(c echo.Context) error {
 	return s.render(c, http.StatusOK, v.Page, web.Platform(v))
 }
 
-// platformNew is GET /platforms/new.
-func (s *Server) platformNew(c echo.Context) error {
-	f := web.NewPlatformForm(market.Platform{Currency: "CNY"})
-	f.Page = s.page(c, "platform.new")
-	return s.render(c, http.StatusOK, f.Page, web.PlatformFormPage(f))
-}
-
-// platformEdit is GET /platforms/:id/edit.
-func (s *Server) platformEdit(c echo.Context) error {
-	id, err := pathID(c)
-	if err != nil {
-		return err
-	}
-	p, err := s.store.PlatformByID(c.Request().Context(), id)
+// platformFormPage is GET /platforms/new and GET /platforms/:id/edit.
+func (s *Server) platformFormPage(c echo.Context) error {
+	p, titleID, err := editing(c, market.Platform{Currency: "CNY"}, s.store.PlatformByID, "platform")
 	if err != nil {
 		return err
 	}
 	f := web.NewPlatformForm(p)
-	f.Page = s.page(c, "platform.edit")
+	f.Page = s.page(c, titleID)
 	return s.render(c, http.StatusOK, f.Page, web.PlatformFormPage(f))
 }
 
@@ -139,6 +129,20 @@ func (s *Server) platformUpdate(c echo.Context) error {
 		return err
 	}
 	return s.platformSave(c, id)
+}
+
+// editing reads the record a form edits: blank on …/new, the one in the
+// path on …/:id/edit; the title is "<kind>.new" or "<kind>.edit".
+func editing[T any](c echo.Context, blank T, load func(context.Context, int64) (T, error), kind string) (T, string, error) {
+	if c.Param("id") == "" {
+		return blank, kind + ".new", nil
+	}
+	id, err := pathID(c)
+	if err != nil {
+		return blank, "", err
+	}
+	v, err := load(c.Request().Context(), id)
+	return v, kind + ".edit", err
 }
 
 // edit is one save of an edited platform or GPU model (saveEdit).

@@ -62,16 +62,16 @@ func (s *Server) Routes() []Route {
 
 		// Market: platforms and GPU models (everyone signed in reads, editors write).
 		{Method: http.MethodGet, Path: "/platforms", Policy: auth.AnyUser, Handler: s.platformList},
-		{Method: http.MethodGet, Path: "/platforms/new", Policy: editor, Handler: s.platformNew},
+		{Method: http.MethodGet, Path: "/platforms/new", Policy: editor, Handler: s.platformFormPage},
 		{Method: http.MethodPost, Path: "/platforms", Policy: editor, Handler: s.platformCreate},
 		{Method: http.MethodGet, Path: "/platforms/:id", Policy: auth.AnyUser, Handler: s.platformShow},
-		{Method: http.MethodGet, Path: "/platforms/:id/edit", Policy: editor, Handler: s.platformEdit},
+		{Method: http.MethodGet, Path: "/platforms/:id/edit", Policy: editor, Handler: s.platformFormPage},
 		{Method: http.MethodPost, Path: "/platforms/:id", Policy: editor, Handler: s.platformUpdate},
 		{Method: http.MethodGet, Path: "/gpus", Policy: auth.AnyUser, Handler: s.gpuList},
-		{Method: http.MethodGet, Path: "/gpus/new", Policy: editor, Handler: s.gpuNew},
+		{Method: http.MethodGet, Path: "/gpus/new", Policy: editor, Handler: s.gpuFormPage},
 		{Method: http.MethodPost, Path: "/gpus", Policy: editor, Handler: s.gpuCreate},
 		{Method: http.MethodGet, Path: "/gpus/:id", Policy: auth.AnyUser, Handler: s.gpuShow},
-		{Method: http.MethodGet, Path: "/gpus/:id/edit", Policy: editor, Handler: s.gpuEdit},
+		{Method: http.MethodGet, Path: "/gpus/:id/edit", Policy: editor, Handler: s.gpuFormPage},
 		{Method: http.MethodPost, Path: "/gpus/:id", Policy: editor, Handler: s.gpuUpdate},
 
 		// Market: quotes (everyone signed in reads published ones, editors write).
