@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/money"
 	"gpuquote/internal/report"
 )
 
@@ -327,4 +328,59 @@ func ReportTimeline(tr *i18n.Translator, events []report.Event) []ReportEventVie
 		out = append(out, ev)
 	}
 	return out
+}
+
+// ReportDocument lays a report out for export, from its row and snapshot
+// only: the facts a reader of the file needs (number, dates, people,
+// currency, rules, the recommendation), then the snapshot's figures.
+func ReportDocument(tr *i18n.Translator, r report.Report, snap report.Snapshot) report.Document {
+	number := r.Number
+	if r.Revision > 1 {
+		number += " " + tr.T("report.revision", "Revision", strconv.Itoa(r.Revision))
+	}
+	meta := [][2]string{
+		{tr.T("report.col.number"), number},
+		{tr.T("report.field.title"), r.Title},
+		{tr.T("report.field.purpose"), r.Purpose},
+		{tr.T("report.col.status"), tr.T(ReportStatusLabelID(r.Status))},
+		{tr.T("report.col.author"), r.AuthorName},
+		{tr.T("report.col.created"), ReportTime(tr, r.CreatedAt)},
+	}
+	if r.SubmittedAt != nil {
+		meta = append(meta, [2]string{tr.T("report.col.submitted"), ReportTime(tr, *r.SubmittedAt)})
+	}
+	if r.DecidedAt != nil {
+		who, when := "report.fact.approver", "report.fact.approved_at"
+		if r.Status == report.Returned {
+			who, when = "report.fact.returned_by", "report.fact.returned_at"
+		}
+		meta = append(meta, [2]string{tr.T(who), r.DecidedByName}, [2]string{tr.T(when), ReportTime(tr, *r.DecidedAt)},
+			[2]string{tr.T("report.fact.comment"), r.DecisionComment})
+	}
+	meta = append(meta,
+		[2]string{tr.T("report.fact.figures_date"), snap.FiguresDate},
+		[2]string{tr.T("report.fact.currency"), snap.ReportCurrency},
+		[2]string{tr.T("report.fact.rules"), snap.RulesVersion})
+	for _, fx := range snap.FXRates {
+		date := fx.Date
+		if date == "" {
+			date = tr.T("compare.fx.undated")
+		}
+		meta = append(meta, [2]string{tr.T("report.col.fx_rate"),
+			tr.T("compare.fx", "From", fx.Base, "To", fx.Quote, "Rate", money.String(fx.Rate), "Date", date)})
+	}
+	for _, f := range ReportProfile(tr, snap) {
+		meta = append(meta, [2]string{f.Label, f.Value})
+	}
+	if sum := snap.Summary(); sum.Recommended >= 0 {
+		rec := snap.Rows[sum.Recommended]
+		meta = append(meta, [2]string{tr.T("report.summary.recommended"), QuoteName(tr, rec.Quote.AsQuote(rec.GPU))},
+			[2]string{tr.T("calc.result.tco"), money.Fixed(rec.Result.TCO, 2)},
+			[2]string{tr.T("calc.result.tco_pessimistic"), money.Fixed(rec.Result.TCOPessimistic, 2)})
+		if sum.Savings.Valid {
+			meta = append(meta, [2]string{tr.T("report.summary.savings"), money.Fixed(sum.Savings.Decimal, 2)})
+		}
+	}
+	name := func(row report.Row) string { return QuoteName(tr, row.Quote.AsQuote(row.GPU)) }
+	return report.BuildDocument(snap, meta, tr.TMap, name)
 }
