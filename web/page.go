@@ -17,8 +17,11 @@ type Page struct {
 	User *User
 	// CSRF is the token forms must send back.
 	CSRF string
-	// Path is the current URL path (navigation state, language switch).
+	// Path is the current URL path (navigation state).
 	Path string
+	// Here is where the language switch returns: the page's URL with its
+	// query (a comparison, a filtered list), or its path after a post.
+	Here string
 	// Flash is a one-time message from the previous request, if any.
 	Flash *Flash
 	// Nav are the navigation entries the reader may open.
@@ -79,6 +82,14 @@ func (p Page) Active(href string) bool {
 		}
 	}
 	return true
+}
+
+// here is where the language switch returns to.
+func (p Page) here() string {
+	if p.Here != "" {
+		return p.Here
+	}
+	return p.Path
 }
 
 // within reports whether the current path is href or below it.

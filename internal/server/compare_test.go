@@ -2,8 +2,10 @@ package server_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -195,5 +197,35 @@ func TestCompareQuestionsPerQuote(t *testing.T) {
 	c.Header.Set("HX-Request", "true")
 	if r := c.Get(strings.ReplaceAll(href, "&amp;", "&")); strings.Contains(r.Body, "<html") || !strings.Contains(r.Body, `class="qbody"`) {
 		t.Fatal("htmx fragment")
+	}
+}
+
+// TestLanguageSwitchKeepsTheComparison: the language switch returns to the
+// page with its query, so a comparison (or a filtered list) is still on
+// screen, now in the other language.
+func TestLanguageSwitchKeepsTheComparison(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	a := publishQuote(app, "EUR", "0.471", "", allIncluded())
+	b := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	c, _ := app.AsUser(auth.RoleAnalyst)
+	page := compareURL("200", a, b)
+	r := c.Get(page)
+	next := regexp.MustCompile(`name="next" value="([^"]*)"`).FindStringSubmatch(r.Body)
+	if next == nil || html.UnescapeString(next[1]) != page {
+		t.Fatalf("the switch returns to %v, want %s", next, page)
+	}
+	sw := c.PostForm("/lang", url.Values{"lang": {"en"}, "next": {html.UnescapeString(next[1])}})
+	if sw.StatusCode != http.StatusSeeOther || sw.Header.Get("Location") != page {
+		t.Fatalf("switch: %d to %q", sw.StatusCode, sw.Header.Get("Location"))
+	}
+	back := c.Get(sw.Header.Get("Location"))
+	if !strings.Contains(back.Body, `<html lang="en">`) || !strings.Contains(back.Body, `data-testid="cmp-row-`+itoa(a)+`"`) ||
+		!strings.Contains(back.Body, `data-testid="cmp-row-`+itoa(b)+`"`) {
+		t.Error("the comparison is not on screen in English after the switch")
+	}
+	// A filtered list too.
+	if r := c.Get("/quotes?currency=EUR&q=4090"); !strings.Contains(r.Body, `value="/quotes?currency=EUR&amp;q=4090"`) {
+		t.Error("the quote list's switch drops its filters")
 	}
 }

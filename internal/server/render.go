@@ -21,6 +21,9 @@ func translator(c echo.Context) *i18n.Translator { return i18n.FromContext(c.Req
 // catalog message of the page title. It consumes the flash cookie.
 func (s *Server) page(c echo.Context, titleID string) web.Page {
 	p := web.Page{Title: translator(c).T(titleID), CSRF: auth.CSRFToken(c), Path: c.Request().URL.Path}
+	if c.Request().Method == http.MethodGet {
+		p.Here = c.Request().URL.RequestURI()
+	}
 	if cur := auth.CurrentUser(c); cur != nil {
 		p.User = &web.User{ID: cur.UserID, Name: cur.DisplayName, Email: cur.Email, Role: string(cur.Role)}
 	}

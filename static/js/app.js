@@ -8,6 +8,13 @@
       e.detail.headers["X-CSRF-Token"] = m.content;
     }
   });
+  // The language switch returns to the page as it is now: htmx may have
+  // changed its address (a comparison recalculated) since it was drawn.
+  document.addEventListener("submit", function (e) {
+    if (!e.target.matches || !e.target.matches("form.lang-switch")) return;
+    var next = e.target.querySelector('input[name="next"]');
+    if (next) next.value = window.location.pathname + window.location.search;
+  });
   // Buttons marked data-confirm ask before submitting their form.
   document.addEventListener("submit", function (e) {
     var b = e.submitter;
