@@ -11,6 +11,7 @@ package form
 import (
 	"errors"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -69,7 +70,45 @@ const (
 	MsgChoice   = "form.error.choice"
 	MsgDate     = "form.date.invalid"
 	MsgFuture   = "form.error.future"
+	// MsgFullWidth: a number typed with full-width digits (２００).
+	MsgFullWidth = "form.error.fullwidth"
+	// MsgCommaDecimal: a decimal comma (1,5) where a dot is needed.
+	MsgCommaDecimal = "form.error.comma_decimal"
+	// MsgThousands: thousands separators (1,234.5 or 1 234).
+	MsgThousands = "form.error.thousands"
 )
+
+var (
+	decimalComma = regexp.MustCompile(`^-?[0-9]+,[0-9]+$`)
+	thousands    = regexp.MustCompile(`^-?[0-9]{1,3}([, \x{00A0}\x{202F}][0-9]{3})+(\.[0-9]+)?$`)
+)
+
+// NumberProblem names what is wrong with text that was meant as a number
+// (a whole number when integer) and could not be read: full-width digits,
+// a decimal comma, thousands separators, a fraction where a whole number
+// is needed, or anything else. The message says how to write it.
+func NumberProblem(v string, integer bool) string {
+	v = strings.TrimSpace(v)
+	for _, r := range v {
+		if r >= '０' && r <= '９' || r == '．' || r == '，' || r == '－' {
+			return MsgFullWidth
+		}
+	}
+	grouped := thousands.MatchString(v) && !strings.HasPrefix(strings.TrimPrefix(v, "-"), "0")
+	switch {
+	case grouped && (strings.Count(v, ",") > 1 || strings.Contains(v, ".") || !strings.Contains(v, ",")):
+		return MsgThousands // 1,234,567 · 1,234.5 · 12 000
+	case decimalComma.MatchString(v) && integer:
+		return MsgInteger
+	case grouped:
+		return MsgThousands // 1,234: no separators, and a dot for decimals
+	case decimalComma.MatchString(v):
+		return MsgCommaDecimal
+	case integer:
+		return MsgInteger
+	}
+	return MsgNumber
+}
 
 // MsgPlaces is the message of a number with more than places decimal
 // places.
@@ -164,7 +203,7 @@ func (r *Reader) Decimal(name string, rule Decimal) decimal.NullDecimal {
 	case errors.Is(err, money.ErrTooManyPlaces):
 		r.Fail(name, MsgPlaces(rule.Places))
 	case err != nil:
-		r.Fail(name, MsgNumber)
+		r.Fail(name, NumberProblem(v, false))
 	case d.Sign() < 0:
 		r.Fail(name, MsgNegative)
 	case rule.Positive && d.Sign() == 0:
@@ -192,8 +231,10 @@ func (r *Reader) Int(name string, min, max int, required bool) (n int, ok bool) 
 	}
 	n, err := strconv.Atoi(v)
 	switch {
+	case strings.HasPrefix(v, "-") && err == nil:
+		r.Fail(name, MsgRange, "Min", money.Group(strconv.Itoa(min)), "Max", money.Group(strconv.Itoa(max)))
 	case err != nil || strings.Trim(v, "0123456789") != "":
-		r.Fail(name, MsgInteger)
+		r.Fail(name, NumberProblem(v, true))
 	case n < min || n > max:
 		r.Fail(name, MsgRange, "Min", money.Group(strconv.Itoa(min)), "Max", money.Group(strconv.Itoa(max)))
 	default:

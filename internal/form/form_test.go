@@ -31,7 +31,7 @@ func TestDecimalRules(t *testing.T) {
 		{"", Decimal{Places: 2}, ""},
 		{"", Decimal{Places: 2, Required: true}, MsgRequired},
 		{"1.005", Decimal{Places: 2}, MsgPlaces(2)},
-		{"1,5", Decimal{Places: 2}, MsgNumber},
+		{"1,5", Decimal{Places: 2}, MsgCommaDecimal},
 		{"1e3", Decimal{Places: 2}, MsgNumber},
 		{"-1", Decimal{Places: 2}, MsgNegative},
 		{"0", Decimal{Places: 2, Positive: true}, MsgPositive},
@@ -113,5 +113,30 @@ func TestTextAndTheFirstProblem(t *testing.T) {
 	r.Fail("d", "later.problem")
 	if r.Errs.ID("d") != MsgRequired || r.OK() {
 		t.Errorf("first problem %v", r.Errs["d"])
+	}
+}
+
+// TestNumberProblemsSayHowToWriteIt: each way people mistype a number gets
+// its own advice.
+func TestNumberProblemsSayHowToWriteIt(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		integer bool
+		want    string
+	}{
+		{"２００", false, MsgFullWidth}, {"１．５", false, MsgFullWidth}, {"1,5", false, MsgCommaDecimal},
+		{"0,471", false, MsgCommaDecimal}, {"1,234", false, MsgThousands}, {"1,234.5", false, MsgThousands},
+		{"12 000", false, MsgThousands}, {"abc", false, MsgNumber}, {"1.5", true, MsgInteger},
+		{"1,5", true, MsgInteger}, {"２", true, MsgFullWidth}, {"1e3", false, MsgNumber},
+	} {
+		if got := NumberProblem(c.in, c.integer); got != c.want {
+			t.Errorf("%q (integer %v): %s, want %s", c.in, c.integer, got, c.want)
+		}
+	}
+	r := reader("n", "-3", "d", "1,5")
+	r.Int("n", 1, 10, true)
+	r.Decimal("d", Decimal{Places: 2})
+	if r.Errs.ID("n") != MsgRange || r.Errs.ID("d") != MsgCommaDecimal {
+		t.Errorf("%v", r.Errs)
 	}
 }

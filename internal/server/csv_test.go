@@ -286,7 +286,7 @@ func TestCSVImportIsAllOrNothing(t *testing.T) {
 		t.Error("good rows reported as bad")
 	}
 	zh := app.Catalog.Translator("zh-CN")
-	if !strings.Contains(res.Body, zh.T("form.error.number")) || !strings.Contains(res.Body, zh.T("import.error.summary", "Count", "1")) {
+	if !strings.Contains(res.Body, zh.T("form.error.comma_decimal")) || !strings.Contains(res.Body, zh.T("import.error.summary", "Count", "1")) {
 		t.Error("messages are not the translated quote.Read ones")
 	}
 	var after [3]int
