@@ -142,9 +142,26 @@ type ReferencePrice struct {
 	// UnitPrice is the price per unit (unit_price).
 	UnitPrice decimal.Decimal
 	// Currency is the price's currency; empty means the quote's currency. A
-	// reference in another currency than the quote's is not used.
+	// reference in another currency than the quote's is not used: convert it
+	// first (ConvertReferences).
 	Currency string
+	// Source says whose figure it is: an editor's reference price, or the
+	// market reference (the highest price a published quote charges).
+	Source ReferenceSource
+	// QuoteID names the published quote a market reference comes from.
+	QuoteID int64
 }
+
+// ReferenceSource says whose figure a reference price is.
+type ReferenceSource string
+
+// The sources of a reference price (docs/RULES.md §3.6): the editors'
+// reference prices come first; the market reference stands in for an item
+// editors keep none for.
+const (
+	SourceEditor ReferenceSource = "editor"
+	SourceMarket ReferenceSource = "market"
+)
 
 // FX is a dated exchange rate: one unit of the quote currency is Rate units
 // of the report currency.
@@ -207,6 +224,13 @@ type Result struct {
 	TCO decimal.Decimal
 	// TCOPessimistic is TCO plus unconfirmed lines at reference prices.
 	TCOPessimistic decimal.Decimal
+	// PessimisticUnpriced are the items, in table order, that
+	// TCOPessimistic leaves out: unconfirmed, with a quantity above 0 (the
+	// bundled add-on always), and no reference price of either kind.
+	PessimisticUnpriced []catalog.ItemKey
+	// HiddenSharePessimistic is (TCOPessimistic − ComputeTotal) ÷
+	// TCOPessimistic, 4 places; absent when TCOPessimistic is 0.
+	HiddenSharePessimistic decimal.NullDecimal
 	// HiddenShare is (HiddenTotal + OneOffTotal) ÷ TCO; absent when TCO is 0.
 	HiddenShare decimal.NullDecimal
 	// EffectivePerGPUHour is TCO ÷ (H × M × N × gpu_count).
@@ -247,6 +271,13 @@ type ModeResult struct {
 	TCO decimal.Decimal
 	// TCOPessimistic is TCO plus unconfirmed lines at reference prices.
 	TCOPessimistic decimal.Decimal
+	// PessimisticUnpriced are the items, in table order, that
+	// TCOPessimistic leaves out: unconfirmed, with a quantity above 0 (the
+	// bundled add-on always), and no reference price of either kind.
+	PessimisticUnpriced []catalog.ItemKey
+	// HiddenSharePessimistic is (TCOPessimistic − ComputeTotal) ÷
+	// TCOPessimistic, 4 places; absent when TCOPessimistic is 0.
+	HiddenSharePessimistic decimal.NullDecimal
 }
 
 // LineResult is one hidden-cost line of a result.
@@ -274,6 +305,31 @@ type LineResult struct {
 	// ReferenceAmount is that line's amount at the reference price, counted
 	// in TCOPessimistic only.
 	ReferenceAmount decimal.NullDecimal
+	// ReferenceSource and ReferenceQuoteID say whose reference price was
+	// used (the market reference names its quote).
+	ReferenceSource  ReferenceSource
+	ReferenceQuoteID int64
 	// OneOff is true for lines charged once over the horizon.
 	OneOff bool
+}
+
+// ConvertReferences are refs as the engine reads them for a quote in
+// quoteCurrency: a reference in another currency converted at the dated
+// rate from its currency into the quote's (rate returns it; exact, no
+// rounding before the line's own), one in the quote's currency as it is,
+// and one with no rate left out — it does not exist for that quote
+// (docs/RULES.md §3.6).
+func ConvertReferences(refs []ReferencePrice, quoteCurrency string, rate func(from, to string) (decimal.Decimal, bool)) []ReferencePrice {
+	out := make([]ReferencePrice, 0, len(refs))
+	for _, r := range refs {
+		if r.Currency != "" && r.Currency != quoteCurrency {
+			k, ok := rate(r.Currency, quoteCurrency)
+			if !ok {
+				continue
+			}
+			r.UnitPrice, r.Currency = r.UnitPrice.Mul(k), quoteCurrency
+		}
+		out = append(out, r)
+	}
+	return out
 }
