@@ -222,13 +222,18 @@ func WriteCSV(w io.Writer, d Document) error {
 	return cw.Error()
 }
 
-// Number formats of the spreadsheet, by kind.
-var numFmts = map[Kind]string{
-	Money:  "#,##0.00",
-	Rate4:  "#,##0.0000",
-	Share:  "0.00%",
-	Hours:  "#,##0.00",
-	Number: "General",
+// Number formats of the spreadsheet, by kind, in the order their styles
+// are made: a fixed order, so the workbook's styles and the cells' style
+// numbers are the same bytes every time (a map's order changes per run).
+var numFmts = []struct {
+	kind Kind
+	code string
+}{
+	{Money, "#,##0.00"},
+	{Rate4, "#,##0.0000"},
+	{Share, "0.00%"},
+	{Hours, "#,##0.00"},
+	{Number, "General"},
 }
 
 // WriteXLSX writes the document as a workbook of two sheets: the facts and
@@ -239,13 +244,13 @@ func WriteXLSX(w io.Writer, d Document) error {
 	f := excelize.NewFile()
 	defer f.Close()
 	styles := map[Kind]int{}
-	for k, code := range numFmts {
-		c := code
+	for _, nf := range numFmts {
+		c := nf.code
 		id, err := f.NewStyle(&excelize.Style{CustomNumFmt: &c})
 		if err != nil {
 			return err
 		}
-		styles[k] = id
+		styles[nf.kind] = id
 	}
 	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	if err != nil {

@@ -155,3 +155,25 @@ func TestFrozenQuoteKeepsEveryField(t *testing.T) {
 		t.Errorf("%d fields back, want %d", len(got), len(want))
 	}
 }
+
+// TestWorkbookBytesAreTheSameEveryTime: a frozen report's workbook is the
+// same bytes however many times, in whatever process, it is written (the
+// number formats used to be made in map order, so styles.xml and the
+// style numbers of the cells changed from one process to the next).
+func TestWorkbookBytesAreTheSameEveryTime(t *testing.T) {
+	s := freeze(t, "0.9", aQuote(10, 10, 1, "EUR", "0.471"), aQuote(11, 11, 1, "USD", "0.40"))
+	doc := report.BuildDocument(s, [][2]string{{"Number", "R-2026-0001"}}, func(id string, _ map[string]any) string { return id },
+		func(r report.Row) string { return r.Quote.Label })
+	var first []byte
+	for i := range 30 {
+		var buf bytes.Buffer
+		if err := report.WriteXLSX(&buf, doc); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = buf.Bytes()
+		} else if !bytes.Equal(first, buf.Bytes()) {
+			t.Fatalf("workbook %d differs from the first", i+1)
+		}
+	}
+}
