@@ -65,7 +65,7 @@ func (s *Server) calculate(c echo.Context) error {
 
 func (s *Server) renderCalculator(c echo.Context, form map[string][]string) error {
 	fr := tcoapi.FromForm(form)
-	res, errs, err := tcoapi.Evaluate(fr.Body, s.fxLookup(c.Request().Context()), s.today())
+	res, errs, err := fr.Evaluate(s.fxLookup(c.Request().Context()), s.today())
 	if err != nil {
 		return err
 	}

@@ -135,6 +135,15 @@ func TestEvaluateAPIContractExample(t *testing.T) {
 	if f, _ := json.Marshal(out["flags"]); string(f) != `["unconfirmed_lines"]` {
 		t.Errorf("flags %s", f)
 	}
+	// Rules 2027.1: the eleven missing lines are unconfirmed; the bundled
+	// add-on (always 1) and the one start a month are used and have no
+	// reference price, so the pessimistic figure leaves them out.
+	if u, _ := json.Marshal(out["pessimistic_unpriced"]); string(u) != `["bundled_addon","start_stop_schedule"]` {
+		t.Errorf("pessimistic_unpriced %s", u)
+	}
+	if out["hidden_share_pessimistic"] != "0.0000" {
+		t.Errorf("hidden_share_pessimistic %#v", out["hidden_share_pessimistic"])
+	}
 	if m, _ := json.Marshal(out["modes"]); string(m) != `[{"billable_hours_per_month":"200.00","compute_total":"94.20","mode":"hourly","status":"allowed","tco":"94.20"},{"compute_total":"70.00","mode":"monthly","status":"allowed","tco":"70.00"}]` {
 		t.Errorf("modes %s", m)
 	}
@@ -232,6 +241,69 @@ func TestEvaluateAPIUsesTheServersDatedRate(t *testing.T) {
 
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
+// TestEvaluateAPIReferencesAcrossCurrencies: reference prices in another
+// currency are converted at the server's dated rate into the quote's (none
+// held: the reference does not exist), market references name their quote,
+// and the lines the pessimistic TCO leaves out are listed
+// (docs/RULES.md §3.6, §12).
+func TestEvaluateAPIReferencesAcrossCurrencies(t *testing.T) {
+	t.Parallel()
+	clock := testutil.NewClock(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
+	st := testutil.Store(t)
+	for _, r := range []market.FXRate{
+		{Base: "USD", Quote: "EUR", Rate: decimal.RequireFromString("0.9"), AsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+		{Base: "USD", Quote: "EUR", Rate: decimal.RequireFromString("0.92"), AsOf: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)},
+		{Base: "USD", Quote: "EUR", Rate: decimal.RequireFromString("5"), AsOf: time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)}, // future
+		{Base: "CNY", Quote: "EUR", Rate: decimal.RequireFromString("0.128"), AsOf: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		if _, err := st.CreateFXRate(context.Background(), user.SystemActor, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	app := testutil.NewAppOn(t, st, withClock(clock))
+	body := `{"quote": {"currency": "EUR", "gpu_count": 1, "hourly": "0.471", "billing_granularity": "second",
+	           "prices_include_tax": true},
+	 "reference_prices": [
+	   {"item": "egress", "unit": "per_gb", "unit_price": "0.05", "currency": "USD"},
+	   {"item": "snapshot", "unit": "per_month", "unit_price": "0.5", "currency": "CNY", "source": "market", "quote_id": 314},
+	   {"item": "data_disk", "unit": "per_month", "unit_price": "0.1", "currency": "GBP"}],
+	 "profile": {"hours_per_month": "200", "months": 1, "instances": 1, "egress_gb_per_month": "300",
+	             "snapshot_gb": "100", "data_disk_gb": "500"}}`
+	status, out, _ := postJSON(t, app, body, "")
+	if status != http.StatusOK {
+		t.Fatalf("status %d %v", status, out)
+	}
+	lines := out["lines"].([]any)
+	egress, disk, snap := lines[1].(map[string]any), lines[5].(map[string]any), lines[8].(map[string]any)
+	// 0.05 USD × 0.92 (the newest rate, 2026-12-01) = 0.046 EUR × 300 GB = 13.80.
+	if egress["reference_unit_price"] != "0.046" || egress["reference_amount"] != "13.80" ||
+		egress["reference_source"] != "editor" || egress["reference_quote_id"] != nil {
+		t.Errorf("egress %v", egress)
+	}
+	// 0.5 CNY × 0.128 = 0.064 EUR × 100 GB = 6.40, from published quote 314.
+	if snap["reference_amount"] != "6.40" || snap["reference_source"] != "market" || snap["reference_quote_id"] != json.Number("314") {
+		t.Errorf("snapshot %v", snap)
+	}
+	// No GBP rate: the data disk reference does not exist.
+	if disk["reference_unit_price"] != nil || disk["reference_source"] != nil {
+		t.Errorf("data disk %v", disk)
+	}
+	if u := mustJSON(out["pessimistic_unpriced"]); u != `["data_disk","bundled_addon","start_stop_schedule"]` {
+		t.Errorf("pessimistic_unpriced %s", u)
+	}
+	// 94.20 + 13.80 + 6.40 = 114.40; (114.40 − 94.20) ÷ 114.40 = 0.17657… → 0.1766.
+	if out["tco"] != "94.20" || out["tco_pessimistic"] != "114.40" || out["hidden_share_pessimistic"] != "0.1766" {
+		t.Errorf("tco %v pessimistic %v share %v", out["tco"], out["tco_pessimistic"], out["hidden_share_pessimistic"])
+	}
+
+	// A bad reference is named at its path.
+	bad := strings.Replace(body, `"source": "market", "quote_id": 314`, `"source": "market"`, 1)
+	if status, out, _ := postJSON(t, app, bad, "en"); status != http.StatusUnprocessableEntity ||
+		!strings.Contains(mustJSON(out), `"field":"reference_prices[1].quote_id"`) {
+		t.Fatalf("market reference without its quote: %d %v", status, out)
+	}
+}
+
 func TestEvaluateAPIIsRateLimited(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.PublicRateLimit = 2 })
@@ -247,6 +319,47 @@ func TestEvaluateAPIIsRateLimited(t *testing.T) {
 	}
 	if !got429 {
 		t.Fatal("20 requests at once never got 429")
+	}
+}
+
+// TestCalculatorWordsMistypedNumbers: numbers typed wrongly into the
+// calculator are told how to write them, in the page's language, with the
+// messages every form of the site uses — never a JSON type or a note that
+// a minus sign is allowed.
+func TestCalculatorWordsMistypedNumbers(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	form := url.Values{"report_currency": {"EUR"}, "quote.currency": {"EUR"}, "quote.gpu_count": {"1"},
+		"quote.hourly": {"0,471"}, "quote.billing_granularity": {"second"}, "quote.prices_include_tax": {"true"},
+		"profile.hours_per_month": {"２００"}, "profile.months": {"1.5"}, "profile.instances": {"1"},
+		"profile.mbps": {"-5"}, "profile.public_ips": {"-1"}}
+	cases := map[string][]string{
+		"en": {"Use a dot as the decimal mark", "Use half-width digits", "Enter a whole number.",
+			"Must not be negative.", "Enter a number from 0 to 10,000."},
+		"zh-CN": {"小数点请用", "请使用半角数字", "请输入整数。", "不能为负数。", "请输入 0 到 10,000 之间的数。"},
+	}
+	for lang, wants := range cases {
+		c := app.Client()
+		c.Header.Set("Accept-Language", lang)
+		r := c.PostForm("/calculator", form)
+		if r.StatusCode != http.StatusUnprocessableEntity {
+			t.Fatalf("[%s] status %d", lang, r.StatusCode)
+		}
+		for _, want := range wants {
+			if !strings.Contains(r.Body, want) {
+				t.Errorf("[%s] missing %q", lang, want)
+			}
+		}
+		for _, bad := range []string{"leading minus", "负号", "类型不对", "Expected", "integer"} {
+			if strings.Contains(r.Body, bad) {
+				t.Errorf("[%s] page says %q", lang, bad)
+			}
+		}
+		for _, f := range []string{"quote.hourly", "profile.hours_per_month", "profile.months", "profile.mbps", "profile.public_ips"} {
+			if !strings.Contains(r.Body, `data-testid="error-`+f+`"`) {
+				t.Errorf("[%s] no error next to %s", lang, f)
+			}
+		}
 	}
 }
 

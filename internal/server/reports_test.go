@@ -23,6 +23,7 @@ import (
 	"gpuquote/internal/report"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -226,7 +227,7 @@ func TestReportStaysFrozenAndRecomputes(t *testing.T) {
 	for _, want := range []string{
 		`data-testid="rep-` + itoa(a) + `-tco">€75.00<`, `data-testid="rep-` + itoa(a) + `-pessimistic">€80.00<`,
 		`data-testid="rep-` + itoa(b) + `-tco">€72.00<`, `data-testid="report-summary-tco">€72.00<`,
-		`data-testid="report-summary-savings">€3.00<`, "1 USD = 0.9 EUR", `data-testid="report-rules">2026.1<`,
+		`data-testid="report-summary-savings">€3.00<`, "1 USD = 0.9 EUR", `data-testid="report-rules">` + tco.RulesVersion + `<`,
 		`data-testid="report-figures-date">2026-12-01<`, `data-testid="report-number">`,
 	} {
 		if !strings.Contains(view.Body, want) {

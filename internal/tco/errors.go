@@ -142,6 +142,11 @@ const (
 	CodeFXRateNotOne = "fx_rate_not_one"
 	// CodeDuplicateReference: two reference prices for one item and unit (Item, Unit).
 	CodeDuplicateReference = "duplicate_reference"
+	// CodeUnknownSource: a reference price's source is not editor or market (Value).
+	CodeUnknownSource = "unknown_source"
+	// CodeQuoteIDNotMarket: a quote id on a reference price that is not the
+	// market reference.
+	CodeQuoteIDNotMarket = "quote_id_not_market"
 )
 
 // ErrorCodes lists every error code, for message-catalog checks.
@@ -154,5 +159,6 @@ var ErrorCodes = []string{
 	CodeUnknownUnit, CodeUnitNotAllowed, CodeUnknownStatus, CodeUnknownSharing,
 	CodeUnknownGranularity, CodeUnknownBetweenRuns, CodeUnknownTask, CodeUnknownPrecision,
 	CodePrecisionNotForTask, CodeNoPrice, CodeNoAllowedMode, CodePriceOnFreeLine,
-	CodeFXRateRequired, CodeFXRateNotOne, CodeDuplicateReference,
+	CodeFXRateRequired, CodeFXRateNotOne, CodeDuplicateReference, CodeUnknownSource,
+	CodeQuoteIDNotMarket,
 }

@@ -222,15 +222,28 @@ func (e *evaluation) priceLine(idx int, q0 qty) LineResult {
 	return lr
 }
 
-// reference prices an unconfirmed line with the editors' reference price
-// for its item. If the vendor named a unit, only a reference in that unit
-// applies; otherwise the reference giving the highest amount is used (the
-// pessimistic reading), ties going to the item's unit order.
+// reference prices an unconfirmed line for the pessimistic TCO
+// (docs/RULES.md §3.6). The editors' reference prices come first; only
+// when none of them applies to the line does the market reference stand
+// in. Within one source the unit rules are the same: if the vendor named a
+// unit, only a reference in that unit applies; otherwise the reference
+// giving the highest amount is used (the pessimistic reading), ties going
+// to the item's unit order, then to the first given. The line records
+// whose figure it is (and, for the market reference, its quote).
 func (e *evaluation) reference(it *catalog.Item, unit catalog.Unit, q qty, lr *LineResult) {
 	refs := e.refs[catalog.ItemIndex(it.Key)]
 	if len(refs) == 0 {
 		return
 	}
+	if !e.pickReference(it, unit, q, refs, false, lr) {
+		e.pickReference(it, unit, q, refs, true, lr)
+	}
+}
+
+// pickReference prices lr with the best reference of one source (the
+// market's when market is set, else the editors'); false when none of that
+// source applies to the line.
+func (e *evaluation) pickReference(it *catalog.Item, unit catalog.Unit, q qty, refs []ReferencePrice, market bool, lr *LineResult) bool {
 	found := false
 	var best decimal.Decimal
 	for _, u := range it.Units {
@@ -238,17 +251,55 @@ func (e *evaluation) reference(it *catalog.Item, unit catalog.Unit, q qty, lr *L
 			continue
 		}
 		for i := range refs {
-			if refs[i].Unit != u {
+			r := &refs[i]
+			if r.Unit != u || (r.Source == SourceMarket) != market {
 				continue
 			}
-			a := e.amount(it, u, refs[i].UnitPrice, q)
+			a := e.amount(it, u, r.UnitPrice, q)
 			if !found || a.GreaterThan(best) {
 				found, best = true, a
 				lr.Unit = u
-				lr.ReferenceUnitPrice = decimal.NewNullDecimal(refs[i].UnitPrice)
+				lr.ReferenceUnitPrice = decimal.NewNullDecimal(r.UnitPrice)
 				lr.ReferenceAmount = decimal.NewNullDecimal(a)
+				lr.ReferenceSource, lr.ReferenceQuoteID = SourceEditor, 0
+				if market {
+					lr.ReferenceSource, lr.ReferenceQuoteID = SourceMarket, r.QuoteID
+				}
 			}
 		}
+	}
+	return found
+}
+
+// unpriced reports whether the pessimistic TCO leaves line l out
+// (docs/RULES.md §3.6): unconfirmed, a quantity above 0 (the bundled add-on
+// always counts: its quantity is always 1), and no reference price of
+// either kind. An unconfirmed line's quantity is the whole quantity (no
+// allowance, §3.4); a stopped-hours quantity shown to 0.01 h is above 0
+// exactly when the exact one is (its smallest step, a minute, shows as
+// 0.02).
+func unpriced(l *LineResult) bool {
+	return l.Status == catalog.StatusUnconfirmed && !l.ReferenceUnitPrice.Valid &&
+		(l.Quantity.Sign() > 0 || l.Item == catalog.ItemBundledAddon)
+}
+
+// pessimisticFigures fills in what the pessimistic TCO of a mode leaves
+// out, in table order, and its hidden share: (tco_pessimistic −
+// compute_total) ÷ tco_pessimistic, 4 places, absent when it is 0
+// (docs/RULES.md §3.6, §6.1).
+func pessimisticFigures(mr *ModeResult, lines *[catalog.ItemCount]LineResult, stopped *LineResult) {
+	for i := range lines {
+		l := &lines[i]
+		if i == stoppedIdx {
+			l = stopped
+		}
+		if unpriced(l) {
+			mr.PessimisticUnpriced = append(mr.PessimisticUnpriced, l.Item)
+		}
+	}
+	if mr.TCOPessimistic.Sign() > 0 {
+		mr.HiddenSharePessimistic = decimal.NewNullDecimal(money.QuoRound(
+			[]decimal.Decimal{mr.TCOPessimistic.Sub(mr.ComputeTotal)}, []decimal.Decimal{mr.TCOPessimistic}, 4))
 	}
 }
 
@@ -314,6 +365,9 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 		i := catalog.ItemIndex(l.Item)
 		e.lines[i] = l
 	}
+	// References must already be in the quote's currency (the caller
+	// converts them with ConvertReferences, docs/RULES.md §3.6); one in
+	// another currency does not exist for this quote.
 	for _, r := range opts.ReferencePrices {
 		if r.Currency != "" && r.Currency != q.Currency {
 			continue
@@ -411,6 +465,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 		if sl.ReferenceAmount.Valid {
 			mr.TCOPessimistic = money.Add(mr.TCOPessimistic, sl.ReferenceAmount.Decimal)
 		}
+		pessimisticFigures(&mr, &lines, &sl)
 		// The chosen mode is the allowed mode with the lowest TCO; ties by tieRank.
 		if mr.Status == catalog.ModeAllowed {
 			if chosen < 0 {
@@ -426,6 +481,7 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 	res.ChosenMode = cm.Mode
 	res.ComputeTotal, res.HiddenTotal, res.OneOffTotal = cm.ComputeTotal, cm.HiddenTotal, cm.OneOffTotal
 	res.TCO, res.TCOPessimistic = cm.TCO, cm.TCOPessimistic
+	res.PessimisticUnpriced, res.HiddenSharePessimistic = cm.PessimisticUnpriced, cm.HiddenSharePessimistic
 	lines[stoppedIdx] = stopped[chosen]
 	res.Lines = lines[:]
 

@@ -94,10 +94,33 @@ func checkLedger(t testing.TB, r Result) {
 	if len(r.Lines) != catalog.ItemCount {
 		t.Errorf("%d lines", len(r.Lines))
 	}
+	var unpriced []catalog.ItemKey
 	for i, l := range r.Lines {
 		if l.Item != catalog.Items[i].Key {
 			t.Errorf("line %d is %s", i, l.Item)
 		}
+		if l.Status == catalog.StatusUnconfirmed && !l.ReferenceUnitPrice.Valid &&
+			(l.Quantity.Sign() > 0 || l.Item == catalog.ItemBundledAddon) {
+			unpriced = append(unpriced, l.Item)
+		}
+		if l.ReferenceUnitPrice.Valid != (l.ReferenceSource != "") || (l.ReferenceQuoteID != 0 && l.ReferenceSource != SourceMarket) {
+			t.Errorf("%s reference source %q quote %d", l.Item, l.ReferenceSource, l.ReferenceQuoteID)
+		}
+	}
+	// The unpriced list is exactly the used unconfirmed lines without a
+	// reference, in table order (docs/RULES.md §3.6).
+	if len(unpriced) != len(r.PessimisticUnpriced) {
+		t.Errorf("unpriced %v, lines say %v", r.PessimisticUnpriced, unpriced)
+	} else {
+		for i := range unpriced {
+			if unpriced[i] != r.PessimisticUnpriced[i] {
+				t.Errorf("unpriced %v, lines say %v", r.PessimisticUnpriced, unpriced)
+				break
+			}
+		}
+	}
+	if r.HiddenSharePessimistic.Valid != (r.TCOPessimistic.Sign() > 0) {
+		t.Errorf("hidden_share_pessimistic %v with tco_pessimistic %s", r.HiddenSharePessimistic, r.TCOPessimistic)
 	}
 }
 

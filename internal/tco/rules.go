@@ -10,7 +10,7 @@ import (
 )
 
 // RulesVersion names this edition of the engine's rules; a saved report records it next to its figures.
-const RulesVersion = "2026.1"
+const RulesVersion = "2027.1"
 
 // Constants of the rules (docs/RULES.md §1.2, §6.3), as decimals (never floats).
 var (

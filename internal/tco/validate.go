@@ -34,6 +34,11 @@ const (
 	MaxLines = catalog.ItemCount
 	// MaxReferencePrices bounds the reference prices of one evaluation.
 	MaxReferencePrices = 100
+	// MaxReferencePlaces bounds the decimal places of a reference price as
+	// the engine reads it: one converted from another currency carries the
+	// exact product of a price (MaxPlaces) and a rate (MaxFXPlaces)
+	// (docs/RULES.md §3.6). Requests keep MaxPlaces for what they send.
+	MaxReferencePlaces = MaxPlaces + MaxFXPlaces
 	// MaxTextLen bounds gpu_model; MaxNoteLen bounds a line's note (characters).
 	MaxTextLen = 200
 	// MaxNoteLen bounds a line's note, in characters.
@@ -58,6 +63,10 @@ var (
 	MaxParamsBillions = decimal.New(100000, 0)
 	// MaxPercent bounds early_termination_pct.
 	MaxPercent = decimal.New(100, 0)
+	// MaxReferencePrice bounds a reference price as the engine reads it:
+	// MaxAmount converted at any rate a server may hold (stored rates stay
+	// below 10¹⁶), see MaxReferencePlaces.
+	MaxReferencePrice = MaxAmount.Mul(decimal.New(1, 16))
 )
 
 type validator struct {
@@ -394,12 +403,11 @@ func (v *validator) options(q Quote, o Options) {
 		v.add("reference_prices", CodeTooMany, "Max", strconv.Itoa(MaxReferencePrices))
 		return
 	}
-	type key struct {
-		item     catalog.ItemKey
-		unit     catalog.Unit
-		currency string
-	}
-	seen := make(map[key]bool, len(o.ReferencePrices))
+	// Several references may stand for one item and unit (converted from
+	// different currencies, or one per source): the line takes the editors'
+	// before the market's and the highest amount within a source
+	// (docs/RULES.md §3.6), so the engine refuses no duplicates; a request
+	// may send only one per item, unit, currency and source (package tcoapi).
 	for i, r := range o.ReferencePrices {
 		path := "reference_prices[" + strconv.Itoa(i) + "]"
 		idx := -1
@@ -416,18 +424,24 @@ func (v *validator) options(q Quote, o Options) {
 		case idx >= 0 && !catalog.Items[idx].Allows(r.Unit):
 			it := catalog.Items[idx]
 			v.add(path+".unit", CodeUnitNotAllowed, "Item", string(it.Key), "Unit", string(r.Unit), "Allowed", unitList(it.Units))
-		default:
-			k := key{r.Item, r.Unit, r.Currency}
-			if k.currency == "" {
-				k.currency = q.Currency
-			}
-			if idx >= 0 && seen[k] {
-				v.add(path, CodeDuplicateReference, "Item", string(r.Item), "Unit", string(r.Unit))
-			}
-			seen[k] = true
 		}
-		v.amount(path+".unit_price", r.UnitPrice)
+		v.bounded(path+".unit_price", r.UnitPrice, MaxReferencePrice, MaxReferencePlaces)
 		v.currency(path+".currency", r.Currency, false)
+		switch r.Source {
+		case "", SourceEditor:
+			if r.QuoteID != 0 {
+				v.add(path+".quote_id", CodeQuoteIDNotMarket)
+			}
+		case SourceMarket:
+			// The market reference names the published quote it comes from.
+			if r.QuoteID == 0 {
+				v.add(path+".quote_id", CodeRequired)
+			} else if r.QuoteID < 0 {
+				v.add(path+".quote_id", CodeMustBePositive)
+			}
+		default:
+			v.add(path+".source", CodeUnknownSource, "Value", echo(string(r.Source)))
+		}
 	}
 	if o.VRAMFloorGB.Valid {
 		v.positive("vram_floor_gb", o.VRAMFloorGB.Decimal, MaxVRAMGB, MaxPlaces)

@@ -31,7 +31,9 @@ const exampleResponse = `{"report_currency": "EUR", "fx_rate": "1", "chosen_mode
             "compute_total": "94.20", "tco": "94.20"},
            {"mode": "monthly", "status": "allowed", "compute_total": "70.00", "tco": "70.00"}],
  "compute_total": "70.00", "hidden_total": "0.00", "one_off_total": "0.00",
- "tco": "70.00", "tco_pessimistic": "70.00", "hidden_share": "0.0000",
+ "tco": "70.00", "tco_pessimistic": "70.00",
+ "pessimistic_unpriced": ["bundled_addon", "start_stop_schedule"],
+ "hidden_share": "0.0000", "hidden_share_pessimistic": "0.0000",
  "effective_per_gpu_hour": "0.3500", "per_reference_gpu_hour": null,
  "cost_per_million_tokens": null,
  "lines": [{"item": "egress", "status": "charged", "quantity": "0", "unit": "per_gb",
@@ -97,10 +99,18 @@ func TestExampleRequestResponse(t *testing.T) {
 	if !reflect.DeepEqual(lines[1], wantEgress) {
 		t.Errorf("egress line %#v, want %#v", lines[1], wantEgress)
 	}
-	// The unconfirmed snapshot line names its reference (0.1 × 0 GB = 0).
+	// The unconfirmed snapshot line names its reference (0.1 × 0 GB = 0),
+	// an editors' one; lines without a reference say so with nulls.
 	snap := lines[8].(map[string]any)
-	if snap["status"] != "unconfirmed" || snap["reference_unit_price"] != "0.1" || snap["reference_amount"] != "0.00" {
+	if snap["status"] != "unconfirmed" || snap["reference_unit_price"] != "0.1" || snap["reference_amount"] != "0.00" ||
+		snap["reference_source"] != "editor" || snap["reference_quote_id"] != nil {
 		t.Errorf("snapshot line %#v", snap)
+	}
+	image := lines[9].(map[string]any)
+	for _, k := range []string{"reference_unit_price", "reference_amount", "reference_source", "reference_quote_id"} {
+		if v, ok := image[k]; !ok || v != nil {
+			t.Errorf("image line %s = %#v (present %v), want null", k, v, ok)
+		}
 	}
 	if lines[10].(map[string]any)["quantity"] != "0.00" {
 		t.Errorf("stopped hours shown %v", lines[10])

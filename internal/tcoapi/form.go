@@ -8,14 +8,18 @@ import (
 	"strings"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/form"
+	"gpuquote/internal/money"
 	"gpuquote/internal/tco"
 )
 
 // The calculator page's form fields are named by the JSON paths of the
 // evaluation API ("quote.hourly", "quote.lines[3].unit_price",
 // "profile.months"), so the page goes through exactly the same decoding,
-// validation and error paths as the API: FormBody turns the posted form
-// into the request body.
+// validation and error paths as the API: FromForm turns the posted form
+// into the request body. Only the wording differs: a problem with a number
+// typed into a page is told in the project's form messages (package form),
+// which say how to write it, where a script sending JSON reads the API's.
 
 // kind of a form field's JSON value.
 type fieldKind uint8
@@ -93,7 +97,8 @@ func setFields(dst map[string]any, form url.Values, prefix string, fields map[st
 
 // FormRequest is the evaluation request built from the calculator form.
 type FormRequest struct {
-	// Body is the JSON request body.
+	// Body is the JSON request, as a caller of the API would send it;
+	// FormRequest.Evaluate prices it with the form's wording.
 	Body []byte
 	// lineRows[k] and refRows[k] are the form rows behind quote.lines[k]
 	// and reference_prices[k].
@@ -193,7 +198,7 @@ func ProfileFromForm(form url.Values) (tco.Profile, []FieldError) {
 	if root == nil {
 		return tco.Profile{}, errs
 	}
-	w := &walker{errs: errs}
+	w := &walker{errs: errs, form: true}
 	var p tco.Profile
 	w.object("", root, func(path, key string, v *node) bool {
 		if key != "profile" {
@@ -202,5 +207,60 @@ func ProfileFromForm(form url.Values) (tco.Profile, []FieldError) {
 		w.profile(path, v, &p)
 		return true
 	})
-	return p, mergeErrors(w.errs, tco.ValidateProfile(p))
+	return p, formWording(mergeErrors(w.errs, tco.ValidateProfile(p)))
+}
+
+// formPlaces are the decimal places the form messages have a wording for
+// (form.MsgPlaces).
+var formPlaces = map[string]bool{"2": true, "3": true, "6": true, "10": true}
+
+// formWording words the problems of values typed into a form with the
+// project's form messages, as every other page's form does: a negative
+// value is "must not be negative" (never the API's syntax note that a
+// leading minus sign is allowed), a whole number outside its bounds names
+// them, too many places names the limit. The codes stay the API's. A
+// problem the decoder already worded, and one the form messages have no
+// better wording for (hours per month, the tax rate, a choice, a currency),
+// keeps its message.
+func formWording(errs []FieldError) []FieldError {
+	out := make([]FieldError, len(errs))
+	for i, e := range errs {
+		out[i] = e
+		if e.MessageID != tco.MessagePrefix+e.Code {
+			continue
+		}
+		id, args := "", map[string]any(nil)
+		switch e.Code {
+		case tco.CodeRequired:
+			id = form.MsgRequired
+		case tco.CodeNegative:
+			id = form.MsgNegative
+		case tco.CodeMustBePositive:
+			id = form.MsgPositive
+		case tco.CodeTooLarge:
+			id = form.MsgTooLarge
+		case tco.CodeIntOutOfRange, tco.CodeOutOfRange:
+			id = form.MsgRange
+			args = map[string]any{"Min": group(e.Args["Min"]), "Max": group(e.Args["Max"])}
+		case tco.CodeTooManyDecimals:
+			if m, _ := e.Args["Max"].(string); formPlaces[m] {
+				n, _ := strconv.Atoi(m)
+				id = form.MsgPlaces(n)
+			}
+		}
+		if id != "" {
+			out[i].MessageID, out[i].Args = id, args
+		}
+	}
+	return out
+}
+
+// group writes a whole-number bound with thousands separators, as the
+// form messages show bounds ("1 to 10,000").
+func group(v any) string {
+	s, _ := v.(string)
+	if allDigits(s) {
+		return money.Group(s)
+	}
+	return s
 }

@@ -28,7 +28,7 @@ func TestFormBodyEqualsTheJSONRequest(t *testing.T) {
 		"profile.instances":              {"1"},
 		"profile.mbps":                   {""}, // empty fields are left out
 	}
-	fromForm, errs, err := Evaluate(FromForm(form).Body, nil, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	fromForm, errs, err := FromForm(form).Evaluate(nil, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	if err != nil || len(errs) != 0 {
 		t.Fatalf("form body: %v %v", errs, err)
 	}
@@ -74,7 +74,7 @@ func TestFormBodyReportsBadFieldsAtTheirNames(t *testing.T) {
 		"quote.lines[10].unit_price": {"x"},
 	}
 	fr := FromForm(form)
-	_, errs, err := Evaluate(fr.Body, nil, time.Now())
+	_, errs, err := fr.Evaluate(nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

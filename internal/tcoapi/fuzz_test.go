@@ -21,6 +21,8 @@ func FuzzEvaluateBody(f *testing.F) {
 	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[`))
 	f.Add([]byte(`{"quote": {"hourly": 1e400}}`))
 	f.Add([]byte("\x00\xff{"))
+	f.Add([]byte(`{"quote": {"currency": "EUR", "gpu_count": "２", "hourly": "0,5"}, "profile": {"months": "1.5"}}`))
+	f.Add([]byte(`{"quote": {"currency": "EUR", "gpu_count": 1, "hourly": "1", "billing_granularity": "hour", "prices_include_tax": true}, "reference_prices": [{"item": "egress", "unit": "per_gb", "unit_price": "0.05", "currency": "CNY"}, {"item": "egress", "unit": "per_gb", "unit_price": "0.07", "source": "market", "quote_id": 12}], "profile": {"hours_per_month": "10", "months": 1, "instances": 1, "egress_gb_per_month": "10"}}`))
 	lookup := func(from, to string, day time.Time) (FXRate, bool, error) {
 		if from == "CNY" && to == "EUR" {
 			return FXRate{Rate: money.MustParse("0.128"), Date: day}, true, nil
@@ -34,6 +36,7 @@ func FuzzEvaluateBody(f *testing.F) {
 		}
 		if len(errs) > 0 {
 			for _, e := range errs {
+				// A JSON body's problems are worded by code.
 				if e.Code == "" || e.MessageID != "err.tco."+e.Code {
 					t.Fatalf("bad field error %+v", e)
 				}

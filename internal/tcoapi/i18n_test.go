@@ -90,6 +90,7 @@ var errorArgs = map[string][]string{
 	tco.CodePriceOnFreeLine:     {"Status"},
 	tco.CodeFXRateRequired:      {"From", "To"},
 	tco.CodeDuplicateReference:  {"Item", "Unit"},
+	tco.CodeUnknownSource:       {"Value"},
 }
 
 // TestMessageCatalogs checks that every message ID the packages refer to

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/form"
 	"gpuquote/internal/money"
 	"gpuquote/internal/tco"
 )
@@ -21,7 +22,8 @@ const DateLayout = "2006-01-02"
 // Request is the decoded body of POST /api/v1/tco/evaluate:
 //
 //	{"report_currency": "EUR", "fx_rate": "1", "fx_date": "2026-03-01",
-//	 "quote": {…}, "reference_prices": [{"item", "unit", "unit_price"}],
+//	 "quote": {…}, "reference_prices": [{"item", "unit", "unit_price",
+//	   "currency", "source", "quote_id"}],
 //	 "profile": {…}}
 //
 // The quote's JSON fields are currency, gpu_model, gpu_count, vram_gb,
@@ -42,6 +44,10 @@ const DateLayout = "2006-01-02"
 // instances, starts_per_month, public_ips) are JSON numbers without a
 // fraction. Unknown fields are rejected: a misspelt "hours_per_mont" that
 // silently fell back to a default would price the wrong plan.
+//
+// A reference price's currency defaults to the quote's, its source to
+// "editor"; "market" names the published quote it comes from in quote_id
+// (docs/RULES.md §3.6, §12.1).
 type Request struct {
 	// ReportCurrency is report_currency; empty means the quote's currency.
 	ReportCurrency string
@@ -51,7 +57,8 @@ type Request struct {
 	FXDate time.Time
 	// Quote is quote.
 	Quote tco.Quote
-	// ReferencePrices is reference_prices, in the quote's currency.
+	// ReferencePrices is reference_prices as sent: each in its own currency
+	// (empty: the quote's), not yet converted (see Evaluate).
 	ReferencePrices []tco.ReferencePrice
 	// Profile is profile.
 	Profile tco.Profile
@@ -74,12 +81,18 @@ func (r *Request) Options(today time.Time) tco.Options {
 // at the empty path (the body). Range and domain rules are checked by
 // tco.Validate afterwards.
 func Decode(body []byte) (Request, []FieldError) {
+	return decode(body, false)
+}
+
+// decode is Decode; fromForm says the body was built by FromForm from a
+// page's form, so its problems with numbers are worded for the page.
+func decode(body []byte, fromForm bool) (Request, []FieldError) {
 	var r Request
 	root, errs := parseJSON(body)
 	if root == nil {
 		return r, errs
 	}
-	w := &walker{errs: errs}
+	w := &walker{errs: errs, form: fromForm}
 	if root.kind != kindObject {
 		w.add("", tco.CodeWrongType, "Expected", "object")
 		return r, w.errs
@@ -107,6 +120,12 @@ func Decode(body []byte) (Request, []FieldError) {
 						rp.Unit = catalog.Unit(w.str(path, v))
 					case "unit_price":
 						rp.UnitPrice = w.dec(path, v).Decimal
+					case "currency":
+						rp.Currency = w.str(path, v)
+					case "source":
+						rp.Source = tco.ReferenceSource(w.str(path, v))
+					case "quote_id":
+						rp.QuoteID = w.id(path, v)
 					default:
 						return false
 					}
@@ -145,10 +164,23 @@ func has(n *node, key string) bool {
 
 type walker struct {
 	errs []FieldError
+	// form is set when the values were typed into a page's form: a value
+	// that is not a number is then worded with the form messages, which say
+	// how to write it (full-width digits, a decimal comma, thousands
+	// separators, a fraction where a count is asked for).
+	form bool
 }
 
 func (w *walker) add(field, code string, args ...string) {
 	w.errs = append(w.errs, tco.NewFieldError(field, code, args...))
+}
+
+// addWorded adds a problem with its own message ID (a form message); the
+// code stays the API's.
+func (w *walker) addWorded(field, code, messageID string, args ...string) {
+	e := tco.NewFieldError(field, code, args...)
+	e.MessageID = messageID
+	w.errs = append(w.errs, e)
 }
 
 func (w *walker) hasError(field string) bool {
@@ -213,7 +245,11 @@ func (w *walker) dec(path string, n *node) decimal.NullDecimal {
 	case kindString, kindNumber:
 		d, err := money.ParseDecimal(n.text)
 		if err != nil {
-			w.add(path, tco.CodeInvalidDecimal)
+			if w.form {
+				w.addWorded(path, tco.CodeInvalidDecimal, form.NumberProblem(n.text, false))
+			} else {
+				w.add(path, tco.CodeInvalidDecimal)
+			}
 			return given
 		}
 		return decimal.NewNullDecimal(d)
@@ -233,8 +269,10 @@ func (w *walker) decOrZero(path string, n *node) decimal.Decimal {
 	return w.dec(path, n).Decimal
 }
 
-// integer reads a whole number: a JSON number without fraction or exponent.
-func (w *walker) integer(path string, n *node) (int, bool) {
+// integer reads a whole number: a JSON number without fraction or
+// exponent. min and max are the field's bounds (tco.Validate checks them);
+// a form's value that cannot be read is worded with them.
+func (w *walker) integer(path string, n *node, min, max int) (int, bool) {
 	switch n.kind {
 	case kindNull:
 		return 0, false
@@ -247,7 +285,11 @@ func (w *walker) integer(path string, n *node) (int, bool) {
 		}
 		if len(digits) > 9 {
 			// Beyond every bound of the API; keep the value out of int range games.
-			w.add(path, tco.CodeTooLarge, "Max", "999999999")
+			if w.form {
+				w.formRange(path, min, max)
+			} else {
+				w.add(path, tco.CodeTooLarge, "Max", "999999999")
+			}
 			return 0, false
 		}
 		v, err := strconv.Atoi(s)
@@ -256,9 +298,62 @@ func (w *walker) integer(path string, n *node) (int, bool) {
 			return 0, false
 		}
 		return v, true
+	case kindString:
+		if w.form {
+			// What was typed into a count: a whole number too long to be
+			// one the field allows, or not a whole number at all.
+			if allDigits(strings.TrimPrefix(n.text, "-")) {
+				w.formRange(path, min, max)
+			} else {
+				w.addWorded(path, tco.CodeNotInteger, form.NumberProblem(n.text, true))
+			}
+			return 0, false
+		}
 	}
 	w.add(path, tco.CodeWrongType, "Expected", "integer")
 	return 0, false
+}
+
+// formRange reports a form's whole number outside min…max the way the
+// pages' own forms do.
+func (w *walker) formRange(path string, min, max int) {
+	w.addWorded(path, tco.CodeIntOutOfRange, form.MsgRange,
+		"Min", money.Group(strconv.Itoa(min)), "Max", money.Group(strconv.Itoa(max)))
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// id reads a record id (a market reference's quote_id): a whole number of
+// up to 18 digits; null is absent (0). Its range is checked by tco.Validate.
+func (w *walker) id(path string, n *node) int64 {
+	switch n.kind {
+	case kindNull:
+		return 0
+	case kindNumber:
+		digits := strings.TrimPrefix(n.text, "-")
+		if strings.ContainsAny(digits, ".eE") {
+			w.add(path, tco.CodeNotInteger)
+			return 0
+		}
+		v, err := strconv.ParseInt(n.text, 10, 64)
+		if err != nil || len(digits) > 18 {
+			w.add(path, tco.CodeTooLarge, "Max", "999999999999999999")
+			return 0
+		}
+		return v
+	}
+	w.add(path, tco.CodeWrongType, "Expected", "integer")
+	return 0
 }
 
 func (w *walker) boolean(path string, n *node) *bool {
@@ -295,7 +390,7 @@ func (w *walker) quote(path string, n *node, q *tco.Quote) {
 		case "gpu_model":
 			q.GPUModel = w.str(path, v)
 		case "gpu_count":
-			q.GPUCount, hasCount = w.integer(path, v)
+			q.GPUCount, hasCount = w.integer(path, v, 1, tco.MaxGPUCount)
 			hasCount = hasCount || v.kind != kindNull
 		case "vram_gb":
 			q.VRAMGB = w.dec(path, v)
@@ -318,7 +413,7 @@ func (w *walker) quote(path string, n *node, q *tco.Quote) {
 		case "included_data_disk_gb":
 			q.IncludedDataDiskGB = w.decOrZero(path, v)
 		case "commitment_months":
-			q.CommitmentMonths, _ = w.integer(path, v)
+			q.CommitmentMonths, _ = w.integer(path, v, 0, tco.MaxMonths)
 		case "early_termination_pct":
 			q.EarlyTerminationPct = w.dec(path, v)
 		case "deposit":
@@ -397,13 +492,13 @@ func (w *walker) profile(path string, n *node, p *tco.Profile) {
 			p.HoursPerMonth = w.decOrZero(path, v)
 			hasHours = present
 		case "months":
-			p.Months, _ = w.integer(path, v)
+			p.Months, _ = w.integer(path, v, 1, tco.MaxMonths)
 			hasMonths = present
 		case "instances":
-			p.Instances, _ = w.integer(path, v)
+			p.Instances, _ = w.integer(path, v, 1, tco.MaxInstances)
 			hasInstances = present
 		case "starts_per_month":
-			s, ok := w.integer(path, v)
+			s, ok := w.integer(path, v, 1, tco.MaxStartsPerMonth)
 			if ok && s < 1 {
 				// Given explicitly, S must be ≥ 1 (docs/RULES.md §2.1); only absence means 1.
 				w.add(path, tco.CodeIntOutOfRange, "Min", "1", "Max", strconv.Itoa(tco.MaxStartsPerMonth))
@@ -435,7 +530,7 @@ func (w *walker) profile(path string, n *node, p *tco.Profile) {
 		case "migration_gb":
 			p.MigrationGB = w.decOrZero(path, v)
 		case "public_ips":
-			p.PublicIPs, _ = w.integer(path, v)
+			p.PublicIPs, _ = w.integer(path, v, 0, tco.MaxPublicIPs)
 		case "tokens_per_second_per_gpu":
 			p.TokensPerSecondPerGPU = w.dec(path, v)
 		case "performance_ratio":

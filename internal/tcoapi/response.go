@@ -2,6 +2,7 @@ package tcoapi
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,8 +15,9 @@ import (
 
 // Response is the 200 body of POST /api/v1/tco/evaluate. Every decimal is a
 // JSON string: money with 2 decimals, hours with 2, per-hour rates, cost per
-// million tokens and hidden_share with 4. A figure that does not exist is
-// null. fx_date and vram_floor_gb appear only when known.
+// million tokens, hidden_share and hidden_share_pessimistic with 4. A
+// figure that does not exist is null. fx_date and vram_floor_gb appear only
+// when known; pessimistic_unpriced is always an array.
 type Response struct {
 	// ReportCurrency is the currency of every amount (report_currency).
 	ReportCurrency string `json:"report_currency"`
@@ -41,8 +43,16 @@ type Response struct {
 	TCO string `json:"tco"`
 	// TCOPessimistic adds unconfirmed lines at reference prices (tco_pessimistic).
 	TCOPessimistic string `json:"tco_pessimistic"`
+	// PessimisticUnpriced are the items TCOPessimistic leaves out, in table
+	// order: unconfirmed, used (quantity above 0; the bundled add-on
+	// always) and without a reference price of either kind; never null
+	// (pessimistic_unpriced).
+	PessimisticUnpriced []string `json:"pessimistic_unpriced"`
 	// HiddenShare is (hidden + one-off) ÷ tco, 4 dp (hidden_share).
 	HiddenShare *string `json:"hidden_share"`
+	// HiddenSharePessimistic is (tco_pessimistic − compute_total) ÷
+	// tco_pessimistic, 4 dp (hidden_share_pessimistic).
+	HiddenSharePessimistic *string `json:"hidden_share_pessimistic"`
 	// EffectivePerGPUHour is tco ÷ GPU-hours used, 4 dp (effective_per_gpu_hour).
 	EffectivePerGPUHour string `json:"effective_per_gpu_hour"`
 	// PerReferenceGPUHour is effective ÷ min(ratio, 1), 4 dp (per_reference_gpu_hour).
@@ -74,10 +84,11 @@ type Mode struct {
 
 // Line is one entry of Response.Lines. quantity is exact (hours of
 // stopped_retention: 2 decimals); unit_price is the vendor's price as
-// given, null when none. reference_unit_price and reference_amount are
-// present on unconfirmed lines only: the reference price used for the
-// pessimistic TCO and that line's amount at it, or null when no reference
-// applies.
+// given, null when none. reference_unit_price, reference_amount,
+// reference_source and reference_quote_id are present on unconfirmed lines
+// only: the reference price used for the pessimistic TCO, that line's
+// amount at it, whose price it is ("editor" or "market") and the published
+// quote a market reference comes from; each null when it does not apply.
 type Line struct {
 	// Item is the hidden-cost item (item).
 	Item string
@@ -95,6 +106,10 @@ type Line struct {
 	ReferenceUnitPrice *string
 	// ReferenceAmount is the amount at the reference price (reference_amount).
 	ReferenceAmount *string
+	// ReferenceSource is "editor" or "market" (reference_source).
+	ReferenceSource *string
+	// ReferenceQuoteID is the market reference's quote (reference_quote_id).
+	ReferenceQuoteID *int64
 }
 
 type lineJSON struct {
@@ -110,6 +125,8 @@ type unconfirmedLineJSON struct {
 	lineJSON
 	ReferenceUnitPrice *string `json:"reference_unit_price"`
 	ReferenceAmount    *string `json:"reference_amount"`
+	ReferenceSource    *string `json:"reference_source"`
+	ReferenceQuoteID   *int64  `json:"reference_quote_id"`
 }
 
 // MarshalJSON writes the line with the reference fields only when it is
@@ -119,7 +136,7 @@ func (l Line) MarshalJSON() ([]byte, error) {
 	if l.Status != string(catalog.StatusUnconfirmed) {
 		return json.Marshal(base)
 	}
-	return json.Marshal(unconfirmedLineJSON{base, l.ReferenceUnitPrice, l.ReferenceAmount})
+	return json.Marshal(unconfirmedLineJSON{base, l.ReferenceUnitPrice, l.ReferenceAmount, l.ReferenceSource, l.ReferenceQuoteID})
 }
 
 // UnmarshalJSON reads a line written by MarshalJSON.
@@ -128,7 +145,9 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &u); err != nil {
 		return err
 	}
-	*l = Line{u.Item, u.Status, u.Quantity, u.Unit, u.UnitPrice, u.Amount, u.ReferenceUnitPrice, u.ReferenceAmount}
+	*l = Line{Item: u.Item, Status: u.Status, Quantity: u.Quantity, Unit: u.Unit, UnitPrice: u.UnitPrice,
+		Amount: u.Amount, ReferenceUnitPrice: u.ReferenceUnitPrice, ReferenceAmount: u.ReferenceAmount,
+		ReferenceSource: u.ReferenceSource, ReferenceQuoteID: u.ReferenceQuoteID}
 	return nil
 }
 
@@ -153,24 +172,26 @@ func nullExact(d decimal.NullDecimal) *string {
 // NewResponse renders an engine result in the wire format.
 func NewResponse(r tco.Result) Response {
 	out := Response{
-		ReportCurrency:       r.ReportCurrency,
-		FXRate:               money.String(r.FXRate),
-		ChosenMode:           string(r.ChosenMode),
-		BreakEvenHours:       nullFixed(r.BreakEvenHours, 2),
-		BreakEvenMonths:      nullFixed(r.BreakEvenMonths, 2),
-		Modes:                make([]Mode, len(r.Modes)),
-		ComputeTotal:         fixed(r.ComputeTotal, 2),
-		HiddenTotal:          fixed(r.HiddenTotal, 2),
-		OneOffTotal:          fixed(r.OneOffTotal, 2),
-		TCO:                  fixed(r.TCO, 2),
-		TCOPessimistic:       fixed(r.TCOPessimistic, 2),
-		HiddenShare:          nullFixed(r.HiddenShare, 4),
-		EffectivePerGPUHour:  fixed(r.EffectivePerGPUHour, 4),
-		PerReferenceGPUHour:  nullFixed(r.PerReferenceGPUHour, 4),
-		CostPerMillionTokens: nullFixed(r.CostPerMillionTokens, 4),
-		Lines:                make([]Line, len(r.Lines)),
-		Flags:                make([]string, len(r.Flags)),
-		VRAMFloorGB:          nullFixed(r.VRAMFloorGB, 2),
+		ReportCurrency:         r.ReportCurrency,
+		FXRate:                 money.String(r.FXRate),
+		ChosenMode:             string(r.ChosenMode),
+		BreakEvenHours:         nullFixed(r.BreakEvenHours, 2),
+		BreakEvenMonths:        nullFixed(r.BreakEvenMonths, 2),
+		Modes:                  make([]Mode, len(r.Modes)),
+		ComputeTotal:           fixed(r.ComputeTotal, 2),
+		HiddenTotal:            fixed(r.HiddenTotal, 2),
+		OneOffTotal:            fixed(r.OneOffTotal, 2),
+		TCO:                    fixed(r.TCO, 2),
+		TCOPessimistic:         fixed(r.TCOPessimistic, 2),
+		PessimisticUnpriced:    make([]string, len(r.PessimisticUnpriced)),
+		HiddenShare:            nullFixed(r.HiddenShare, 4),
+		HiddenSharePessimistic: nullFixed(r.HiddenSharePessimistic, 4),
+		EffectivePerGPUHour:    fixed(r.EffectivePerGPUHour, 4),
+		PerReferenceGPUHour:    nullFixed(r.PerReferenceGPUHour, 4),
+		CostPerMillionTokens:   nullFixed(r.CostPerMillionTokens, 4),
+		Lines:                  make([]Line, len(r.Lines)),
+		Flags:                  make([]string, len(r.Flags)),
+		VRAMFloorGB:            nullFixed(r.VRAMFloorGB, 2),
 	}
 	if !r.FXDate.IsZero() {
 		out.FXDate = r.FXDate.Format(DateLayout)
@@ -199,6 +220,20 @@ func NewResponse(r tco.Result) Response {
 			ReferenceUnitPrice: nullExact(l.ReferenceUnitPrice),
 			ReferenceAmount:    nullFixed(l.ReferenceAmount, 2),
 		}
+		if l.ReferenceUnitPrice.Valid {
+			src := string(l.ReferenceSource)
+			if src == "" {
+				src = string(tco.SourceEditor)
+			}
+			out.Lines[i].ReferenceSource = &src
+			if l.ReferenceSource == tco.SourceMarket && l.ReferenceQuoteID != 0 {
+				id := l.ReferenceQuoteID
+				out.Lines[i].ReferenceQuoteID = &id
+			}
+		}
+	}
+	for i, k := range r.PessimisticUnpriced {
+		out.PessimisticUnpriced[i] = string(k)
 	}
 	for i, f := range r.Flags {
 		out.Flags[i] = string(f)
@@ -215,11 +250,24 @@ type FXRate = tco.FX
 type FXLookup func(from, to string, day time.Time) (rate FXRate, ok bool, err error)
 
 // Evaluate decodes a request body, validates it, fills in the exchange rate
-// from lookup when fx_rate is omitted and the currencies differ, and prices
-// it with tco.Evaluate for evaluation date today. Bad input returns every
-// field error at once (HTTP 422); err is only a failure of lookup (HTTP 500).
+// from lookup when fx_rate is omitted and the currencies differ, converts
+// reference prices sent in another currency than the quote's at the rate
+// lookup holds from theirs into the quote's (a reference without one does
+// not exist for the quote, docs/RULES.md §3.6), and prices it with
+// tco.Evaluate for evaluation date today. Bad input returns every field
+// error at once (HTTP 422); err is only a failure of lookup (HTTP 500).
 func Evaluate(body []byte, lookup FXLookup, today time.Time) (Response, []FieldError, error) {
-	req, decErrs := Decode(body)
+	return evaluate(body, false, lookup, today)
+}
+
+// Evaluate is tcoapi.Evaluate of the request built from the form, with its
+// problems with numbers worded for the page (docs/RULES.md §12.4).
+func (fr FormRequest) Evaluate(lookup FXLookup, today time.Time) (Response, []FieldError, error) {
+	return evaluate(fr.Body, true, lookup, today)
+}
+
+func evaluate(body []byte, fromForm bool, lookup FXLookup, today time.Time) (Response, []FieldError, error) {
+	req, decErrs := decode(body, fromForm)
 	opts := req.Options(today)
 	if !opts.FXRate.Valid && lookup != nil && req.Quote.Currency != "" &&
 		req.ReportCurrency != "" && req.ReportCurrency != req.Quote.Currency &&
@@ -233,16 +281,117 @@ func Evaluate(body []byte, lookup FXLookup, today time.Time) (Response, []FieldE
 			opts.FXDate = fx.Date
 		}
 	}
-	errs := mergeErrors(decErrs, tco.Validate(req.Quote, req.Profile, opts))
+	errs := mergeErrors(decErrs, validate(req, opts, decErrs))
+	if fromForm {
+		errs = formWording(errs)
+	}
 	if len(errs) > 0 {
 		return Response{}, errs, nil
 	}
+	refs, err := convertReferences(req.ReferencePrices, req.Quote.Currency, lookup, today)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	opts.ReferencePrices = refs
 	res, err := tco.Evaluate(req.Quote, req.Profile, opts)
 	if err != nil {
-		// Unreachable: the same input just validated.
+		// Unreachable: the same input just validated, and conversion only
+		// multiplies valid prices by valid rates.
 		return Response{}, nil, err
 	}
 	return NewResponse(res), nil, nil
+}
+
+// validate checks a request as sent: the engine's rules (tco.Validate),
+// then the request's own rules for reference prices, which the engine
+// cannot apply once references are converted (docs/RULES.md §3.6, §12.1):
+// a unit price has at most tco.MaxPlaces places and is at most
+// tco.MaxAmount, and there is one reference per item, unit, currency and
+// source. A field is named once, for its first problem, and a reference
+// with a problem of its own (decErrs or the engine's) is not also called a
+// duplicate.
+func validate(req Request, opts tco.Options, decErrs []FieldError) []FieldError {
+	errs := tco.Validate(req.Quote, req.Profile, opts)
+	if len(req.ReferencePrices) > tco.MaxReferencePrices {
+		return errs
+	}
+	bad := make(map[string]bool, len(errs)+len(decErrs))
+	for _, e := range decErrs {
+		bad[e.Field] = true
+	}
+	for _, e := range errs {
+		bad[e.Field] = true
+	}
+	hasProblem := func(path string) bool {
+		for f := range bad {
+			if within(f, path) {
+				return true
+			}
+		}
+		return false
+	}
+	type key struct {
+		item     catalog.ItemKey
+		unit     catalog.Unit
+		currency string
+		source   tco.ReferenceSource
+	}
+	seen := make(map[key]bool, len(req.ReferencePrices))
+	for i, r := range req.ReferencePrices {
+		path := index("reference_prices", i)
+		if f := path + ".unit_price"; !bad[f] {
+			switch {
+			case r.UnitPrice.GreaterThan(tco.MaxAmount):
+				errs = append(errs, tco.NewFieldError(f, tco.CodeTooLarge, "Max", money.String(tco.MaxAmount)))
+			case money.Places(r.UnitPrice) > tco.MaxPlaces:
+				errs = append(errs, tco.NewFieldError(f, tco.CodeTooManyDecimals, "Max", strconv.Itoa(tco.MaxPlaces)))
+			}
+			if len(errs) > 0 && errs[len(errs)-1].Field == f {
+				bad[f] = true
+			}
+		}
+		idx := catalog.ItemIndex(r.Item)
+		if idx < 0 || !r.Unit.Valid() || !catalog.Items[idx].Allows(r.Unit) || hasProblem(path) {
+			continue
+		}
+		k := key{r.Item, r.Unit, r.Currency, r.Source}
+		if k.currency == "" {
+			k.currency = req.Quote.Currency
+		}
+		if k.source == "" {
+			k.source = tco.SourceEditor
+		}
+		if seen[k] {
+			errs = append(errs, tco.NewFieldError(path, tco.CodeDuplicateReference, "Item", string(r.Item), "Unit", string(r.Unit)))
+		}
+		seen[k] = true
+	}
+	return errs
+}
+
+// convertReferences are refs as the engine reads them for a quote in
+// quoteCurrency (tco.ConvertReferences): each currency other than the
+// quote's is looked up once, at the dated rate in force today; without a
+// lookup or a rate its references are left out.
+func convertReferences(refs []tco.ReferencePrice, quoteCurrency string, lookup FXLookup, today time.Time) ([]tco.ReferencePrice, error) {
+	rates := map[string]decimal.NullDecimal{}
+	for _, r := range refs {
+		if r.Currency == "" || r.Currency == quoteCurrency || lookup == nil {
+			continue
+		}
+		if _, done := rates[r.Currency]; done {
+			continue
+		}
+		fx, ok, err := lookup(r.Currency, quoteCurrency, today)
+		if err != nil {
+			return nil, err
+		}
+		rates[r.Currency] = decimal.NullDecimal{Decimal: fx.Rate, Valid: ok}
+	}
+	return tco.ConvertReferences(refs, quoteCurrency, func(from, to string) (decimal.Decimal, bool) {
+		k := rates[from]
+		return k.Decimal, k.Valid
+	}), nil
 }
 
 // MaxErrors bounds the field errors of one response.
