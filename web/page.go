@@ -24,8 +24,30 @@ type Page struct {
 	Here string
 	// Flash is a one-time message from the previous request, if any.
 	Flash *Flash
-	// Nav are the navigation entries the reader may open.
+	// Nav are the navigation entries the reader may open, with the counts
+	// drawn beside them (NavBadges).
 	Nav []NavItem
+	// Counts is what waits for the signed-in reader behind the entries
+	// they may open; nil when nothing was counted (an anonymous visitor,
+	// an error page, a part of a page swapped by htmx).
+	Counts *Counts
+}
+
+// Counts are what waits for a reader; each group is counted only when the
+// reader may open the page that lists it.
+type Counts struct {
+	// Mine: the reader's drafts and their returned reports not yet
+	// revised (the report list).
+	Mine     bool
+	Drafts   int
+	Returned int
+	// Inbox: the reports waiting for finance (the inbox).
+	Inbox   bool
+	Waiting int
+	// Market: the editors' dashboard's stale quotes and recent price jumps.
+	Market bool
+	Stale  int
+	Jumps  int
 }
 
 // User is the signed-in user as pages see them.
@@ -49,6 +71,19 @@ type NavItem struct {
 	Href    string
 	LabelID string
 	TestID  string
+	// Badges are the small counts drawn after the label, set per request.
+	Badges []NavBadge
+}
+
+// NavBadge is a small count beside a navigation entry.
+type NavBadge struct {
+	Count int
+	// Message is the catalog family that says what the count is, read
+	// aloud and shown on hover (Plural: Message+".one" or ".other").
+	Message string
+	// Kind styles it: waiting, stale, jumps, returned.
+	Kind   string
+	TestID string
 }
 
 // NavItems is the main navigation, in order. A page shows the entries its

@@ -32,6 +32,8 @@ func (s *Server) page(c echo.Context, titleID string) web.Page {
 			p.Nav = append(p.Nav, it)
 		}
 	}
+	// What waits for a signed-in reader, beside the entries they may open.
+	s.navCounts(c, &p)
 	if ck, err := c.Cookie(flashCookie); err == nil {
 		if kind, id, args, ok := parseFlash(ck.Value); ok && s.catalog.Has(translator(c).Lang, id) {
 			p.Flash = &web.Flash{Kind: kind, Text: translator(c).TMap(id, args)}
