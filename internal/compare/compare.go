@@ -30,8 +30,12 @@ type Input struct {
 	// Rates convert each quote currency into ReportCurrency, dated; a
 	// currency without a rate is never converted (the row says so).
 	Rates map[string]tco.FX
-	// ReferencePrices price unconfirmed lines (each in its own currency;
-	// the engine uses those in the quote's currency).
+	// AllRates are the dated rates in force between every stored pair of
+	// currencies; they convert reference prices into each quote's currency.
+	AllRates map[CurrencyPair]tco.FX
+	// ReferencePrices price unconfirmed lines: the editors', then the
+	// market references, each in its own currency (References converts
+	// them for a quote).
 	ReferencePrices []tco.ReferencePrice
 	Today           time.Time
 	// Performance is, per platform × GPU model, the ratio a trial measured
@@ -40,6 +44,19 @@ type Input struct {
 	// for the rows of that pair, so they show cost per reference-equivalent
 	// GPU-hour and the performance_below_85pct flag (docs/RULES.md §6.2, §8.3).
 	Performance map[market.PlatformGPU]decimal.Decimal
+}
+
+// CurrencyPair is the direction of a stored rate: 1 From = rate To.
+type CurrencyPair struct{ From, To string }
+
+// References are the input's reference prices as the engine reads them for
+// a quote in currency: converted at the dated rate from theirs into the
+// quote's, those without a rate left out (docs/RULES.md §3.6).
+func (in Input) References(currency string) []tco.ReferencePrice {
+	return tco.ConvertReferences(in.ReferencePrices, currency, func(from, to string) (decimal.Decimal, bool) {
+		fx, ok := in.AllRates[CurrencyPair{From: from, To: to}]
+		return fx.Rate, ok
+	})
 }
 
 // Reason says why the profile rules a quote out, as a catalog message.
@@ -116,7 +133,7 @@ func Run(cands []Candidate, in Input) []Row {
 	rows := make([]Row, len(cands))
 	for i, c := range cands {
 		r := Row{Candidate: c, Reasons: Screen(c, in, floor)}
-		opts := tco.Options{ReportCurrency: in.ReportCurrency, ReferencePrices: in.ReferencePrices, Today: in.Today}
+		opts := tco.Options{ReportCurrency: in.ReportCurrency, ReferencePrices: in.References(c.Quote.Currency), Today: in.Today}
 		canPrice := true
 		if c.Quote.Currency != in.ReportCurrency {
 			fx, ok := in.Rates[c.Quote.Currency]

@@ -28,6 +28,7 @@ type Reader interface {
 	QuotesByIDs(ctx context.Context, ids []int64) ([]quote.Quote, error)
 	CurrentFXRates(ctx context.Context, day time.Time) ([]market.FXRate, error)
 	CurrentReferencePrices(ctx context.Context, currency string, day time.Time) ([]market.ReferencePrice, error)
+	MarketPrices(ctx context.Context, day time.Time) ([]market.MarketPrice, error)
 	PerformanceRatios(ctx context.Context) (map[market.PlatformGPU]decimal.Decimal, error)
 }
 
@@ -56,8 +57,10 @@ type Comparison struct {
 	// Selected are the selected quotes that may be compared (drafts never
 	// are; archived versions are, marked).
 	Selected []quote.Quote
-	// ReferencePrices are the dated reference prices in force.
+	// ReferencePrices are the editors' dated reference prices in force;
+	// MarketPrices the market references (docs/RULES.md §3.6).
 	ReferencePrices []market.ReferencePrice
+	MarketPrices    []market.MarketPrice
 	// In is the engine input: profile, report currency, rates, reference
 	// prices, measured performance and the day.
 	In Input
@@ -114,6 +117,7 @@ func Load(ctx context.Context, r Reader, values url.Values, today time.Time, ext
 	g.Go(func() (err error) { selected, err = r.QuotesByIDs(gctx, cmp.SelectedIDs); return })
 	g.Go(func() (err error) { rates, err = r.CurrentFXRates(gctx, today); return })
 	g.Go(func() (err error) { cmp.ReferencePrices, err = r.CurrentReferencePrices(gctx, "", today); return })
+	g.Go(func() (err error) { cmp.MarketPrices, err = r.MarketPrices(gctx, today); return })
 	g.Go(func() (err error) { perf, err = r.PerformanceRatios(gctx); return })
 	for _, f := range extra {
 		g.Go(func() error { return f(gctx) })
@@ -131,7 +135,7 @@ func Load(ctx context.Context, r Reader, values url.Values, today time.Time, ext
 			cmp.Selected = append(cmp.Selected, q)
 		}
 	}
-	cmp.In = inputOf(cmp.Profile, values.Get("report_currency"), cmp.Selected, rates, cmp.ReferencePrices, perf, today)
+	cmp.In = inputOf(cmp.Profile, values.Get("report_currency"), cmp.Selected, rates, cmp.ReferencePrices, cmp.MarketPrices, perf, today)
 	cmp.SortKey, cmp.Desc = values.Get("sort"), values.Get("dir") == "desc"
 	if !slices.Contains(SortKeys, cmp.SortKey) {
 		cmp.SortKey = SortTCO
@@ -149,11 +153,12 @@ func Load(ctx context.Context, r Reader, values url.Values, today time.Time, ext
 
 // inputOf is the engine input of a comparison: the report currency asked
 // for (else the first selected quote's, else DefaultCurrency), the dated
-// rates into it, the reference prices in force and the trials' measured
-// performance (which replaces the profile's ratio for its platform × GPU
-// model).
+// rates into it and between every pair of currencies (for references), the
+// editors' reference prices in force and the market references after them
+// (docs/RULES.md §3.6), and the trials' measured performance (which replaces
+// the profile's ratio for its platform × GPU model).
 func inputOf(p tco.Profile, currency string, selected []quote.Quote, rates []market.FXRate, refs []market.ReferencePrice,
-	perf map[market.PlatformGPU]decimal.Decimal, today time.Time) Input {
+	marketPrices []market.MarketPrice, perf map[market.PlatformGPU]decimal.Decimal, today time.Time) Input {
 	in := Input{Profile: p, ReportCurrency: strings.ToUpper(strings.TrimSpace(currency)), Today: today, Performance: perf}
 	if in.ReportCurrency == "" || !money.IsCurrency(in.ReportCurrency) {
 		in.ReportCurrency = DefaultCurrency
@@ -162,14 +167,20 @@ func inputOf(p tco.Profile, currency string, selected []quote.Quote, rates []mar
 		}
 	}
 	in.Rates = map[string]tco.FX{}
+	in.AllRates = map[CurrencyPair]tco.FX{}
 	for _, r := range rates {
+		in.AllRates[CurrencyPair{From: r.Base, To: r.Quote}] = tco.FX{Rate: r.Rate, Date: r.AsOf}
 		if r.Quote == in.ReportCurrency {
 			in.Rates[r.Base] = tco.FX{Rate: r.Rate, Date: r.AsOf}
 		}
 	}
 	for _, r := range refs {
 		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(r.Item),
-			Unit: catalog.Unit(r.Unit), UnitPrice: r.UnitPrice, Currency: r.Currency})
+			Unit: catalog.Unit(r.Unit), UnitPrice: r.UnitPrice, Currency: r.Currency, Source: tco.SourceEditor})
+	}
+	for _, m := range marketPrices {
+		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(m.Item),
+			Unit: catalog.Unit(m.Unit), UnitPrice: m.UnitPrice, Currency: m.Currency, Source: tco.SourceMarket, QuoteID: m.QuoteID})
 	}
 	return in
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 	"testing"
@@ -9,9 +10,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/catalog"
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
+	"gpuquote/internal/tco"
 	"gpuquote/internal/vendorq"
 )
 
@@ -22,6 +25,7 @@ type memory struct {
 	quotes map[int64]quote.Quote
 	rates  []market.FXRate
 	refs   []market.ReferencePrice
+	market []market.MarketPrice
 	perf   map[market.PlatformGPU]decimal.Decimal
 	terms  map[int64][]market.PlatformTerm
 	// current maps a series to its current published version.
@@ -46,6 +50,10 @@ func (m memory) CurrentFXRates(context.Context, time.Time) ([]market.FXRate, err
 
 func (m memory) CurrentReferencePrices(context.Context, string, time.Time) ([]market.ReferencePrice, error) {
 	return m.refs, nil
+}
+
+func (m memory) MarketPrices(context.Context, time.Time) ([]market.MarketPrice, error) {
+	return m.market, nil
 }
 
 func (m memory) PerformanceRatios(context.Context) (map[market.PlatformGPU]decimal.Decimal, error) {
@@ -150,5 +158,72 @@ func TestRecomputeTakesTheCurrentVersions(t *testing.T) {
 	}
 	if len(vendorq.Frozen(again.Snapshot.Rows[0])) == 0 {
 		t.Error("the questions are frozen with the row")
+	}
+}
+
+// TestLoadPricesUnconfirmedLinesWithEveryReference: an editor's reference
+// in another currency is converted at the dated rate and comes before the
+// market's; the market reference names its quote; a line no reference
+// prices is named, and the pessimistic hidden share is computed
+// (docs/RULES.md §3.6).
+func TestLoadPricesUnconfirmedLinesWithEveryReference(t *testing.T) {
+	m := market3()
+	for _, id := range []int64{1, 2} {
+		q := m.quotes[id]
+		for i := range q.Lines {
+			switch q.Lines[i].Item {
+			case "egress", "snapshot", "public_ip":
+				q.Lines[i].Status, q.Lines[i].InWriting = "unconfirmed", false
+			}
+		}
+		m.quotes[id] = q
+	}
+	m.rates = append(m.rates, market.FXRate{Base: "CNY", Quote: "EUR", Rate: decimal.RequireFromString("0.13"), AsOf: loadDay})
+	m.refs = []market.ReferencePrice{{Item: "egress", Currency: "CNY", Unit: "per_gb", UnitPrice: decimal.RequireFromString("0.5"), AsOf: loadDay}}
+	m.market = []market.MarketPrice{
+		{Item: "egress", Unit: "per_gb", Currency: "EUR", UnitPrice: decimal.RequireFromString("0.08"), QuoteID: 8, AsOf: loadDay},
+		{Item: "snapshot", Unit: "per_month", Currency: "EUR", UnitPrice: decimal.RequireFromString("0.1"), QuoteID: 7, AsOf: loadDay},
+	}
+	values := url.Values{"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"},
+		"profile.egress_gb_per_month": {"100"}, "profile.snapshot_gb": {"50"}, "profile.public_ips": {"1"},
+		"report_currency": {"EUR"}, "q": {"1", "2"}}
+	cmp, err := Load(context.Background(), m, values, loadDay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[int64]Row{}
+	for _, r := range cmp.Rows {
+		byID[r.Quote.ID] = r
+	}
+	eur, usd := byID[1].Result, byID[2].Result
+	line := func(res tco.Result, item catalog.ItemKey) tco.LineResult {
+		for _, l := range res.Lines {
+			if l.Item == item {
+				return l
+			}
+		}
+		t.Fatalf("no line %s", item)
+		return tco.LineResult{}
+	}
+	// EUR quote: egress at the editor's 0.5 CNY × 0.13 = 0.065 EUR (before
+	// the market's 0.08), snapshot at the market's 0.1 from quote 7; no
+	// reference for the public IP.
+	if l := line(eur, catalog.ItemEgress); l.ReferenceSource != tco.SourceEditor || l.ReferenceUnitPrice.Decimal.String() != "0.065" ||
+		l.ReferenceAmount.Decimal.StringFixed(2) != "6.50" {
+		t.Errorf("egress %+v", l)
+	}
+	if l := line(eur, catalog.ItemSnapshot); l.ReferenceSource != tco.SourceMarket || l.ReferenceQuoteID != 7 {
+		t.Errorf("snapshot %+v", l)
+	}
+	if fmt.Sprint(eur.PessimisticUnpriced) != "[public_ip]" {
+		t.Errorf("EUR unpriced %v", eur.PessimisticUnpriced)
+	}
+	// 100.00 compute + 6.50 + 5.00 = 111.50; (111.50 − 100.00) ÷ 111.50.
+	if eur.TCOPessimistic.StringFixed(2) != "111.50" || eur.HiddenSharePessimistic.Decimal.String() != "0.1031" {
+		t.Errorf("EUR pessimistic %s, share %v", eur.TCOPessimistic, eur.HiddenSharePessimistic)
+	}
+	// USD quote: no rate from CNY or EUR into USD, so no reference exists.
+	if fmt.Sprint(usd.PessimisticUnpriced) != "[egress public_ip snapshot]" || !usd.TCOPessimistic.Equal(usd.TCO) {
+		t.Errorf("USD unpriced %v, pessimistic %s = TCO %s", usd.PessimisticUnpriced, usd.TCOPessimistic, usd.TCO)
 	}
 }

@@ -182,6 +182,23 @@ type ReferencePrice struct {
 	CreatedAt time.Time       `json:"created_at"`
 }
 
+// MarketPrice is the market reference for one item, unit and currency:
+// the highest unit price a published quote charges for it, as of a day
+// within MarketReferenceDays before the evaluation (docs/RULES.md §3.6). It
+// names the quote version it comes from.
+type MarketPrice struct {
+	Item      string
+	Unit      string
+	Currency  string
+	UnitPrice decimal.Decimal
+	QuoteID   int64
+	AsOf      time.Time
+}
+
+// MarketReferenceDays is how old a published quote's as-of day may be for
+// its charged prices to set the market reference.
+const MarketReferenceDays = 180
+
 // Kinds of platform terms: the six SLA clauses and the five written
 // confirmations (catalog.SLAClauses, catalog.WrittenConfirmations).
 const (

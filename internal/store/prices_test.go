@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
@@ -262,5 +263,83 @@ func TestFXRateHistoryAndCurrent(t *testing.T) {
 	}
 	if _, total, err := st.FXRates(ctx, store.FXRateFilter{Offset: 50}); err != nil || total != 5 {
 		t.Fatalf("past the end: total %d %v", total, err)
+	}
+}
+
+// publishWithLines publishes a quote in currency, as of asOf, charging the
+// given lines (item, unit, price) and returns its id.
+func publishWithLines(t *testing.T, st *store.Store, pid, gid int64, currency, asOf string, lines ...[3]string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	q := sampleQuote(pid, gid)
+	q.Currency, q.AsOf, q.Lines = currency, rpDay(t, asOf), nil
+	for _, l := range lines {
+		q.Lines = append(q.Lines, quote.Line{Item: l[0], Status: "charged", Unit: l[1], UnitPrice: nd(l[2]), InWriting: true})
+	}
+	d, err := st.CreateQuoteDraft(ctx, actor, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := st.PublishQuote(ctx, actor, d.ID, d.LockVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.ID
+}
+
+func TestMarketPricesAreTheHighestChargedWithin180Days(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testutil.Store(t)
+	pid, gid := marketFixture(t, st)
+	day := rpDay(t, "2026-12-01")
+	publishWithLines(t, st, pid, gid, "EUR", "2026-11-20", [3]string{"egress", "per_gb", "0.05"}, [3]string{"snapshot", "per_month", "0.1"})
+	dear := publishWithLines(t, st, pid, gid, "EUR", "2026-06-04", [3]string{"egress", "per_gb", "0.09"}) // 180 days before: still counts
+	publishWithLines(t, st, pid, gid, "EUR", "2026-06-03", [3]string{"egress", "per_gb", "0.50"})         // 181 days: too old
+	publishWithLines(t, st, pid, gid, "EUR", "2026-12-02", [3]string{"egress", "per_gb", "0.70"})         // after the day
+	tie := publishWithLines(t, st, pid, gid, "EUR", "2026-11-25", [3]string{"snapshot", "per_month", "0.1"})
+	publishWithLines(t, st, pid, gid, "EUR", "2026-11-26", [3]string{"public_ip", "per_month", "0"}) // zero prices nothing
+	cny := publishWithLines(t, st, pid, gid, "CNY", "2026-11-01", [3]string{"egress", "per_gb", "0.8"})
+	cnyFlat := publishWithLines(t, st, pid, gid, "CNY", "2026-10-01", [3]string{"egress", "flat_month", "30"})
+
+	// A newer version replaces its series' old one: only published versions count.
+	old := publishWithLines(t, st, pid, gid, "USD", "2026-11-01", [3]string{"egress", "per_gb", "0.99"})
+	v2, err := st.NewQuoteVersion(ctx, actor, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2.Lines = []quote.Line{{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: nd("0.07"), InWriting: true}}
+	if v2, err = st.UpdateQuoteDraft(ctx, actor, v2); err != nil {
+		t.Fatal(err)
+	}
+	usd, err := st.PublishQuote(ctx, actor, v2.ID, v2.LockVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A draft never counts.
+	draft := sampleQuote(pid, gid)
+	draft.Currency, draft.AsOf = "EUR", day
+	draft.Lines = []quote.Line{{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: nd("9"), InWriting: true}}
+	if _, err := st.CreateQuoteDraft(ctx, actor, draft); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := st.MarketPrices(ctx, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, m := range got {
+		lines = append(lines, m.Currency+" "+m.Item+" "+m.Unit+" "+m.UnitPrice.String()+" #"+strconv.FormatInt(m.QuoteID, 10)+" "+m.AsOf.Format(time.DateOnly))
+	}
+	want := []string{
+		"CNY egress per_gb 0.8 #" + strconv.FormatInt(cny, 10) + " 2026-11-01",
+		"CNY egress flat_month 30 #" + strconv.FormatInt(cnyFlat, 10) + " 2026-10-01",
+		"EUR egress per_gb 0.09 #" + strconv.FormatInt(dear, 10) + " 2026-06-04",
+		"EUR snapshot per_month 0.1 #" + strconv.FormatInt(tie, 10) + " 2026-11-25", // the tie: newest as-of
+		"USD egress per_gb 0.07 #" + strconv.FormatInt(usd.ID, 10) + " 2026-11-01",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("market prices:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -139,15 +139,21 @@ func (s *Store) CurrentReferencePrices(ctx context.Context, currency string, day
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.Currency != b.Currency {
-			return a.Currency < b.Currency
-		}
-		if ia, ib := catalog.ItemIndex(catalog.ItemKey(a.Item)), catalog.ItemIndex(catalog.ItemKey(b.Item)); ia != ib {
-			return ia < ib
-		}
-		return refUnitOrder(a.Item, a.Unit) < refUnitOrder(b.Item, b.Unit)
+		return refLess(a.Currency, a.Item, a.Unit, b.Currency, b.Item, b.Unit)
 	})
 	return out, nil
+}
+
+// refLess orders prices by currency, then the items' catalog order, then
+// each item's units in its order.
+func refLess(curA, itemA, unitA, curB, itemB, unitB string) bool {
+	if curA != curB {
+		return curA < curB
+	}
+	if ia, ib := catalog.ItemIndex(catalog.ItemKey(itemA)), catalog.ItemIndex(catalog.ItemKey(itemB)); ia != ib {
+		return ia < ib
+	}
+	return refUnitOrder(itemA, unitA) < refUnitOrder(itemB, unitB)
 }
 
 // refUnitOrder is the position of unit among the item's allowed units
@@ -160,4 +166,38 @@ func refUnitOrder(item, unit string) int {
 		}
 	}
 	return len(catalog.Units)
+}
+
+// MarketPrices returns the market reference of every item, unit and
+// currency on day (docs/RULES.md §3.6): among the quote versions published
+// now whose as-of day lies within market.MarketReferenceDays before day
+// (and not after it), the highest price a charged line names, one row per
+// item, unit and quote currency. A tie goes to the newest as-of day, then
+// the lowest quote id, so the same data always names the same quote. A
+// price of zero is not a reference (it prices nothing). Rows come in
+// catalog order: currency, item, the item's units.
+func (s *Store) MarketPrices(ctx context.Context, day time.Time) ([]market.MarketPrice, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT DISTINCT ON (q.currency, l.item, l.unit) l.item, l.unit, q.currency, l.unit_price, q.id, q.as_of
+		FROM quote_lines l
+		JOIN quotes q ON q.id = l.quote_id
+		WHERE q.state = 'published' AND l.status = 'charged' AND l.unit_price > 0
+		  AND q.as_of <= $1 AND q.as_of >= $1::date - $2::int
+		ORDER BY q.currency, l.item, l.unit, l.unit_price DESC, q.as_of DESC, q.id`, day, market.MarketReferenceDays)
+	if err != nil {
+		return nil, fmt.Errorf("market prices: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (market.MarketPrice, error) {
+		var m market.MarketPrice
+		err := row.Scan(&m.Item, &m.Unit, &m.Currency, &m.UnitPrice, &m.QuoteID, &m.AsOf)
+		return m, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("market prices: %w", err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return refLess(a.Currency, a.Item, a.Unit, b.Currency, b.Item, b.Unit)
+	})
+	return out, nil
 }

@@ -2,6 +2,7 @@ package tco
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -354,5 +355,29 @@ func TestValidateReferenceSources(t *testing.T) {
 	}
 	if _, err := Evaluate(q, profile("1", 1), o); err != nil {
 		t.Errorf("converted references: %v", err)
+	}
+}
+
+// TestConvertReferencesKeepsTheHighestOfEachSource: an editor's price in
+// two currencies for one item and unit becomes one reference, the higher
+// once converted, where the first stood; the market's is kept beside it.
+func TestConvertReferencesKeepsTheHighestOfEachSource(t *testing.T) {
+	rate := func(from, to string) (decimal.Decimal, bool) { return d("0.13"), from == "CNY" }
+	refs := []ReferencePrice{
+		{Item: catalog.ItemEgress, Unit: catalog.UnitPerGB, UnitPrice: d("0.05"), Currency: "EUR"},
+		{Item: catalog.ItemSnapshot, Unit: catalog.UnitPerMonth, UnitPrice: d("0.1"), Currency: "EUR"},
+		{Item: catalog.ItemEgress, Unit: catalog.UnitPerGB, UnitPrice: d("0.5"), Currency: "CNY"}, // 0.065 EUR
+		{Item: catalog.ItemEgress, Unit: catalog.UnitPerGB, UnitPrice: d("0.07"), Currency: "EUR", Source: SourceMarket, QuoteID: 4},
+		{Item: catalog.ItemEgress, Unit: catalog.UnitPerGB, UnitPrice: d("0.5"), Currency: "CNY", Source: SourceMarket, QuoteID: 5},
+		{Item: catalog.ItemSnapshot, Unit: catalog.UnitPerMonth, UnitPrice: d("0.1"), Currency: "EUR", Source: SourceEditor}, // a tie: the first stays
+	}
+	got := ConvertReferences(refs, "EUR", rate)
+	var s []string
+	for _, r := range got {
+		s = append(s, string(r.Item)+" "+money.String(r.UnitPrice)+" "+string(r.Source)+" "+strconv.FormatInt(r.QuoteID, 10))
+	}
+	want := []string{"egress 0.065  0", "snapshot 0.1  0", "egress 0.07 market 4"}
+	if !reflect.DeepEqual(s, want) {
+		t.Fatalf("got %q, want %q", s, want)
 	}
 }

@@ -318,9 +318,19 @@ type LineResult struct {
 // rate from its currency into the quote's (rate returns it; exact, no
 // rounding before the line's own), one in the quote's currency as it is,
 // and one with no rate left out — it does not exist for that quote
-// (docs/RULES.md §3.6).
+// (docs/RULES.md §3.6). Of several references of one source for the same
+// item and unit (editors' prices in several currencies, say), only the
+// highest is kept, where the first came: the engine would pick it anyway,
+// and the list stays within MaxReferencePrices however many currencies
+// there are.
 func ConvertReferences(refs []ReferencePrice, quoteCurrency string, rate func(from, to string) (decimal.Decimal, bool)) []ReferencePrice {
+	type key struct {
+		item   catalog.ItemKey
+		unit   catalog.Unit
+		market bool
+	}
 	out := make([]ReferencePrice, 0, len(refs))
+	at := map[key]int{}
 	for _, r := range refs {
 		if r.Currency != "" && r.Currency != quoteCurrency {
 			k, ok := rate(r.Currency, quoteCurrency)
@@ -329,6 +339,14 @@ func ConvertReferences(refs []ReferencePrice, quoteCurrency string, rate func(fr
 			}
 			r.UnitPrice, r.Currency = r.UnitPrice.Mul(k), quoteCurrency
 		}
+		k := key{r.Item, r.Unit, r.Source == SourceMarket}
+		if i, seen := at[k]; seen {
+			if r.UnitPrice.GreaterThan(out[i].UnitPrice) {
+				out[i] = r
+			}
+			continue
+		}
+		at[k] = len(out)
 		out = append(out, r)
 	}
 	return out
