@@ -3,6 +3,7 @@ package web
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -43,25 +44,29 @@ type CalculatorView struct {
 
 // CalcResult is the evaluation shown beside the form, already formatted.
 type CalcResult struct {
-	ReportCurrency   string
-	FXRate           string
-	FXDate           string
-	ChosenModeID     string
-	TCO              string
-	TCOPessimistic   string
-	Compute          string
-	Hidden           string
-	OneOff           string
-	HiddenShare      string
-	EffectivePerGPUH string
-	PerReferenceGPUH string
-	PerMillionTokens string
-	BreakEvenHours   string
-	BreakEvenMonths  string
-	VRAMFloorGB      string
-	Modes            []CalcModeRow
-	Lines            []CalcLineResult
-	FlagIDs          []string
+	ReportCurrency string
+	FXRate         string
+	FXDate         string
+	ChosenModeID   string
+	TCO            string
+	TCOPessimistic string
+	Compute        string
+	Hidden         string
+	OneOff         string
+	HiddenShare    string
+	// HiddenSharePessimistic and Unpriced: the pessimistic TCO's hidden
+	// share, and what it leaves out for want of a reference price.
+	HiddenSharePessimistic string
+	Unpriced               string
+	EffectivePerGPUH       string
+	PerReferenceGPUH       string
+	PerMillionTokens       string
+	BreakEvenHours         string
+	BreakEvenMonths        string
+	VRAMFloorGB            string
+	Modes                  []CalcModeRow
+	Lines                  []CalcLineResult
+	FlagIDs                []string
 }
 
 // CalcModeRow is one billing mode of the result.
@@ -314,10 +319,23 @@ func NewCalcResult(r tcoapi.Response, tr *i18n.Translator) *CalcResult {
 		BreakEvenHours:   plain(r.BreakEvenHours), BreakEvenMonths: plain(r.BreakEvenMonths),
 		VRAMFloorGB: plain(r.VRAMFloorGB),
 	}
-	if r.HiddenShare != nil {
-		if d, err := money.ParseDecimal(*r.HiddenShare); err == nil {
-			out.HiddenShare = tr.T("calc.result.percent", "Value", money.Fixed(d.Mul(decimal.NewFromInt(100)), 2))
+	share := func(p *string) string {
+		if p == nil {
+			return ""
 		}
+		d, err := money.ParseDecimal(*p)
+		if err != nil {
+			return ""
+		}
+		return percent(tr, decimal.NewNullDecimal(d))
+	}
+	out.HiddenShare, out.HiddenSharePessimistic = share(r.HiddenShare), share(r.HiddenSharePessimistic)
+	if len(r.PessimisticUnpriced) > 0 {
+		var items []string
+		for _, it := range r.PessimisticUnpriced {
+			items = append(items, tr.T(ItemLabelID(it)))
+		}
+		out.Unpriced = tr.T("pessimistic.unpriced", "Items", strings.Join(items, tr.T("list.separator")))
 	}
 	for _, m := range r.Modes {
 		row := CalcModeRow{Mode: m.Mode, LabelID: catalog.Mode(m.Mode).LabelID(),

@@ -50,34 +50,46 @@ type CompareLine struct {
 	Amount    string
 	StatusID  string
 	Reference string // pessimistic amount of an unconfirmed line, if priced
+	Source    string // whose reference priced it (rules 2027.1)
 }
 
 // CompareRow is one compared quote, formatted.
 type CompareRow struct {
-	ID                  int64
-	Name                string
-	URL                 string
-	QuestionsURL        string
-	Archived            bool
-	Eligible            bool
-	Priced              bool
-	Reasons             []string
-	ChosenModeID        string
-	Modes               []CompareMode
-	BreakEven           string
-	Compute             string
-	Hidden              string
-	OneOff              string
-	TCO                 string
-	TCOPessimistic      string
-	HiddenShare         string
-	Effective           string
-	PerReference        string
-	PerMillionTokens    string
-	FlagIDs             []string
-	Lines               []CompareLine
-	CheapestConfirmed   bool
-	CheapestPessimistic bool
+	ID   int64
+	Name string
+	// NameHead (platform · GPU × n) and NameOffer (the offer's label,
+	// shortened when long; Name has it whole) are the name on two lines.
+	NameHead       string
+	NameOffer      string
+	URL            string
+	QuestionsURL   string
+	Archived       bool
+	Eligible       bool
+	Priced         bool
+	Reasons        []string
+	ChosenModeID   string
+	Modes          []CompareMode
+	BreakEven      string
+	Compute        string
+	Hidden         string
+	OneOff         string
+	TCO            string
+	TCOPessimistic string
+	HiddenShare    string
+	// HiddenSharePessimistic and Unpriced came with rules 2027.1: the
+	// pessimistic TCO's hidden share, and the items it leaves out for want
+	// of a reference price, named in a list.
+	HiddenSharePessimistic string
+	Unpriced               string
+	Effective              string
+	PerReference           string
+	PerMillionTokens       string
+	FlagIDs                []string
+	Lines                  []CompareLine
+	CheapestConfirmed      bool
+	CheapestPessimistic    bool
+	// B is the quote under usage profile B, when the page has one.
+	B *CompareRowB
 }
 
 // CompareSort is a sortable column header.
@@ -125,5 +137,15 @@ type CompareView struct {
 	FXNotes        []string
 	CurvesSVG      string
 	BarsSVG        string
+	Crossings      []CrossingView // break-even points across offers (docs/RULES.md §4.7)
 	ShareURL       string
+	// State is the page state as asked (a default report currency not
+	// in it), which the profile forms carry back to the page; ReturnURL is
+	// the page with it.
+	State     url.Values
+	ReturnURL string
+	// ScenarioSections are usage profile B's fields.
+	ScenarioSections []Section
+	// ScenarioChanges are what usage profile B changes, when there is one.
+	ScenarioChanges []ReportFact
 }

@@ -29,12 +29,7 @@ import (
 func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in compare.Input, values url.Values, sortKey string, desc bool) {
 	cur := in.ReportCurrency
 	m := func(d decimal.Decimal) string { return FormatMoney(tr.Lang, decimal.NewNullDecimal(d), cur) }
-	rate := func(d decimal.NullDecimal) string {
-		if !d.Valid {
-			return ""
-		}
-		return money.FormatPlaces(d.Decimal, cur, string(tr.Lang), 4)
-	}
+	rate := func(d decimal.NullDecimal) string { return hourRate(tr, d, cur) }
 	v.ReportCur = cur
 	for _, it := range catalog.Items {
 		v.ItemLabelIDs = append(v.ItemLabelIDs, it.LabelID)
@@ -42,7 +37,8 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 	usedRates := map[string]tco.FX{}
 	for _, r := range rows {
 		q := r.Quote
-		row := CompareRow{ID: q.ID, Name: QuoteName(tr, q), URL: "/quotes/" + strconv.FormatInt(q.ID, 10),
+		row := CompareRow{ID: q.ID, Name: QuoteName(tr, q), NameHead: quoteHead(tr, q), NameOffer: shorten(q.Label, offerNameRunes),
+			URL:          "/quotes/" + strconv.FormatInt(q.ID, 10),
 			QuestionsURL: QuestionsURL(values, q.ID),
 			Archived:     q.State == quote.Archived, Eligible: r.Eligible(), Priced: r.Priced, Reasons: ReasonTexts(tr, r.Reasons),
 			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
@@ -61,9 +57,8 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 			}
 			row.Compute, row.Hidden, row.OneOff = m(res.ComputeTotal), m(res.HiddenTotal), m(res.OneOffTotal)
 			row.TCO, row.TCOPessimistic = m(res.TCO), m(res.TCOPessimistic)
-			if res.HiddenShare.Valid {
-				row.HiddenShare = tr.T("calc.result.percent", "Value", money.Fixed(res.HiddenShare.Decimal.Mul(decimal.NewFromInt(100)), 2))
-			}
+			row.HiddenShare, row.HiddenSharePessimistic = percent(tr, res.HiddenShare), percent(tr, res.HiddenSharePessimistic)
+			row.Unpriced = unpricedText(tr, res)
 			row.Effective = rate(decimal.NewNullDecimal(res.EffectivePerGPUHour))
 			row.PerReference = rate(res.PerReferenceGPUHour)
 			row.PerMillionTokens = rate(res.CostPerMillionTokens)
@@ -78,6 +73,7 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 					cl.StatusID = l.Status.LabelID()
 					if l.ReferenceAmount.Valid {
 						cl.Reference = m(l.ReferenceAmount.Decimal)
+						cl.Source = report.ReferenceSourceText(tr.TMap, string(l.ReferenceSource), l.ReferenceQuoteID)
 					}
 				}
 				row.Lines = append(row.Lines, cl)
@@ -98,6 +94,7 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 		}
 		v.FXNotes = append(v.FXNotes, tr.T("compare.fx", "From", from, "To", cur, "Rate", money.String(fx.Rate), "Date", date))
 	}
+	v.Crossings = CrossingsView(tr, rows, in)
 	compareCharts(tr, v, rows, in)
 	for _, k := range []struct{ key, labelID string }{
 		{compare.SortTCO, "calc.result.tco"}, {compare.SortPessimistic, "calc.result.tco_pessimistic"},
@@ -117,6 +114,48 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 		v.Sorts = append(v.Sorts, CompareSort{Key: k.key, LabelID: k.labelID, URL: "/compare?" + q.Encode(),
 			Active: k.key == sortKey, Desc: k.key == sortKey && desc})
 	}
+}
+
+// offerNameRunes is how much of an offer's name a table shows; the rest is
+// in the full name (the link's title and the detail).
+const offerNameRunes = 48
+
+// shorten cuts s to n characters, marking the cut with an ellipsis.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// percent formats a fraction as a percentage with 2 places ("" for none).
+func percent(tr *i18n.Translator, d decimal.NullDecimal) string {
+	if !d.Valid {
+		return ""
+	}
+	return tr.T("calc.result.percent", "Value", money.Fixed(d.Decimal.Mul(decimal.NewFromInt(100)), 2))
+}
+
+// hourRate formats a per-hour rate with 4 places ("" for none).
+func hourRate(tr *i18n.Translator, d decimal.NullDecimal, cur string) string {
+	if !d.Valid {
+		return ""
+	}
+	return money.FormatPlaces(d.Decimal, cur, string(tr.Lang), 4)
+}
+
+// unpricedText says what a pessimistic TCO leaves out, naming the items
+// no reference priced ("" when it leaves out nothing).
+func unpricedText(tr *i18n.Translator, res tco.Result) string {
+	if len(res.PessimisticUnpriced) == 0 {
+		return ""
+	}
+	var items []string
+	for _, it := range res.PessimisticUnpriced {
+		items = append(items, tr.T(ItemLabelID(string(it))))
+	}
+	return tr.T("pessimistic.unpriced", "Items", strings.Join(items, tr.T("list.separator")))
 }
 
 // compareCharts draws the cost curves and the cost make-up of the rows the
@@ -146,6 +185,7 @@ func compareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in c
 		bars.Bars = append(bars.Bars, svgchart.Bar{Name: name, Compute: res.ComputeTotal, Hidden: res.HiddenTotal, OneOff: res.OneOffTotal,
 			ComputeText: m(res.ComputeTotal), HiddenText: m(res.HiddenTotal), OneOffText: m(res.OneOffTotal), TotalText: m(res.TCO)})
 	}
+	curves.Crossings = crossingMarks(tr, rows)
 	v.CurvesSVG, v.BarsSVG = svgchart.CostCurves(curves), svgchart.StackedBars(bars)
 }
 func ReasonTexts(tr *i18n.Translator, rs []compare.Reason) []string {
@@ -178,24 +218,30 @@ func ReportProfile(tr *i18n.Translator, snap report.Snapshot) []ReportFact {
 			if f.Value == "" {
 				continue
 			}
-			val := f.Value
-			switch f.Kind {
-			case "checkbox":
-				val = tr.T("report.yes")
-				if f.Value != "true" {
-					val = tr.T("report.no")
-				}
-			case "select":
-				for _, o := range f.Options {
-					if o.Value == f.Value && o.LabelID != "" {
-						val = tr.T(o.LabelID)
-					}
-				}
-			}
-			out = append(out, ReportFact{Label: tr.T(f.LabelID), Value: val})
+			out = append(out, ReportFact{Label: tr.T(f.LabelID), Value: fieldText(tr, f)})
 		}
 	}
 	return out
+}
+
+// fieldText is a profile field's value as a reader reads it: yes or no, a
+// choice's label, or the value as typed.
+func fieldText(tr *i18n.Translator, f Field) string {
+	val := f.Value
+	switch f.Kind {
+	case "checkbox":
+		val = tr.T("report.yes")
+		if f.Value != "true" && f.Value != "on" && f.Value != "1" {
+			val = tr.T("report.no")
+		}
+	case "select":
+		for _, o := range f.Options {
+			if o.Value == f.Value && o.LabelID != "" {
+				val = tr.T(o.LabelID)
+			}
+		}
+	}
+	return val
 }
 
 // ReportSummary formats the snapshot's summary.
@@ -321,7 +367,10 @@ func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
 	var cv CompareView
 	in, rows := compare.Thaw(snap)
 	CompareTable(tr, &cv, rows, in, snap.PageValues(), snap.Sort, snap.Descending)
+	CompareScenario(tr, &cv.Rows, &cv.ScenarioChanges, compare.ThawScenario(snap, rows), rows, in)
 	f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG = cv.Rows, cv.ItemLabelIDs, cv.FXNotes, cv.CurvesSVG, cv.BarsSVG
+	f.ScenarioChanges = cv.ScenarioChanges
+	f.Crossings = cv.Crossings
 	f.Summary = ReportSummary(tr, snap)
 	f.Profile = ReportProfile(tr, snap)
 	if snap.VRAMFloorGB.Valid {

@@ -23,10 +23,27 @@ type Field struct {
 	Value string
 	// Error is the translated problem with this field, if any.
 	Error string
+	// LiveError keeps the error's container on the page when there is no
+	// error (empty), so a page that recalculates with htmx can swap it in
+	// out of band as the reader types.
+	LiveError bool
 }
 
 // ID is the element id of the field.
 func (f Field) ID() string { return "f-" + sanitizeID(f.Name) }
+
+// ErrorID is the element id of the field's error message (its container
+// when LiveError), which the input names in aria-describedby.
+func (f Field) ErrorID() string { return f.ID() + "-error" }
+
+// describedBy is the input's aria-describedby: its error, when it has one
+// or its error's container is always there.
+func (f Field) describedBy() string {
+	if f.Error != "" || f.LiveError {
+		return f.ErrorID()
+	}
+	return ""
+}
 
 func sanitizeID(s string) string {
 	b := []byte(s)

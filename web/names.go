@@ -20,12 +20,17 @@ func DisplayName(lang i18n.Lang, zh, en string) string {
 // QuoteName names a quote in lists, tables and charts: platform · GPU × n
 // · label.
 func QuoteName(tr *i18n.Translator, q quote.Quote) string {
-	name := tr.T("quote.detail.title", "Platform", DisplayName(tr.Lang, q.PlatformNameZH, q.PlatformNameEN),
-		"GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
+	name := quoteHead(tr, q)
 	if q.Label != "" {
 		name += " · " + q.Label
 	}
 	return name
+}
+
+// quoteHead is a quote's name without its offer label: platform · GPU × n.
+func quoteHead(tr *i18n.Translator, q quote.Quote) string {
+	return tr.T("quote.detail.title", "Platform", DisplayName(tr.Lang, q.PlatformNameZH, q.PlatformNameEN),
+		"GPU", q.GPUVendor+" "+q.GPUName, "Count", strconv.Itoa(q.GPUCount))
 }
 
 // RefOptions turns platforms into select choices, named in the reader's

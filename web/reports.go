@@ -107,23 +107,26 @@ type ReportEventView struct {
 // ReportView is a saved report's page: the facts, the summary, the full
 // comparison as frozen, the timeline and the actions the reader may take.
 type ReportView struct {
-	Page           Page
-	ID             int64
-	Number         string
-	Revision       int
-	Title          string
-	Purpose        string
-	Status         string
-	Author         string
-	CreatedAt      string
-	SubmittedAt    string
-	DecidedAt      string
-	DecidedBy      string
-	Decision       string
-	FiguresDate    string
-	RulesVersion   string
-	ReportCurrency string
-	QuoteCount     int
+	// ScenarioChanges are what usage profile B changed, when the report
+	// froze one.
+	ScenarioChanges []ReportFact
+	Page            Page
+	ID              int64
+	Number          string
+	Revision        int
+	Title           string
+	Purpose         string
+	Status          string
+	Author          string
+	CreatedAt       string
+	SubmittedAt     string
+	DecidedAt       string
+	DecidedBy       string
+	Decision        string
+	FiguresDate     string
+	RulesVersion    string
+	ReportCurrency  string
+	QuoteCount      int
 
 	PreviousRevision *ReportLink
 	NextRevision     *ReportLink
@@ -150,6 +153,7 @@ type ReportView struct {
 	ItemLabelIDs    []string
 	CurvesSVG       string
 	BarsSVG         string
+	Crossings       []CrossingView
 	Questions       []ReportQuestions
 	Changes         *ReportChanges
 	Timeline        []ReportEventView

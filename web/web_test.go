@@ -290,19 +290,19 @@ func TestCompareTableShowsEachRowsFigures(t *testing.T) {
 	CompareTable(tr, &v, rows, in, url.Values{}, compare.SortTCO, false)
 	v.Page = Page{Title: "Compare"}
 	doc := render(t, i18n.EN, Compare(v))
-	for id, want := range map[string]string{"cmp-7-tco": "€94.20", "cmp-8-tco": "€70.00", "cmp-8-chosen": "Monthly"} {
-		if got := text(byID(t, doc, id)); !strings.Contains(got, want) {
-			t.Errorf("%s: %q, want %q", id, got, want)
+	for _, f := range []struct{ row, name, want string }{{"row-7", "tco", "€94.20"}, {"row-8", "tco", "€70.00"}, {"row-8", "chosen", "Monthly"}} {
+		if got := text(byID(t, doc, f.row).Find(`[data-testid="` + f.name + `"]`)); !strings.Contains(got, f.want) {
+			t.Errorf("%s %s: %q, want %q", f.row, f.name, got, f.want)
 		}
 	}
-	if got := text(byID(t, doc, "cmp-row-9")); !strings.Contains(got, tr.T(compare.ReasonSpotOnly)) {
+	if got := text(byID(t, doc, "row-9")); !strings.Contains(got, tr.T(compare.ReasonSpotOnly)) {
 		t.Errorf("the spot-only offer does not say why it is out: %q", got)
 	}
-	order := doc.Find(`[data-testid="compare-table"] tbody tr[data-testid^="cmp-row-"]`).Map(func(_ int, s *goquery.Selection) string {
+	order := doc.Find(`[data-testid="compare-table"] tbody[data-testid^="row-"]`).Map(func(_ int, s *goquery.Selection) string {
 		id, _ := s.Attr("data-testid")
 		return id
 	})
-	if strings.Join(order, ",") != "cmp-row-8,cmp-row-7,cmp-row-9" {
+	if strings.Join(order, ",") != "row-8,row-7,row-9" {
 		t.Errorf("table order %v", order)
 	}
 }

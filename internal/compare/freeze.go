@@ -61,7 +61,11 @@ func FreezeValues(ctx context.Context, r ReportReader, values url.Values, today 
 	for _, id := range platformIDs {
 		vterms[id] = vendorq.TermsOf(terms[id])
 	}
-	return Frozen{Snapshot: Freeze(cmp, vterms), ProfileErrors: cmp.ProfileErrors, TooMany: cmp.TooMany,
+	errs := cmp.ProfileErrors
+	if cmp.B != nil {
+		errs = append(slices.Clip(errs), cmp.B.ProfileErrors...)
+	}
+	return Frozen{Snapshot: Freeze(cmp, vterms), ProfileErrors: errs, TooMany: cmp.TooMany,
 		Empty: len(cmp.ProfileErrors) == 0 && len(cmp.Rows) == 0}, nil
 }
 
@@ -94,7 +98,8 @@ func Recompute(ctx context.Context, r ReportReader, snap report.Snapshot, today 
 
 // keepValue reports whether a page-state key belongs in a report.
 func keepValue(k string) bool {
-	return strings.HasPrefix(k, "profile.") || k == "report_currency" || k == "q" || k == "sort" || k == "dir"
+	return strings.HasPrefix(k, "profile.") || strings.HasPrefix(k, ScenarioPrefix+"profile.") || k == "report_currency" ||
+		k == "q" || k == "sort" || k == "dir"
 }
 
 // Freeze turns a comparison into a report's snapshot. The rows' vendor
@@ -141,20 +146,7 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 			s.FXRates = append(s.FXRates, report.FXRate{Base: cur, Quote: in.ReportCurrency, Rate: fx.Rate, Date: report.DateText(fx.Date)})
 		}
 	}
-	for _, rp := range in.ReferencePrices {
-		if rp.Currency != "" && !currencies[rp.Currency] {
-			continue
-		}
-		ref := report.ReferencePrice{Item: string(rp.Item), Currency: rp.Currency, Unit: string(rp.Unit), UnitPrice: rp.UnitPrice}
-		// The engine input carries no dates; the report names them.
-		for _, r := range cmp.ReferencePrices {
-			if r.Item == string(rp.Item) && r.Unit == string(rp.Unit) && r.Currency == rp.Currency && r.UnitPrice.Equal(rp.UnitPrice) {
-				ref.Date = report.DateText(r.AsOf)
-				break
-			}
-		}
-		s.ReferencePrices = append(s.ReferencePrices, ref)
-	}
+	s.ReferencePrices, s.ReferenceRates = frozenReferences(cmp, currencies)
 	for _, r := range cmp.Rows {
 		row := report.Row{Quote: report.QuoteOf(r.Quote), GPU: report.GPU{ID: r.GPU.ID, Vendor: r.GPU.Vendor, Name: r.GPU.Name,
 			VRAMGB: r.GPU.VRAMGB, Interconnect: r.GPU.Interconnect}, Priced: r.Priced, CheapestConfirmed: r.CheapestConfirmed,
@@ -181,7 +173,71 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 	if s.Rows == nil {
 		s.Rows = []report.Row{}
 	}
+	if b := cmp.B; b != nil && len(b.ProfileErrors) == 0 {
+		sc := &report.Scenario{Changes: map[string]string{}, Profile: report.ProfileOf(b.Profile), Rows: []report.ScenarioRow{}}
+		for k := range b.Changes {
+			sc.Changes[k] = b.Changes.Get(k)
+		}
+		for _, r := range cmp.Rows {
+			br, ok := b.Rows[r.Quote.ID]
+			if !ok {
+				continue
+			}
+			row := report.ScenarioRow{QuoteID: r.Quote.ID, Priced: br.Priced, Reasons: []report.Message{}}
+			for _, rs := range br.Reasons {
+				row.Reasons = append(row.Reasons, report.MessageOf(rs.MessageID, rs.Args))
+			}
+			if br.Priced {
+				res := report.ResultOf(br.Result)
+				row.Result = &res
+			}
+			sc.Rows = append(sc.Rows, row)
+		}
+		s.ScenarioB = sc
+	}
 	return s
+}
+
+// frozenReferences are the reference prices that could price a compared
+// quote's unconfirmed lines, in the input's order (the editors', then the
+// market's), each with its date — a market reference with its quote's —
+// and the dated rates that convert them into the quotes' currencies
+// (docs/RULES.md §3.6, §11.1). A reference in a currency with no rate into
+// any compared quote's could price nothing and is left out.
+func frozenReferences(cmp *Comparison, quoteCurrencies map[string]bool) ([]report.ReferencePrice, []report.FXRate) {
+	in := cmp.In
+	var refs []report.ReferencePrice
+	used := map[CurrencyPair]bool{}
+	for i, rp := range in.ReferencePrices {
+		usable := rp.Currency == "" || quoteCurrencies[rp.Currency]
+		for cur := range quoteCurrencies {
+			if _, ok := in.AllRates[CurrencyPair{From: rp.Currency, To: cur}]; ok && rp.Currency != cur {
+				used[CurrencyPair{From: rp.Currency, To: cur}], usable = true, true
+			}
+		}
+		if !usable {
+			continue
+		}
+		ref := report.ReferencePrice{Item: string(rp.Item), Currency: rp.Currency, Unit: string(rp.Unit), UnitPrice: rp.UnitPrice,
+			Source: string(rp.Source), QuoteID: rp.QuoteID}
+		// The engine input carries no dates; the comparison's lists do, in
+		// the same order.
+		switch editors := len(cmp.ReferencePrices); {
+		case rp.Source == tco.SourceMarket && i-editors >= 0 && i-editors < len(cmp.MarketPrices):
+			ref.Date = report.DateText(cmp.MarketPrices[i-editors].AsOf)
+		case rp.Source != tco.SourceMarket && i < editors:
+			ref.Date = report.DateText(cmp.ReferencePrices[i].AsOf)
+		}
+		refs = append(refs, ref)
+	}
+	var rates []report.FXRate
+	for _, p := range slices.SortedFunc(maps.Keys(used), func(a, b CurrencyPair) int {
+		return strings.Compare(a.From+a.To, b.From+b.To)
+	}) {
+		fx := in.AllRates[p]
+		rates = append(rates, report.FXRate{Base: p.From, Quote: p.To, Rate: fx.Rate, Date: report.DateText(fx.Date)})
+	}
+	return refs, rates
 }
 
 // Thaw reads a snapshot back as the comparison's engine input and rows, in
@@ -195,7 +251,11 @@ func Thaw(s report.Snapshot) (Input, []Row) {
 	}
 	for _, rp := range s.ReferencePrices {
 		in.ReferencePrices = append(in.ReferencePrices, tco.ReferencePrice{Item: catalog.ItemKey(rp.Item), Unit: catalog.Unit(rp.Unit),
-			UnitPrice: rp.UnitPrice, Currency: rp.Currency})
+			UnitPrice: rp.UnitPrice, Currency: rp.Currency, Source: tco.ReferenceSource(rp.Source), QuoteID: rp.QuoteID})
+	}
+	in.AllRates = map[CurrencyPair]tco.FX{}
+	for _, r := range s.ReferenceRates {
+		in.AllRates[CurrencyPair{From: r.Base, To: r.Quote}] = tco.FX{Rate: r.Rate, Date: report.ParseDate(r.Date)}
 	}
 	rows := make([]Row, 0, len(s.Rows))
 	for _, r := range s.Rows {
@@ -211,4 +271,31 @@ func Thaw(s report.Snapshot) (Input, []Row) {
 		rows = append(rows, row)
 	}
 	return in, rows
+}
+
+// ThawScenario reads a snapshot's profile B back as the comparison's, for
+// the same formatting code as the compare page (nil when it has none).
+func ThawScenario(s report.Snapshot, rows []Row) *Scenario {
+	if s.ScenarioB == nil {
+		return nil
+	}
+	b := &Scenario{Changes: url.Values{}, Profile: s.ScenarioB.Profile.TCOProfile(), Rows: map[int64]Row{}}
+	for k, v := range s.ScenarioB.Changes {
+		b.Changes.Set(k, v)
+	}
+	for _, r := range rows {
+		sr, ok := s.ScenarioRowOf(r.Quote.ID)
+		if !ok {
+			continue
+		}
+		row := Row{Candidate: r.Candidate, Priced: sr.Priced && sr.Result != nil}
+		for _, m := range sr.Reasons {
+			row.Reasons = append(row.Reasons, Reason{MessageID: m.ID, Args: m.ArgsMap()})
+		}
+		if row.Priced {
+			row.Result = sr.Result.TCOResult()
+		}
+		b.Rows[r.Quote.ID] = row
+	}
+	return b
 }

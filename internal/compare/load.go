@@ -68,10 +68,13 @@ type Comparison struct {
 	Rows    []Row
 	SortKey string
 	Desc    bool
+	// B is the second usage profile's pricing of the same quotes, when the
+	// page state has one (nil otherwise).
+	B *Scenario
 }
 
-// DefaultCurrency is the report currency when the page names none and no
-// quote is selected.
+// DefaultCurrency is the report currency when the page names none and the
+// selected quotes share none.
 const DefaultCurrency = "CNY"
 
 // Selection reads the quote ids of a page state ("q", in the order given,
@@ -140,19 +143,21 @@ func Load(ctx context.Context, r Reader, values url.Values, today time.Time, ext
 	if !slices.Contains(SortKeys, cmp.SortKey) {
 		cmp.SortKey = SortTCO
 	}
+	var cs []Candidate
 	if len(cmp.ProfileErrors) == 0 && len(cmp.Selected) > 0 {
-		cs := make([]Candidate, 0, len(cmp.Selected))
+		cs = make([]Candidate, 0, len(cmp.Selected))
 		for _, q := range cmp.Selected {
 			cs = append(cs, Candidate{Quote: q, GPU: cmp.GPUByID[q.GPUModelID]})
 		}
 		cmp.Rows = Run(cs, cmp.In)
 		Sort(cmp.Rows, cmp.SortKey, cmp.Desc)
 	}
+	cmp.B = runScenario(values, cs, cmp.In)
 	return cmp, nil
 }
 
 // inputOf is the engine input of a comparison: the report currency asked
-// for (else the first selected quote's, else DefaultCurrency), the dated
+// for (else the selected quotes' common one, else DefaultCurrency), the dated
 // rates into it and between every pair of currencies (for references), the
 // editors' reference prices in force and the market references after them
 // (docs/RULES.md §3.6), and the trials' measured performance (which replaces
@@ -161,10 +166,7 @@ func inputOf(p tco.Profile, currency string, selected []quote.Quote, rates []mar
 	marketPrices []market.MarketPrice, perf map[market.PlatformGPU]decimal.Decimal, today time.Time) Input {
 	in := Input{Profile: p, ReportCurrency: strings.ToUpper(strings.TrimSpace(currency)), Today: today, Performance: perf}
 	if in.ReportCurrency == "" || !money.IsCurrency(in.ReportCurrency) {
-		in.ReportCurrency = DefaultCurrency
-		if len(selected) > 0 {
-			in.ReportCurrency = selected[0].Currency
-		}
+		in.ReportCurrency = DefaultReportCurrency(selected, "")
 	}
 	in.Rates = map[string]tco.FX{}
 	in.AllRates = map[CurrencyPair]tco.FX{}

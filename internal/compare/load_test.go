@@ -124,8 +124,9 @@ func TestLoadCapsTheSelection(t *testing.T) {
 	if !cmp.TooMany || len(cmp.SelectedIDs) != MaxSelected {
 		t.Fatalf("too many %v, %d selected", cmp.TooMany, len(cmp.SelectedIDs))
 	}
-	// No currency asked for: the first compared quote's.
-	if cmp.In.ReportCurrency != "EUR" {
+	// No currency asked for: the compared quotes' common one; EUR and USD
+	// share none, so the default.
+	if cmp.In.ReportCurrency != DefaultCurrency {
 		t.Errorf("report currency %s", cmp.In.ReportCurrency)
 	}
 }

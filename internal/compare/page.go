@@ -2,7 +2,11 @@ package compare
 
 import (
 	"net/url"
+	"slices"
 	"strings"
+
+	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 )
 
 // Preset is one of the guides' three paths as a starting profile.
@@ -74,4 +78,60 @@ func PageState(query url.Values, saved map[string]string) (values url.Values, pr
 	values.Del("preset")
 	values.Del("profile_id")
 	return values, preset
+}
+
+// filterFields are the candidate list's filters in a page state.
+var filterFields = []string{"gpu", "currency", "sharing", "fresh", "qual", "fit"}
+
+// IsStateField reports whether a query key belongs to the compare page's
+// state: the usage profile (and profile B's changes), the report currency,
+// the selected quotes ("q"), the order ("sort", "dir") and the candidate
+// filters.
+func IsStateField(k string) bool {
+	return IsProfileField(k) || strings.HasPrefix(k, ScenarioPrefix+"profile.") ||
+		k == "q" || k == "sort" || k == "dir" || slices.Contains(filterFields, k)
+}
+
+// State is the page state of values worth carrying through another form
+// (saving or deleting a usage profile) and back to the page, or into a
+// shared link: its state fields, trimmed, without empty values.
+func State(values url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range values {
+		if !IsStateField(k) {
+			continue
+		}
+		for _, v := range vs {
+			if v = strings.TrimSpace(v); v != "" {
+				out.Add(k, v)
+			}
+		}
+	}
+	return out
+}
+
+// DefaultReportCurrency is the report currency of a comparison that asks
+// for none (docs/RULES.md §8.2): the selected quotes' own currency when
+// they all share one (drafts, never compared, do not count); else
+// remembered (the reader's last explicit choice) when it is a currency;
+// else DefaultCurrency.
+func DefaultReportCurrency(selected []quote.Quote, remembered string) string {
+	common, n := "", 0
+	for _, q := range selected {
+		if q.State == quote.Draft {
+			continue
+		}
+		if n > 0 && q.Currency != common {
+			common = ""
+			break
+		}
+		common, n = q.Currency, n+1
+	}
+	if common != "" {
+		return common
+	}
+	if r := strings.ToUpper(strings.TrimSpace(remembered)); money.IsCurrency(r) {
+		return r
+	}
+	return DefaultCurrency
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -97,6 +98,20 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 	d.Lines.Header = []string{t("compare.col.quote"), t("report.col.line_no"), t("calc.line.item"), t("calc.line.status"),
 		t("report.col.quantity"), t("calc.line.unit"), t("report.col.unit_price"), t("calc.line.free_allowance"),
 		t("report.col.amount"), t("report.col.reference_unit_price"), t("report.col.reference_amount")}
+	// Rules 2027.1 added the pessimistic hidden share, the items the
+	// pessimistic TCO leaves out and whose reference priced a line; a report
+	// saved under older rules exports the columns it had, byte for byte.
+	incomplete := s.NamesUnpriced()
+	if incomplete {
+		d.Summary.Header = slices.Insert(d.Summary.Header, sharePessimisticCol, t("calc.result.hidden_share_pessimistic"),
+			t("report.col.pessimistic_unpriced"))
+		d.Lines.Header = append(d.Lines.Header, t("calc.result.reference_source"))
+	}
+	if s.ScenarioB != nil {
+		b := func(id string) string { return tr("report.col.scenario_b", map[string]any{"Column": t(id)}) }
+		d.Summary.Header = append(d.Summary.Header, b("compare.col.chosen"), b("calc.result.tco"), b("calc.result.tco_pessimistic"),
+			t("report.col.diff_tco"), t("report.col.diff_tco_pessimistic"))
+	}
 	rank := map[int]int{}
 	for n, i := range s.Ranking() {
 		rank[i] = n + 1
@@ -133,25 +148,67 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 				flags = append(flags, t(catalog.Flag(f).LabelID()))
 			}
 			row = append(row, text(t(catalog.Mode(res.ChosenMode).LabelID())), num(Money, res.ComputeTotal), num(Money, res.HiddenTotal),
-				num(Money, res.OneOffTotal), num(Money, res.TCO), num(Money, res.TCOPessimistic), nullNum(Share, res.HiddenShare),
-				num(Rate4, res.EffectivePerGPUHour), nullNum(Hours, res.BreakEvenHours), text(strings.Join(flags, "；")))
+				num(Money, res.OneOffTotal), num(Money, res.TCO), num(Money, res.TCOPessimistic), nullNum(Share, res.HiddenShare))
+			if incomplete {
+				var items []string
+				for _, it := range res.PessimisticUnpriced {
+					items = append(items, t(itemLabel(it)))
+				}
+				row = append(row, nullNum(Share, res.HiddenSharePessimistic), text(strings.Join(items, "；")))
+			}
+			row = append(row, num(Rate4, res.EffectivePerGPUHour), nullNum(Hours, res.BreakEvenHours), text(strings.Join(flags, "；")))
 			for n, l := range res.Lines {
 				lr := []Cell{text(nm), num(Number, decimal.NewFromInt(int64(n+1))), text(t(itemLabel(l.Item))),
 					text(t(catalog.Status(l.Status).LabelID())), num(Number, l.Quantity), text(unitLabel(t, l.Unit)),
 					nullNum(Number, l.UnitPrice), num(Number, l.FreeAllowance), num(Money, l.Amount),
 					nullNum(Number, l.ReferenceUnitPrice), nullNum(Money, l.ReferenceAmount)}
+				if incomplete {
+					lr = append(lr, text(ReferenceSourceText(tr, l.ReferenceSource, l.ReferenceQuoteID)))
+				}
 				d.Lines.Rows = append(d.Lines.Rows, lr)
 			}
 		} else {
 			row = append(row, text(t("compare.not_priced")))
-			for range 9 {
+			for len(row) < len(d.Summary.Header)-1 {
 				row = append(row, text(""))
 			}
 		}
 		row = append(row, text(strings.Join(reasons, "；")))
+		if s.ScenarioB != nil {
+			row = append(row, scenarioCells(s, r, t)...)
+		}
 		d.Summary.Rows = append(d.Summary.Rows, row)
 	}
 	return d
+}
+
+// scenarioCells are a quote's figures under usage profile B and B − A.
+func scenarioCells(s Snapshot, r Row, t func(string) string) []Cell {
+	b, ok := s.ScenarioRowOf(r.Quote.ID)
+	if !ok || !b.Priced || b.Result == nil {
+		return []Cell{text(t("compare.not_priced")), text(""), text(""), text(""), text("")}
+	}
+	out := []Cell{text(t(catalog.Mode(b.Result.ChosenMode).LabelID())), num(Money, b.Result.TCO), num(Money, b.Result.TCOPessimistic)}
+	if r.Priced && r.Result != nil {
+		return append(out, num(Money, b.Result.TCO.Sub(r.Result.TCO)), num(Money, b.Result.TCOPessimistic.Sub(r.Result.TCOPessimistic)))
+	}
+	return append(out, text(""), text(""))
+}
+
+// sharePessimisticCol is where the summary's 2027.1 columns go: after the
+// hidden share.
+const sharePessimisticCol = 15
+
+// ReferenceSourceText names whose reference priced a line: the editors',
+// or the market's with its quote; "" for a line no reference priced.
+func ReferenceSourceText(tr Translate, source string, quoteID int64) string {
+	switch source {
+	case "editor":
+		return tr("reference_source.editor", nil)
+	case "market":
+		return tr("reference_source.market", map[string]any{"QuoteID": strconv.FormatInt(quoteID, 10)})
+	}
+	return ""
 }
 
 func itemLabel(key string) string {

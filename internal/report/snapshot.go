@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -52,11 +53,52 @@ type Snapshot struct {
 	// FXRates are the dated rates into ReportCurrency of the quotes'
 	// currencies that had one.
 	FXRates []FXRate `json:"fx_rates"`
-	// ReferencePrices are those in force in the quotes' currencies (they
-	// price unconfirmed lines into the pessimistic TCO).
+	// ReferencePrices are those in force that could price a compared
+	// quote's unconfirmed lines into the pessimistic TCO: under rules
+	// 2026.1 the editors' in the quotes' currencies; from 2027.1 the
+	// editors' then the market's, in any currency with a rate into a
+	// quote's (docs/RULES.md §3.6).
 	ReferencePrices []ReferencePrice `json:"reference_prices"`
+	// ReferenceRates are the dated rates that converted reference prices
+	// into the quotes' currencies (rules 2027.1 and later).
+	ReferenceRates []FXRate `json:"reference_rates,omitempty"`
 	// Rows are the compared quotes in table order.
 	Rows []Row `json:"rows"`
+	// ScenarioB is the second usage profile and the same quotes' figures
+	// for it, when the comparison had one (docs/RULES.md §8.5).
+	ScenarioB *Scenario `json:"scenario_b,omitempty"`
+}
+
+// Scenario is a second usage profile of a comparison: the fields it
+// changed from the first, the whole profile, and every quote's figures.
+type Scenario struct {
+	// Changes are the profile fields B changed, by field name
+	// ("profile.hours_per_month"), as given.
+	Changes map[string]string `json:"changes"`
+	Profile Profile           `json:"profile"`
+	// Rows follow the report's rows, one per quote.
+	Rows []ScenarioRow `json:"rows"`
+}
+
+// ScenarioRow is one quote's figures under profile B.
+type ScenarioRow struct {
+	QuoteID int64     `json:"quote_id"`
+	Reasons []Message `json:"reasons"`
+	Priced  bool      `json:"priced"`
+	Result  *Result   `json:"result,omitempty"`
+}
+
+// ScenarioRowOf returns profile B's row of a quote.
+func (s Snapshot) ScenarioRowOf(quoteID int64) (ScenarioRow, bool) {
+	if s.ScenarioB == nil {
+		return ScenarioRow{}, false
+	}
+	for _, r := range s.ScenarioB.Rows {
+		if r.QuoteID == quoteID {
+			return r, true
+		}
+	}
+	return ScenarioRow{}, false
 }
 
 // Profile is the usage profile (docs/RULES.md §2.1), field by field.
@@ -93,14 +135,20 @@ type FXRate struct {
 	Date string `json:"date"`
 }
 
-// ReferencePrice is an editor's reference price for one item and unit.
+// ReferencePrice is a reference price for one item and unit: an
+// editor's, or the market reference a published quote charges.
 type ReferencePrice struct {
 	Item      string          `json:"item"`
 	Currency  string          `json:"currency"`
 	Unit      string          `json:"unit"`
 	UnitPrice decimal.Decimal `json:"unit_price"`
-	// Date is the sample's YYYY-MM-DD, empty when not known.
+	// Date is the sample's (or the market quote's) YYYY-MM-DD, empty when
+	// not known.
 	Date string `json:"date"`
+	// Source is "editor" or "market" (rules 2027.1; empty before, when
+	// every reference was an editor's). QuoteID names the market quote.
+	Source  string `json:"source,omitempty"`
+	QuoteID int64  `json:"quote_id,omitempty"`
 }
 
 // Quote is one quote version as it was compared, with the names it was
@@ -200,26 +248,31 @@ func (r Row) Eligible() bool { return len(r.Reasons) == 0 && r.Priced && r.Resul
 
 // Result is the engine's result for one quote (tco.Result).
 type Result struct {
-	QuoteCurrency        string              `json:"quote_currency"`
-	ReportCurrency       string              `json:"report_currency"`
-	FXRate               decimal.Decimal     `json:"fx_rate"`
-	FXDate               string              `json:"fx_date"`
-	ChosenMode           string              `json:"chosen_mode"`
-	BreakEvenHours       decimal.NullDecimal `json:"break_even_hours"`
-	BreakEvenMonths      decimal.NullDecimal `json:"break_even_months"`
-	Modes                []ModeResult        `json:"modes"`
-	ComputeTotal         decimal.Decimal     `json:"compute_total"`
-	HiddenTotal          decimal.Decimal     `json:"hidden_total"`
-	OneOffTotal          decimal.Decimal     `json:"one_off_total"`
-	TCO                  decimal.Decimal     `json:"tco"`
-	TCOPessimistic       decimal.Decimal     `json:"tco_pessimistic"`
-	HiddenShare          decimal.NullDecimal `json:"hidden_share"`
-	EffectivePerGPUHour  decimal.Decimal     `json:"effective_per_gpu_hour"`
-	PerReferenceGPUHour  decimal.NullDecimal `json:"per_reference_gpu_hour"`
-	CostPerMillionTokens decimal.NullDecimal `json:"cost_per_million_tokens"`
-	Lines                []LineResult        `json:"lines"`
-	Flags                []string            `json:"flags"`
-	VRAMFloorGB          decimal.NullDecimal `json:"vram_floor_gb"`
+	QuoteCurrency   string              `json:"quote_currency"`
+	ReportCurrency  string              `json:"report_currency"`
+	FXRate          decimal.Decimal     `json:"fx_rate"`
+	FXDate          string              `json:"fx_date"`
+	ChosenMode      string              `json:"chosen_mode"`
+	BreakEvenHours  decimal.NullDecimal `json:"break_even_hours"`
+	BreakEvenMonths decimal.NullDecimal `json:"break_even_months"`
+	Modes           []ModeResult        `json:"modes"`
+	ComputeTotal    decimal.Decimal     `json:"compute_total"`
+	HiddenTotal     decimal.Decimal     `json:"hidden_total"`
+	OneOffTotal     decimal.Decimal     `json:"one_off_total"`
+	TCO             decimal.Decimal     `json:"tco"`
+	TCOPessimistic  decimal.Decimal     `json:"tco_pessimistic"`
+	HiddenShare     decimal.NullDecimal `json:"hidden_share"`
+	// PessimisticUnpriced and HiddenSharePessimistic came with rules
+	// 2027.1: the unconfirmed items no reference priced, and the hidden
+	// share of the pessimistic TCO.
+	PessimisticUnpriced    []string            `json:"pessimistic_unpriced,omitempty"`
+	HiddenSharePessimistic decimal.NullDecimal `json:"hidden_share_pessimistic,omitzero"`
+	EffectivePerGPUHour    decimal.Decimal     `json:"effective_per_gpu_hour"`
+	PerReferenceGPUHour    decimal.NullDecimal `json:"per_reference_gpu_hour"`
+	CostPerMillionTokens   decimal.NullDecimal `json:"cost_per_million_tokens"`
+	Lines                  []LineResult        `json:"lines"`
+	Flags                  []string            `json:"flags"`
+	VRAMFloorGB            decimal.NullDecimal `json:"vram_floor_gb"`
 }
 
 // ModeResult is one billing mode's figures (tco.ModeResult).
@@ -246,7 +299,11 @@ type LineResult struct {
 	Amount             decimal.Decimal     `json:"amount"`
 	ReferenceUnitPrice decimal.NullDecimal `json:"reference_unit_price"`
 	ReferenceAmount    decimal.NullDecimal `json:"reference_amount"`
-	OneOff             bool                `json:"one_off"`
+	// ReferenceSource and ReferenceQuoteID say whose reference priced the
+	// line (rules 2027.1).
+	ReferenceSource  string `json:"reference_source,omitempty"`
+	ReferenceQuoteID int64  `json:"reference_quote_id,omitempty"`
+	OneOff           bool   `json:"one_off"`
 }
 
 // DateText is a date as YYYY-MM-DD, or "" for the zero time.
@@ -358,7 +415,10 @@ func ResultOf(r tco.Result) Result {
 		ComputeTotal: r.ComputeTotal, HiddenTotal: r.HiddenTotal, OneOffTotal: r.OneOffTotal, TCO: r.TCO,
 		TCOPessimistic: r.TCOPessimistic, HiddenShare: r.HiddenShare, EffectivePerGPUHour: r.EffectivePerGPUHour,
 		PerReferenceGPUHour: r.PerReferenceGPUHour, CostPerMillionTokens: r.CostPerMillionTokens, VRAMFloorGB: r.VRAMFloorGB,
-		Modes: []ModeResult{}, Lines: []LineResult{}, Flags: []string{}}
+		HiddenSharePessimistic: r.HiddenSharePessimistic, Modes: []ModeResult{}, Lines: []LineResult{}, Flags: []string{}}
+	for _, it := range r.PessimisticUnpriced {
+		out.PessimisticUnpriced = append(out.PessimisticUnpriced, string(it))
+	}
 	for _, m := range r.Modes {
 		out.Modes = append(out.Modes, ModeResult{Mode: string(m.Mode), Status: string(m.Status), BillableHoursPerMonth: m.BillableHoursPerMonth,
 			BilledPeriods: m.BilledPeriods, ComputeTotal: m.ComputeTotal, HiddenTotal: m.HiddenTotal, OneOffTotal: m.OneOffTotal,
@@ -367,7 +427,8 @@ func ResultOf(r tco.Result) Result {
 	for _, l := range r.Lines {
 		out.Lines = append(out.Lines, LineResult{Item: string(l.Item), Status: string(l.Status), Quantity: l.Quantity, Unit: string(l.Unit),
 			UnitPrice: l.UnitPrice, FreeAllowance: l.FreeAllowance, Amount: l.Amount, ReferenceUnitPrice: l.ReferenceUnitPrice,
-			ReferenceAmount: l.ReferenceAmount, OneOff: l.OneOff})
+			ReferenceAmount: l.ReferenceAmount, ReferenceSource: string(l.ReferenceSource), ReferenceQuoteID: l.ReferenceQuoteID,
+			OneOff: l.OneOff})
 	}
 	for _, f := range r.Flags {
 		out.Flags = append(out.Flags, string(f))
@@ -381,7 +442,11 @@ func (r Result) TCOResult() tco.Result {
 		ChosenMode: catalog.Mode(r.ChosenMode), BreakEvenHours: r.BreakEvenHours, BreakEvenMonths: r.BreakEvenMonths,
 		ComputeTotal: r.ComputeTotal, HiddenTotal: r.HiddenTotal, OneOffTotal: r.OneOffTotal, TCO: r.TCO,
 		TCOPessimistic: r.TCOPessimistic, HiddenShare: r.HiddenShare, EffectivePerGPUHour: r.EffectivePerGPUHour,
-		PerReferenceGPUHour: r.PerReferenceGPUHour, CostPerMillionTokens: r.CostPerMillionTokens, VRAMFloorGB: r.VRAMFloorGB}
+		PerReferenceGPUHour: r.PerReferenceGPUHour, CostPerMillionTokens: r.CostPerMillionTokens, VRAMFloorGB: r.VRAMFloorGB,
+		HiddenSharePessimistic: r.HiddenSharePessimistic}
+	for _, it := range r.PessimisticUnpriced {
+		out.PessimisticUnpriced = append(out.PessimisticUnpriced, catalog.ItemKey(it))
+	}
 	for _, m := range r.Modes {
 		out.Modes = append(out.Modes, tco.ModeResult{Mode: catalog.Mode(m.Mode), Status: catalog.ModeStatus(m.Status),
 			BillableHoursPerMonth: m.BillableHoursPerMonth, BilledPeriods: m.BilledPeriods, ComputeTotal: m.ComputeTotal,
@@ -390,12 +455,36 @@ func (r Result) TCOResult() tco.Result {
 	for _, l := range r.Lines {
 		out.Lines = append(out.Lines, tco.LineResult{Item: catalog.ItemKey(l.Item), Status: catalog.Status(l.Status), Quantity: l.Quantity,
 			Unit: catalog.Unit(l.Unit), UnitPrice: l.UnitPrice, FreeAllowance: l.FreeAllowance, Amount: l.Amount,
-			ReferenceUnitPrice: l.ReferenceUnitPrice, ReferenceAmount: l.ReferenceAmount, OneOff: l.OneOff})
+			ReferenceUnitPrice: l.ReferenceUnitPrice, ReferenceAmount: l.ReferenceAmount,
+			ReferenceSource: tco.ReferenceSource(l.ReferenceSource), ReferenceQuoteID: l.ReferenceQuoteID, OneOff: l.OneOff})
 	}
 	for _, f := range r.Flags {
 		out.Flags = append(out.Flags, catalog.Flag(f))
 	}
 	return out
+}
+
+// RulesNamingUnpriced is the rules edition that made the pessimistic TCO say
+// what it leaves out (docs/RULES.md §3.6): market references, the items no
+// reference priced and the pessimistic hidden share.
+const RulesNamingUnpriced = "2027.1"
+
+// NamesUnpriced reports whether the snapshot's rules name the items its
+// pessimistic TCO leaves out (RulesNamingUnpriced or later); a report saved
+// under older rules shows and exports what it always did.
+func (s Snapshot) NamesUnpriced() bool { return RulesAtLeast(s.RulesVersion, RulesNamingUnpriced) }
+
+// RulesAtLeast compares rules editions written YEAR.N.
+func RulesAtLeast(v, min string) bool {
+	parse := func(s string) (int, int) {
+		y, n, _ := strings.Cut(s, ".")
+		yi, _ := strconv.Atoi(y)
+		ni, _ := strconv.Atoi(n)
+		return yi, ni
+	}
+	vy, vn := parse(v)
+	my, mn := parse(min)
+	return vy > my || (vy == my && vn >= mn)
 }
 
 // PageValues is the frozen page state, for links and recomputing.

@@ -142,7 +142,7 @@ func BenchmarkComparePage20(b *testing.B) {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		durations = append(durations, time.Since(start))
-		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `data-testid="cmp-row-`) {
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `data-testid="row-`) {
 			b.Fatalf("status %d", w.Code)
 		}
 	}

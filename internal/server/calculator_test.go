@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
 	"gpuquote/internal/server"
 	"gpuquote/internal/testutil"
@@ -407,5 +409,37 @@ func TestCalculatorWorksWithoutJavaScript(t *testing.T) {
 	r = c.PostForm("/calculator", form)
 	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="calc-errors"`) || strings.Contains(r.Body, "<html") {
 		t.Fatalf("htmx post: %d", r.StatusCode)
+	}
+}
+
+// TestCalculatorNamesWhatThePessimisticTCOLeavesOut: an unconfirmed data
+// disk in use with no reference price is named beside the pessimistic TCO,
+// with the pessimistic hidden share (docs/RULES.md §3.6).
+func TestCalculatorNamesWhatThePessimisticTCOLeavesOut(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	c := app.Client()
+	c.Header.Set("Accept-Language", "en")
+	form := url.Values{"report_currency": {"EUR"}, "quote.currency": {"EUR"}, "quote.gpu_count": {"1"},
+		"quote.hourly": {"0.471"}, "quote.billing_granularity": {"second"}, "quote.prices_include_tax": {"true"},
+		"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"},
+		"quote.lines[1].status": {"unconfirmed"}, "quote.lines[1].reference_price": {"0.05"}, "profile.egress_gb_per_month": {"300"},
+		"quote.lines[5].status": {"unconfirmed"}, "profile.data_disk_gb": {"500"}}
+	for i := range 12 {
+		if k := fmt.Sprintf("quote.lines[%d].status", i); form.Get(k) == "" {
+			form.Set(k, "included")
+		}
+	}
+	r := c.PostForm("/calculator", form)
+	doc := document(t, r.Body)
+	tr := app.Catalog.Translator(i18n.EN)
+	got := strings.TrimSpace(doc.Find(`[data-testid="pessimistic-unpriced"]`).Text())
+	if want := tr.T("pessimistic.unpriced", "Items", tr.T("item.data_disk")); r.StatusCode != http.StatusOK || got != want {
+		t.Fatalf("status %d, unpriced %q, want %q", r.StatusCode, got, want)
+	}
+	// 94.20 + egress 300 × 0.05 = 109.20; share 15.00 ÷ 109.20 = 13.74 %.
+	if p, s := doc.Find(`[data-testid="calc-tco-pessimistic"]`).Text(), doc.Find(`[data-testid="calc-hidden-share-pessimistic"]`).Text(); p != "€109.20" ||
+		s != tr.T("calc.result.percent", "Value", "13.74") {
+		t.Errorf("pessimistic %q, share %q", p, s)
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -14,6 +16,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/compare"
+	"gpuquote/internal/form"
 	"gpuquote/internal/money"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
@@ -76,7 +79,22 @@ func (s *Server) comparePage(c echo.Context) error {
 		total    int
 		profiles []store.UsageProfile
 	)
-	cmp, err := compare.Load(c.Request().Context(), s.store, values, today,
+	// The report currency: the one asked for (remembered as the reader's
+	// choice), else the default of docs/RULES.md §8.2.
+	asked := form.Values(values)
+	askedCurrency := asked.Currency("report_currency", false)
+	loadValues := values
+	if askedCurrency == "" {
+		cur, err := s.defaultReportCurrency(c, values)
+		if err != nil {
+			return err
+		}
+		loadValues = cloneValues(values)
+		loadValues.Set("report_currency", cur)
+	} else if asked.OK() {
+		s.rememberReportCurrency(c, askedCurrency)
+	}
+	cmp, err := compare.Load(c.Request().Context(), s.store, loadValues, today,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
 		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return })
 	if err != nil {
@@ -84,14 +102,32 @@ func (s *Server) comparePage(c echo.Context) error {
 	}
 
 	msgs := map[string]string{}
-	for _, e := range cmp.ProfileErrors {
+	profileErrors := cmp.ProfileErrors
+	if cmp.B != nil {
+		profileErrors = slices.Concat(profileErrors, cmp.B.ProfileErrors)
+	}
+	for _, e := range profileErrors {
 		if _, dup := msgs[e.Field]; !dup {
 			msgs[e.Field] = tr.TMap(e.MessageID, e.Args)
 		}
 	}
-	v := web.CompareView{ProfileSections: web.ProfileSections(values, msgs), Qualifications: compareQualifications}
-	v.ReportCurrency = web.Field{Name: "report_currency", Kind: "text", LabelID: "calc.report_currency", Value: cmp.In.ReportCurrency}
-	v.Errors = web.ErrorList(v.ProfileSections, nil)
+	v := web.CompareView{ProfileSections: web.ProfileSections(values, msgs), ScenarioSections: web.ScenarioSections(values, msgs),
+		Qualifications: compareQualifications}
+	// Every field's error has its place on the page, empty without one, so
+	// htmx can bring the errors in out of band as the reader types.
+	for _, secs := range [][]web.Section{v.ProfileSections, v.ScenarioSections} {
+		for i := range secs {
+			for j := range secs[i].Fields {
+				secs[i].Fields[j].LiveError = true
+			}
+		}
+	}
+	v.ReportCurrency = web.Field{Name: "report_currency", Kind: "text", LabelID: "calc.report_currency",
+		HintID: "compare.hint.report_currency", Value: values.Get("report_currency"), LiveError: true}
+	if m, bad := asked.Errs["report_currency"]; bad {
+		v.ReportCurrency.Error = tr.T(m.ID, m.Args...)
+	}
+	v.Errors = web.ErrorList(slices.Concat(v.ProfileSections, []web.Section{{Fields: []web.Field{v.ReportCurrency}}}, v.ScenarioSections), nil)
 	for _, p := range compare.Presets {
 		v.Presets = append(v.Presets, web.ComparePreset{Key: p.Key, LabelID: p.LabelID, HintID: p.HintID,
 			URL: "/compare?preset=" + p.Key, Active: p.Key == preset})
@@ -120,23 +156,36 @@ func (s *Server) comparePage(c echo.Context) error {
 			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: cmp.Seen[q.ID], Reasons: web.ReasonTexts(translator(c), reasons)})
 	}
 
-	if len(cmp.Rows) > 0 {
+	if len(cmp.Rows) > 0 && asked.OK() {
 		web.CompareTable(translator(c), &v, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
+		web.CompareScenario(translator(c), &v.Rows, &v.ScenarioChanges, cmp.B, cmp.Rows, cmp.In)
 	}
 
-	cur := auth.CurrentUser(c)
-	for _, p := range profiles {
-		v.Profiles = append(v.Profiles, web.SavedProfile{ID: p.ID, Name: p.Name, Owner: p.OwnerEmail,
-			LoadURL: "/compare?profile_id=" + strconv.FormatInt(p.ID, 10), CanDelete: cur != nil && (cur.UserID == p.OwnerID || cur.Role == auth.RoleAdmin)})
-	}
-	v.Filter = values
-	shared := url.Values{}
-	for k, vs := range values {
-		if len(vs) > 0 && vs[0] != "" {
-			shared[k] = vs
+	// Loading a saved profile replaces the profile only: the selection,
+	// the filters, the order and the report currency asked for stay.
+	keep := compare.State(values)
+	for k := range keep {
+		if strings.HasPrefix(k, "profile.") {
+			delete(keep, k)
 		}
 	}
-	v.ShareURL = "/compare?" + shared.Encode()
+	cur := auth.CurrentUser(c)
+	for _, p := range profiles {
+		keep.Set("profile_id", strconv.FormatInt(p.ID, 10))
+		v.Profiles = append(v.Profiles, web.SavedProfile{ID: p.ID, Name: p.Name, Owner: p.OwnerEmail,
+			LoadURL: "/compare?" + keep.Encode(), CanDelete: cur != nil && (cur.UserID == p.OwnerID || cur.Role == auth.RoleAdmin)})
+	}
+	// The profile forms carry the state as asked (a default currency stays
+	// a default); a report and a shared link carry the currency shown.
+	v.State = compare.State(values)
+	v.ReturnURL = compareURL(v.State)
+	shown := compare.State(values)
+	v.Filter = cloneValues(values)
+	if asked.OK() {
+		shown.Set("report_currency", cmp.In.ReportCurrency)
+		v.Filter.Set("report_currency", cmp.In.ReportCurrency)
+	}
+	v.ShareURL = c.Scheme() + "://" + c.Request().Host + compareURL(shown)
 	v.Page = s.page(c, "compare.title")
 	c.Response().Header().Set("Vary", "HX-Request")
 	return s.render(c, http.StatusOK, v.Page, web.Compare(v))
@@ -160,34 +209,88 @@ func validSort(k string) bool {
 	return false
 }
 
+// reportCurrencyCookie remembers the report currency the reader last
+// asked for (docs/RULES.md §8.2).
+const reportCurrencyCookie = "gq_report_currency"
+
+// defaultReportCurrency is the report currency of a page state that asks
+// for none: the selected quotes' common currency, else the one the reader
+// last asked for, else CNY.
+func (s *Server) defaultReportCurrency(c echo.Context, values url.Values) (string, error) {
+	var selected []quote.Quote
+	if ids, _ := compare.Selection(values); len(ids) > 0 {
+		var err error
+		if selected, err = s.store.QuotesByIDs(c.Request().Context(), ids); err != nil {
+			return "", err
+		}
+	}
+	var remembered string
+	if ck, err := c.Cookie(reportCurrencyCookie); err == nil {
+		remembered = ck.Value
+	}
+	return compare.DefaultReportCurrency(selected, remembered), nil
+}
+
+// rememberReportCurrency keeps the report currency asked for a year, like
+// the language.
+func (s *Server) rememberReportCurrency(c echo.Context, cur string) {
+	if ck, err := c.Cookie(reportCurrencyCookie); err == nil && ck.Value == cur {
+		return
+	}
+	c.SetCookie(&http.Cookie{Name: reportCurrencyCookie, Value: cur, Path: "/",
+		Expires: time.Now().Add(365 * 24 * time.Hour), MaxAge: 365 * 24 * 3600,
+		HttpOnly: true, Secure: s.cfg.TLS, SameSite: http.SameSiteLaxMode})
+}
+
+// compareURL is the compare page with a page state.
+func compareURL(state url.Values) string {
+	if len(state) == 0 {
+		return "/compare"
+	}
+	return "/compare?" + state.Encode()
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := make(url.Values, len(v))
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}
+
 // saveProfile stores the current profile under a name (the same name
-// replaces the reader's earlier one) and reloads the comparison with it.
+// replaces the reader's earlier one) and returns to the comparison: the
+// form carries the page state (the profile, the selected quotes, the
+// filters, the order and the report currency asked for), so what was on
+// screen still is.
 func (s *Server) saveProfile(c echo.Context) error {
-	form, err := c.FormParams()
+	posted, err := c.FormParams()
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest)
 	}
-	name := strings.TrimSpace(form.Get("name"))
+	back := compareURL(compare.State(posted))
+	name := strings.TrimSpace(posted.Get("name"))
 	if n := utf8.RuneCountInString(name); n < 1 || n > 100 {
-		return s.redirectWithFlash(c, "/compare", "error", "compare.profiles.name_invalid")
+		return s.redirectWithFlash(c, back, "error", "compare.profiles.name_invalid")
 	}
-	if _, errs := tcoapi.ProfileFromForm(form); len(errs) > 0 {
-		return s.redirectWithFlash(c, "/compare", "error", "compare.profiles.invalid")
+	if _, errs := tcoapi.ProfileFromForm(posted); len(errs) > 0 {
+		return s.redirectWithFlash(c, back, "error", "compare.profiles.invalid")
 	}
 	params := map[string]string{}
-	for k := range form {
-		if compare.IsProfileField(k) && strings.TrimSpace(form.Get(k)) != "" {
-			params[k] = strings.TrimSpace(form.Get(k))
+	for k := range posted {
+		if compare.IsProfileField(k) && strings.TrimSpace(posted.Get(k)) != "" {
+			params[k] = strings.TrimSpace(posted.Get(k))
 		}
 	}
 	p, err := s.store.SaveUsageProfile(c.Request().Context(), s.actor(c), name, params)
 	if err != nil {
 		return err
 	}
-	return s.redirectWithFlash(c, "/compare?profile_id="+strconv.FormatInt(p.ID, 10), "ok", "compare.profiles.saved", "Name", p.Name)
+	return s.redirectWithFlash(c, back, "ok", "compare.profiles.saved", "Name", p.Name)
 }
 
-// deleteProfile removes a saved profile: its owner or an admin only.
+// deleteProfile removes a saved profile (its owner or an admin only) and
+// returns to the comparison its form names ("next", a compare page).
 func (s *Server) deleteProfile(c echo.Context) error {
 	id, err := pathID(c)
 	if err != nil {
@@ -204,5 +307,15 @@ func (s *Server) deleteProfile(c echo.Context) error {
 	if err := s.store.DeleteUsageProfile(c.Request().Context(), s.actor(c), id); err != nil {
 		return err
 	}
-	return s.redirectWithFlash(c, "/compare", "ok", "compare.profiles.deleted", "Name", p.Name)
+	return s.redirectWithFlash(c, compareReturn(c.FormValue("next")), "ok", "compare.profiles.deleted", "Name", p.Name)
+}
+
+// compareReturn is the compare page a form names to return to, with only
+// its page state; anything else is the bare compare page.
+func compareReturn(next string) string {
+	u, err := url.Parse(localPath(next, "/compare"))
+	if err != nil || u.Path != "/compare" {
+		return "/compare"
+	}
+	return compareURL(compare.State(u.Query()))
 }

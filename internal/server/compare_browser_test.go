@@ -59,12 +59,12 @@ func TestBrowserCompareFlipsModeAtBreakEven(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="cmp-row-`+itoa(a)+`"]`))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="row-`+itoa(a)+`"]`))); err != nil {
 		t.Fatal(err)
 	}
-	chosen := `[data-testid="cmp-` + itoa(a) + `-chosen"]`
+	chosen := `[data-testid="row-` + itoa(a) + `"] [data-testid="chosen"]`
 	waitText(ctx, t, chosen, app.Catalog.Translator("zh-CN").T("mode.hourly"))
-	waitText(ctx, t, `[data-testid="cmp-`+itoa(a)+`-tco"]`, "47.10")
+	waitText(ctx, t, `[data-testid="row-`+itoa(a)+`"] [data-testid="tco"]`, "47.10")
 	if err := chromedp.Do(ctx,
 		chromedp.Clear(chromedp.ID("f-profile-hours_per_month")),
 		chromedp.SendKeys(chromedp.ID("f-profile-hours_per_month"), "300"),
@@ -72,9 +72,9 @@ func TestBrowserCompareFlipsModeAtBreakEven(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(ctx, t, chosen, app.Catalog.Translator("zh-CN").T("mode.monthly"))
-	waitText(ctx, t, `[data-testid="cmp-`+itoa(a)+`-tco"]`, "70.00")
+	waitText(ctx, t, `[data-testid="row-`+itoa(a)+`"] [data-testid="tco"]`, "70.00")
 	// B's break-even is 368 h: still hourly at 300 h (0.5 × 300 = 150.00).
-	waitText(ctx, t, `[data-testid="cmp-`+itoa(b)+`-chosen"]`, app.Catalog.Translator("zh-CN").T("mode.hourly"))
+	waitText(ctx, t, `[data-testid="row-`+itoa(b)+`"] [data-testid="chosen"]`, app.Catalog.Translator("zh-CN").T("mode.hourly"))
 	// The URL carries the profile and the selection, so the page can be shared.
 	loc, err := chromedp.Run(ctx, chromedp.Location())
 	if err != nil || !strings.Contains(loc, "profile.hours_per_month=300") || !strings.Contains(loc, "q="+itoa(c)) {

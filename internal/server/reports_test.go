@@ -224,9 +224,16 @@ func TestReportStaysFrozenAndRecomputes(t *testing.T) {
 	// The figures (docs/RULES.md §1.3, ledger rounding): A monthly 70.00 + egress
 	// 100 GB × 0.05 = 75.00, pessimistic + snapshots 50 GB × 0.1 = 80.00;
 	// B 200 h × 0.40 USD × 0.9 = 72.00 EUR. B is recommended, 3.00 cheaper.
+	for _, f := range []struct {
+		id         int64
+		name, want string
+	}{{a, "tco", "€75.00"}, {a, "tco-pessimistic", "€80.00"}, {b, "tco", "€72.00"}} {
+		if got := figure(t, view.Body, f.id, f.name); got != f.want {
+			t.Errorf("report page: quote %d %s = %q, want %s", f.id, f.name, got, f.want)
+		}
+	}
 	for _, want := range []string{
-		`data-testid="rep-` + itoa(a) + `-tco">€75.00<`, `data-testid="rep-` + itoa(a) + `-pessimistic">€80.00<`,
-		`data-testid="rep-` + itoa(b) + `-tco">€72.00<`, `data-testid="report-summary-tco">€72.00<`,
+		`data-testid="report-summary-tco">€72.00<`,
 		`data-testid="report-summary-savings">€3.00<`, "1 USD = 0.9 EUR", `data-testid="report-rules">` + tco.RulesVersion + `<`,
 		`data-testid="report-figures-date">2026-12-01<`, `data-testid="report-number">`,
 	} {
@@ -262,7 +269,7 @@ func TestReportStaysFrozenAndRecomputes(t *testing.T) {
 	}
 	// The live comparison does see the new data.
 	live := analyst.Get(compareURL("200", a2.ID, b) + "&profile.egress_gb_per_month=100&profile.snapshot_gb=50")
-	if !strings.Contains(live.Body, `data-testid="cmp-`+itoa(b)+`-tco">€76.00<`) || !strings.Contains(live.Body, `data-testid="cmp-`+itoa(a2.ID)+`-tco">€65.00<`) {
+	if figure(t, live.Body, b, "tco") != "€76.00" || figure(t, live.Body, a2.ID, "tco") != "€65.00" {
 		t.Fatal("the comparison with today's data prices B at 0.95 (76.00) and A's new version at 60 + 5 = 65.00")
 	}
 
@@ -294,8 +301,10 @@ func TestReportStaysFrozenAndRecomputes(t *testing.T) {
 	}
 	page := analyst.Get("/reports/" + itoa(newID)).Body
 	changes := between(page, `data-testid="report-changes"`, "</section>")
-	for _, want := range []string{`data-testid="rep-` + itoa(a2.ID) + `-tco">€65.00<`, `data-testid="rep-` + itoa(b) + `-tco">€76.00<`,
-		`data-testid="report-summary-tco">€65.00<`, "1 USD = 0.95 EUR"} {
+	if figure(t, page, a2.ID, "tco") != "€65.00" || figure(t, page, b, "tco") != "€76.00" {
+		t.Error("the recomputed report prices A's new version at 65.00 and B at 0.95 (76.00)")
+	}
+	for _, want := range []string{`data-testid="report-summary-tco">€65.00<`, "1 USD = 0.95 EUR"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("recomputed report lacks %s", want)
 		}

@@ -395,7 +395,7 @@ func TestTrialPerformanceBelow85FlagsTheComparison(t *testing.T) {
 
 	// Before any measurement the comparison shows no per-reference figure.
 	cmp := compareURL("200", measuredOn, other)
-	if row := between(analyst.Get(cmp).Body, `data-testid="cmp-row-`+itoa(measuredOn)+`"`, "</tr>"); strings.Contains(row, "实测性能低于参考值的 85%") {
+	if row := rowText(t, analyst.Get(cmp).Body, measuredOn); strings.Contains(row, "实测性能低于参考值的 85%") {
 		t.Fatal("flagged before any measurement")
 	}
 
@@ -415,17 +415,17 @@ func TestTrialPerformanceBelow85FlagsTheComparison(t *testing.T) {
 	// GPU-hour = 1.0000 ÷ (111 ÷ 132) = 1.1892 and the flag, for this
 	// platform's quote only.
 	page := analyst.Get(cmp).Body
-	row := between(page, `data-testid="cmp-row-`+itoa(measuredOn)+`"`, "</tr>")
+	row := rowText(t, page, measuredOn)
 	if !strings.Contains(row, "实测性能低于参考值的 85%") || !strings.Contains(row, "1.1892") {
 		t.Fatalf("measured platform's row lacks the flag or the per-reference figure:\n%s", row)
 	}
-	otherRow := between(page, `data-testid="cmp-row-`+itoa(other)+`"`, "</tr>")
+	otherRow := rowText(t, page, other)
 	if otherRow == "" || strings.Contains(otherRow, "实测性能低于参考值的 85%") || strings.Contains(otherRow, "1.1892") {
 		t.Fatalf("another platform's quote of the same model is flagged:\n%s", otherRow)
 	}
 	// The English page words the flag too.
 	analyst.Header.Set("Accept-Language", "en")
-	if row := between(analyst.Get(cmp).Body, `data-testid="cmp-row-`+itoa(measuredOn)+`"`, "</tr>"); !strings.Contains(row, "Measured performance is below 85 % of the reference") {
+	if row := rowText(t, analyst.Get(cmp).Body, measuredOn); !strings.Contains(row, "Measured performance is below 85 % of the reference") {
 		t.Errorf("English row: %s", row)
 	}
 	analyst.Header.Del("Accept-Language")
@@ -435,7 +435,7 @@ func TestTrialPerformanceBelow85FlagsTheComparison(t *testing.T) {
 	if r := analyst.PostForm("/trials/"+itoa(tr2.ID)+"/performance", url.Values{"precision": {"bf16"}, "measured": {"120"}, "benchmark": {"matmul"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("second measurement: %d", r.StatusCode)
 	}
-	row = between(analyst.Get(cmp).Body, `data-testid="cmp-row-`+itoa(measuredOn)+`"`, "</tr>")
+	row = rowText(t, analyst.Get(cmp).Body, measuredOn)
 	if strings.Contains(row, "实测性能低于参考值的 85%") || !strings.Contains(row, "1.1000") {
 		t.Fatalf("after the newer measurement (ratio 0.909090, per reference 1.1000):\n%s", row)
 	}

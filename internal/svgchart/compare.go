@@ -54,6 +54,28 @@ type CurveChart struct {
 	// position, from 1) written at the end of its lines so that quotes
 	// stay apart in black-and-white print and beyond ten colours.
 	Quotes []CurveQuote
+	// Crossings mark where one quote's hourly line meets another quote's
+	// monthly line (break-even across offers, docs/RULES.md §4.7).
+	Crossings []CurveCrossing
+}
+
+// CurveCrossing is a break-even across two quotes of a cost-curve chart:
+// a dot where the hourly line of one meets the monthly line of the other.
+// The hours axis always ends at a full month (730 h), the most hours a
+// month has, so a crossing in (0, 730] is drawn and one beyond it is not
+// (the hourly quote is then cheaper however many hours run); the cost
+// axis already reaches every monthly price.
+type CurveCrossing struct {
+	// Hourly and Monthly index Quotes: the quote whose hourly line and
+	// the quote whose monthly line meet.
+	Hourly, Monthly int
+	// Hours is where they meet (monthly ÷ hourly), e.g. 148.62.
+	Hours decimal.Decimal
+	// Title is the dot's tooltip, naming the pair and the hours; empty,
+	// it reads "<n> × <m>: <Label>" with the quotes' numbers.
+	Title string
+	// Label is written beside the dot, e.g. "148.62 h".
+	Label string
 }
 
 // Layout of a cost-curve chart: y tick labels on the left, quote numbers
@@ -133,7 +155,8 @@ func orDefault(s, def string) string {
 
 // CostCurves returns the cost-curve chart as one <svg> element: for each
 // quote its hourly line (solid), monthly line (long dash) and spot line
-// (dotted) in the quote's colour, and a dot where hourly meets monthly.
+// (dotted) in the quote's colour, a dot where hourly meets monthly, and a
+// dot for each crossing across quotes in (0, 730] h.
 // The hours axis runs 0…730 with ticks every 100 h and at 730; the cost
 // axis runs from 0 to a round number above the highest line at 730 h.
 // It returns "" when there is no quote or no quote has a price, so the
@@ -161,6 +184,13 @@ func CostCurves(c CurveChart) string {
 	}
 	if !hasHourly && !hasMonthly && !hasSpot {
 		return ""
+	}
+	var crossings []CurveCrossing
+	for _, cr := range c.Crossings {
+		if crossingShown(quotes, cr) {
+			crossings = append(crossings, cr)
+			hasBreakEven = true
+		}
 	}
 
 	w, h := c.Width, c.Height
@@ -311,6 +341,34 @@ func CostCurves(c CurveChart) string {
 		}
 	}
 
+	// The dots of the crossings across quotes, over every line: filled
+	// in the colour of the monthly quote whose line they sit on, ringed
+	// in that of the hourly one.
+	for _, cr := range crossings {
+		mq := quotes[cr.Monthly]
+		bx, by := x(cr.Hours), y(mq.Monthly.Decimal)
+		title := cr.Title
+		if title == "" {
+			title = strings.TrimSpace(strconv.Itoa(cr.Hourly+1) + " × " + strconv.Itoa(cr.Monthly+1) + ": " + cr.Label)
+		}
+		b.WriteString(`<g class="chart-crossing" data-testid="chart-crossing"><title>` + esc(title) + `</title>`)
+		b.WriteString(`<circle cx="` + coord(bx) + `" cy="` + coord(by) + `" r="5" fill="` + curveStroke[cr.Monthly%len(curveStroke)] +
+			`" stroke="` + curveStroke[cr.Hourly%len(curveStroke)] + `" stroke-width="2"/>`)
+		if cr.Label != "" {
+			// Above the dot, kept inside the plot near either end.
+			anchor := "middle"
+			switch {
+			case cr.Hours.LessThan(dec(110)):
+				anchor = "start"
+			case cr.Hours.GreaterThan(dec(620)):
+				anchor = "end"
+			}
+			b.WriteString(`<text class="chart-label" x="` + coord(bx) + `" y="` + coord(by.Sub(dec(10))) + `" text-anchor="` + anchor +
+				`" fill="#1b2623" font-size="11">` + esc(cr.Label) + `</text>`)
+		}
+		b.WriteString(`</g>`)
+	}
+
 	// Legend: the kinds present, in ink, then each quote's colour,
 	// number and name.
 	b.WriteString(`<g class="chart-legend" fill="#1b2623">`)
@@ -355,6 +413,17 @@ func CostCurves(c CurveChart) string {
 func breakEvenShown(q CurveQuote) bool {
 	return q.Monthly.Valid && q.BreakEvenHours.Valid && q.BreakEvenHours.Decimal.Sign() > 0 &&
 		q.BreakEvenHours.Decimal.LessThanOrEqual(fullMonth)
+}
+
+// crossingShown reports whether a crossing's dot is drawn: its quotes
+// exist, the one draws an hourly line and the other a monthly line, and
+// the hours are in (0, 730].
+func crossingShown(quotes []CurveQuote, cr CurveCrossing) bool {
+	if cr.Hourly < 0 || cr.Hourly >= len(quotes) || cr.Monthly < 0 || cr.Monthly >= len(quotes) {
+		return false
+	}
+	return quotes[cr.Hourly].Hourly.Valid && quotes[cr.Monthly].Monthly.Valid &&
+		cr.Hours.Sign() > 0 && cr.Hours.LessThanOrEqual(fullMonth)
 }
 
 // Bar is one quote of a stacked-bar chart: its cost split in three parts,

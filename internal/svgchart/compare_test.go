@@ -268,3 +268,89 @@ func TestStackedBars(t *testing.T) {
 		t.Errorf("empty: %q", got)
 	}
 }
+
+// TestCostCurvesCrossingsAcrossQuotes: the guide's HOSTKEY R9700 hourly
+// tier against its three monthly packages. Each crossing gets a dot on the
+// monthly line, with a tooltip naming the pair and the hours; the largest
+// (602.97 h) lies inside the hours axis; one beyond 730 h, or between lines
+// that are not drawn, gets none; the legend's break-even dot appears
+// because of the crossings alone.
+func TestCostCurvesCrossingsAcrossQuotes(t *testing.T) {
+	hostkey := CurveChart{ID: "x", Title: "Crossings", LegendBreakEven: "break-even", Width: 640, Height: 320,
+		Quotes: []CurveQuote{
+			{Name: "hourly tier", Hourly: nd("0.471")},
+			{Name: "GPU VPS", Monthly: nd("70")},
+			{Name: "preconfigured", Monthly: nd("118")},
+			{Name: "custom", Monthly: nd("284")},
+		}}
+	hours := []string{"148.62", "250.53", "602.97"}
+	c := hostkey
+	for i, h := range hours {
+		c.Crossings = append(c.Crossings, CurveCrossing{Hourly: 0, Monthly: i + 1, Hours: d(h), Label: h + " h",
+			Title: c.Quotes[0].Name + " × " + c.Quotes[i+1].Name + ": " + h + " h"})
+	}
+	c.Crossings = append(c.Crossings,
+		CurveCrossing{Hourly: 0, Monthly: 3, Hours: d("730.01"), Label: "beyond"}, // past a full month
+		CurveCrossing{Hourly: 1, Monthly: 2, Hours: d("100"), Label: "no hourly line"},
+		CurveCrossing{Hourly: 0, Monthly: 9, Hours: d("100"), Label: "no such quote"},
+		CurveCrossing{Hourly: 0, Monthly: 1, Hours: d("0"), Label: "zero"},
+	)
+	svg := CostCurves(c)
+	checkSafeAndLabelled(t, svg, "x")
+	els := starts(t, svg)
+
+	var dots []xml.StartElement
+	for i, se := range els {
+		if attr(se, "data-testid") != "chart-crossing" {
+			continue
+		}
+		if se.Name.Local != "g" || els[i+1].Name.Local != "title" || els[i+2].Name.Local != "circle" {
+			t.Fatalf("crossing %d: %v, then %v and %v; want a group with its title and dot", len(dots), se.Name, els[i+1].Name, els[i+2].Name)
+		}
+		dots = append(dots, els[i+2])
+	}
+	if len(dots) != len(hours) {
+		t.Fatalf("%d crossing dots, want %d:\n%s", len(dots), len(hours), svg)
+	}
+	// The plot runs from x 72 to 612 for 0…730 h, and from y 272 (0) to
+	// 36 (400, the axis top above 0.471 × 730 = 343.83).
+	for i, h := range hours {
+		wantX := d("72").Add(d("540").Mul(d(h)).Div(d("730")))
+		wantY := d("272").Sub(d("236").Mul(c.Quotes[i+1].Monthly.Decimal).Div(d("400")))
+		if attr(dots[i], "cx") != wantX.StringFixed(1) || attr(dots[i], "cy") != wantY.StringFixed(1) {
+			t.Errorf("dot %s h at (%s, %s), want (%s, %s)", h, attr(dots[i], "cx"), attr(dots[i], "cy"), wantX.StringFixed(1), wantY.StringFixed(1))
+		}
+		if x := d(attr(dots[i], "cx")); x.GreaterThan(d("612")) || x.LessThan(d("72")) {
+			t.Errorf("dot %s h outside the plot at x %s", h, x)
+		}
+		want := "<title>hourly tier × " + c.Quotes[i+1].Name + ": " + h + " h</title>"
+		if !strings.Contains(svg, want) || !strings.Contains(svg, ">"+h+" h</text>") {
+			t.Errorf("missing tooltip %s or label", want)
+		}
+		// Filled in the monthly quote's colour, ringed in the hourly one's.
+		if attr(dots[i], "fill") != curveStroke[i+1] || attr(dots[i], "stroke") != curveStroke[0] {
+			t.Errorf("dot %s h fill %s stroke %s", h, attr(dots[i], "fill"), attr(dots[i], "stroke"))
+		}
+	}
+	for _, gone := range []string{"beyond", "no hourly line", "no such quote", "zero"} {
+		if strings.Contains(svg, gone) {
+			t.Errorf("crossing %q drawn", gone)
+		}
+	}
+	// Three dots and the legend's.
+	if n := elements(t, svg); n["circle"] != len(hours)+1 || !strings.Contains(svg, ">break-even</text>") {
+		t.Errorf("circles %d; legend %v", n["circle"], strings.Contains(svg, ">break-even</text>"))
+	}
+
+	// Without crossings the same quotes have no dot and no legend entry.
+	plain := CostCurves(hostkey)
+	if n := elements(t, plain); n["circle"] != 0 || strings.Contains(plain, "break-even") || strings.Contains(plain, "chart-crossing") {
+		t.Errorf("no crossings: circles %d\n%s", n["circle"], plain)
+	}
+
+	// A crossing without a title is named by the quotes' numbers.
+	c.Crossings = []CurveCrossing{{Hourly: 0, Monthly: 2, Hours: d("250.53"), Label: "250.53 h"}}
+	if svg := CostCurves(c); !strings.Contains(svg, "<title>1 × 3: 250.53 h</title>") {
+		t.Errorf("default title missing:\n%s", svg)
+	}
+}

@@ -363,6 +363,12 @@ func (w *walker) boolean(path string, n *node) *bool {
 	case kindBool:
 		b := n.b
 		return &b
+	case kindString:
+		if w.form {
+			// A yes/no field (a checkbox, a select) sent something else.
+			w.addWorded(path, tco.CodeWrongType, form.MsgChoice)
+			return nil
+		}
 	}
 	w.add(path, tco.CodeWrongType, "Expected", "boolean")
 	return nil

@@ -80,6 +80,13 @@ func Screenshot(t testing.TB, ctx context.Context, name string) string {
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
+	return saveScreenshot(t, name, png)
+}
+
+// saveScreenshot writes png under the test's temp dir (and, when
+// GPUQUOTE_SCREENSHOT_DIR is set, a copy there) and returns its path.
+func saveScreenshot(t testing.TB, name string, png []byte) string {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), name+".png")
 	if err := os.WriteFile(p, png, 0o644); err != nil {
 		t.Fatal(err)
@@ -92,4 +99,19 @@ func Screenshot(t testing.TB, ctx context.Context, name string) string {
 		t.Fatalf("screenshot %s is not a PNG image (%d bytes)", name, len(png))
 	}
 	return p
+}
+
+// ViewportScreenshot scrolls the element sel into view and saves what the
+// viewport shows, like Screenshot; it is what a reader sees at that point
+// of a page, at the browser's width.
+func ViewportScreenshot(t testing.TB, ctx context.Context, name, sel string) string {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("scroll to %s: %v", sel, err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return saveScreenshot(t, name, png)
 }

@@ -61,6 +61,49 @@
       e.detail.isError = false;
     }
   });
+  // Forms marked data-return-here (deleting a saved usage profile) return
+  // to the page as it is now, like the language switch.
+  document.addEventListener("submit", function (e) {
+    if (!e.target.matches || !e.target.matches("form[data-return-here]")) return;
+    var next = e.target.querySelector('input[name="next"]');
+    if (next) next.value = window.location.pathname + window.location.search;
+  });
+  // The share button copies the address it names and says so in its status;
+  // where the browser will not copy, it opens to show the address, as it
+  // does without JavaScript.
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-share-url]");
+    if (!b || !navigator.clipboard || !window.isSecureContext) return;
+    e.preventDefault();
+    var status = document.getElementById(b.getAttribute("data-share-status"));
+    var say = function (attr) {
+      if (!status) return;
+      // Cleared first, so the same words are announced again.
+      status.textContent = "";
+      window.setTimeout(function () {
+        status.textContent = b.getAttribute(attr);
+      }, 50);
+    };
+    var url = new URL(b.getAttribute("data-share-url"), window.location.href).href;
+    navigator.clipboard.writeText(url).then(
+      function () {
+        say("data-share-copied");
+      },
+      function () {
+        var d = b.closest("details");
+        if (d) d.open = true;
+        say("data-share-failed");
+      }
+    );
+  });
+  // Field errors swapped in out of band (a recalculating form) mark their
+  // input invalid, or valid again.
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll(".field-error[data-field]").forEach(function (box) {
+      var input = document.getElementById(box.getAttribute("data-field"));
+      if (input) input.setAttribute("aria-invalid", box.textContent.trim() ? "true" : "false");
+    });
+  });
   // Print buttons (hidden without JavaScript) open the print dialog.
   document.addEventListener("click", function (e) {
     if (e.target.closest("[data-print]")) window.print();
