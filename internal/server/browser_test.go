@@ -89,3 +89,14 @@ func TestBrowserLoginLogout(t *testing.T) {
 		t.Fatalf("still signed in after logout (%d, %v)", n, err)
 	}
 }
+
+// signIn fills in and sends the sign-in form, and waits for the home page.
+func signIn(app *testutil.App, email, password string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Navigate(app.URL+"/login"),
+		chromedp.SendKeys(chromedp.ID("email"), email),
+		chromedp.SendKeys(chromedp.ID("password"), password),
+		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
+	)
+}

@@ -22,11 +22,7 @@ func TestBrowserCompareFlipsModeAtBreakEven(t *testing.T) {
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	ctx := testutil.Browser(t)
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(app.URL+"/login"),
-		chromedp.SendKeys(chromedp.ID("email"), email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
+		signIn(app, email, pw),
 		chromedp.Navigate(app.URL+"/compare"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="compare-form"]`)),
 		chromedp.SetValue(chromedp.ID("f-report_currency"), "EUR"),

@@ -33,11 +33,7 @@ func TestBrowserCompareErrorsAndShare(t *testing.T) {
 		return nil
 	})
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(app.URL+"/login"),
-		chromedp.SendKeys(chromedp.ID("email"), email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
+		signIn(app, email, pw),
 		clipboard,
 		chromedp.Navigate(app.URL+compareURL("200", a)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="row-`+itoa(a)+`"]`)),

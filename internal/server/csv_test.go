@@ -532,11 +532,7 @@ func TestBrowserCSVImportWithProgress(t *testing.T) {
 	// Progress events are recorded on the window, which a boosted swap keeps.
 	record := chromedp.Evaluate[bool](`window.gqProgress = []; document.addEventListener("htmx:xhr:progress", function (e) { window.gqProgress.push(e.detail.loaded); }); true`)
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(app.URL+"/login"),
-		chromedp.SendKeys(chromedp.ID("email"), email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
+		signIn(app, email, pw),
 		chromedp.Navigate(app.URL+"/quotes/import"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="import-form"]`)),
 		chromedp.SetUploadFiles(chromedp.ID("import-file"), []string{bad}),

@@ -113,11 +113,7 @@ func TestBrowserResultsFitEveryWidth(t *testing.T) {
 
 	ctx := testutil.Browser(t)
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(app.URL+"/login"),
-		chromedp.SendKeys(chromedp.ID("email"), email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
+		signIn(app, email, pw),
 	); err != nil {
 		t.Fatal(err)
 	}

@@ -19,11 +19,7 @@ func TestBrowserEditorEntersAQuoteLineByLine(t *testing.T) {
 	ctx := testutil.Browser(t)
 	sel := func(id, v string) chromedp.Action[chromedp.Void] { return chromedp.SetValue(chromedp.ID(id), v) }
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(app.URL+"/login"),
-		chromedp.SendKeys(chromedp.ID("email"), email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
+		signIn(app, email, pw),
 		chromedp.Navigate(app.URL+"/quotes/new"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="quote-form"]`)),
 		sel("f-platform", itoa(pid)), sel("f-gpu_model", itoa(gid)),

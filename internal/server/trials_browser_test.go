@@ -23,11 +23,7 @@ func TestBrowserTrialPasteOfAThrottledCard(t *testing.T) {
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	ctx := testutil.Browser(t)
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(app.URL+"/login"),
-		chromedp.SendKeys(chromedp.ID("email"), email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
+		signIn(app, email, pw),
 		chromedp.Navigate(app.URL+"/quotes/"+itoa(quote)),
 		chromedp.Click(chromedp.CSS(`[data-testid="quote-trial-open"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="trial-form"]`)),

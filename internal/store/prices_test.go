@@ -343,3 +343,55 @@ func TestMarketPricesAreTheHighestChargedWithin180Days(t *testing.T) {
 		t.Fatalf("market prices:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestMarketPricesFollowEveryPublication: the market reference a store
+// keeps is replaced as soon as the set of published quotes changes, also
+// when another server process (another store on the same database)
+// publishes, and the same day and stamp read it again without the query.
+func TestMarketPricesFollowEveryPublication(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testutil.Store(t)
+	other := store.New(st.Pool()) // a second server process
+	pid, gid := marketFixture(t, st)
+	day := rpDay(t, "2026-12-01")
+	egress := func(s *store.Store) string {
+		t.Helper()
+		ps, err := s.MarketPrices(ctx, day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if p.Item == "egress" && p.Currency == "EUR" {
+				return p.UnitPrice.String() + "@" + strconv.FormatInt(p.QuoteID, 10)
+			}
+		}
+		return "none"
+	}
+	if got := egress(st); got != "none" {
+		t.Fatalf("empty market: %s", got)
+	}
+	a := publishWithLines(t, st, pid, gid, "EUR", "2026-11-20", [3]string{"egress", "per_gb", "0.05"})
+	if got, want := egress(st), "0.05@"+strconv.FormatInt(a, 10); got != want {
+		t.Fatalf("after a publication: %s, want %s", got, want)
+	}
+	b := publishWithLines(t, other, pid, gid, "EUR", "2026-11-21", [3]string{"egress", "per_gb", "0.08"})
+	if got, want := egress(st), "0.08@"+strconv.FormatInt(b, 10); got != want {
+		t.Fatalf("after another process published: %s, want %s", got, want)
+	}
+	// A new version of b without the charge: b's series no longer counts.
+	v2, err := other.NewQuoteVersion(ctx, actor, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2.Lines = nil
+	if v2, err = other.UpdateQuoteDraft(ctx, actor, v2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.PublishQuote(ctx, actor, v2.ID, v2.LockVersion); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := egress(st), "0.05@"+strconv.FormatInt(a, 10); got != want {
+		t.Fatalf("after b was replaced: %s, want %s", got, want)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -176,8 +178,57 @@ func refUnitOrder(item, unit string) int {
 // the lowest quote id, so the same data always names the same quote. A
 // price of zero is not a reference (it prices nothing). Rows come in
 // catalog order: currency, item, the item's units.
-func (s *Store) MarketPrices(ctx context.Context, day time.Time) ([]market.MarketPrice, error) {
-	rows, err := s.pool.Query(ctx, `
+//
+// The aggregate reads every published quote's lines, so the store keeps the
+// last one it read with the market stamp it read it under (migration
+// 00009: the count of changes to the set of published quotes, kept by the
+// database in the transaction of each change). Stamp and aggregate are read
+// in one snapshot, so a kept aggregate is exactly what the query would
+// return while the stamp and the day are unchanged, whichever server
+// process published what.
+func (s *Store) MarketPrices(ctx context.Context, day time.Time) (out []market.MarketPrice, err error) {
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var stamp int64
+		if err := tx.QueryRow(ctx, `SELECT n FROM market_stamp WHERE id = 1`).Scan(&stamp); err != nil {
+			return fmt.Errorf("market stamp: %w", err)
+		}
+		if kept, ok := s.market.get(day, stamp); ok {
+			out = kept
+			return nil
+		}
+		if out, err = marketPrices(ctx, tx, day); err != nil {
+			return err
+		}
+		s.market.put(day, stamp, out)
+		return nil
+	})
+	return slices.Clone(out), err
+}
+
+// marketCache is the last market aggregate read, with its day and stamp.
+type marketCache struct {
+	mu     sync.Mutex
+	day    time.Time
+	stamp  int64
+	prices []market.MarketPrice
+	valid  bool
+}
+
+func (c *marketCache) get(day time.Time, stamp int64) ([]market.MarketPrice, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.prices, c.valid && c.stamp == stamp && c.day.Equal(day)
+}
+
+func (c *marketCache) put(day time.Time, stamp int64, prices []market.MarketPrice) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.day, c.stamp, c.prices, c.valid = day, stamp, prices, true
+}
+
+// marketPrices runs the market aggregate of MarketPrices.
+func marketPrices(ctx context.Context, q Querier, day time.Time) ([]market.MarketPrice, error) {
+	rows, err := q.Query(ctx, `
 		SELECT DISTINCT ON (q.currency, l.item, l.unit) l.item, l.unit, q.currency, l.unit_price, q.id, q.as_of
 		FROM quote_lines l
 		JOIN quotes q ON q.id = l.quote_id

@@ -23,10 +23,12 @@ var ErrConflict = errors.New("store: conflict")
 // Store is the data layer over one PostgreSQL connection pool.
 type Store struct {
 	pool *pgxpool.Pool
+	// market is the last market reference aggregate read (MarketPrices).
+	market *marketCache
 }
 
 // New wraps an open pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool, market: &marketCache{}} }
 
 // Pool returns the underlying pool (for health checks and metrics).
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
