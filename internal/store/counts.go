@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"gpuquote/internal/market"
 	"gpuquote/internal/report"
 )
@@ -74,24 +76,14 @@ func (s *Store) HomeCounts(ctx context.Context, a HomeAsk) (HomeCounts, error) {
 		dest = append(dest, &c.Waiting)
 	}
 	if a.Market {
-		before, since, pct := arg(a.StaleBefore), arg(a.JumpsSince), arg(market.JumpPercent)
-		// The jumps as PriceJumps counts them, read from the other end: each
-		// current quote in the window looks up its previous sample — the
-		// same offer's (series, currency, GPU count) latest non-draft
-		// sample before it by (as_of, id), which is what samplesCTE's LAG
-		// yields — on the series' index. Only a quote above version 1 can
-		// have one: a new version is drafted from the published one and
-		// archives it when published, so a published version 1 is its
-		// series' only sample.
-		jumps := `(SELECT count(*) FROM quotes j CROSS JOIN LATERAL (
-				SELECT p.hourly AS prev_hourly, p.monthly AS prev_monthly FROM quotes p
-				WHERE p.series_id = j.series_id AND p.currency = j.currency AND p.gpu_count = j.gpu_count
-				  AND p.state <> 'draft' AND (p.as_of, p.id) < (j.as_of, j.id)
-				ORDER BY p.as_of DESC, p.id DESC LIMIT 1) prev
-			WHERE j.state = 'published' AND j.version > 1 AND j.as_of >= ` + since + ` AND (` +
-			jumpExpr("j.hourly", "prev.prev_hourly", pct) + ` OR ` + jumpExpr("j.monthly", "prev.prev_monthly", pct) + `))`
-		cols = append(cols, `(SELECT count(*) FROM quotes q WHERE q.state = 'published' AND q.as_of < `+before+`)`, jumps)
-		dest = append(dest, &c.Stale, &c.Jumps)
+		// Derived from the published market alone: kept until it changes.
+		n, err := readMarket(ctx, s, s.marketCounts, [2]time.Time{a.StaleBefore, a.JumpsSince}, func(tx pgx.Tx) ([2]int, error) {
+			return marketCounts(ctx, tx, a.StaleBefore, a.JumpsSince)
+		})
+		if err != nil {
+			return HomeCounts{}, err
+		}
+		c.Stale, c.Jumps = n[0], n[1]
 	}
 	if len(cols) == 0 {
 		return c, nil
@@ -163,4 +155,41 @@ func (s *Store) HomeReports(ctx context.Context, userID int64, inbox bool, limit
 		return HomeLists{}, fmt.Errorf("home reports: %w", err)
 	}
 	return out, nil
+}
+
+// marketCounts counts the current published quotes dated before
+// staleBefore, and those dated on or after jumpsSince whose price moved
+// more than market.JumpPercent from the previous sample of the same offer
+// (PriceJumps).
+func marketCounts(ctx context.Context, q Querier, staleBefore, jumpsSince time.Time) ([2]int, error) {
+	var (
+		n    [2]int
+		args []any
+	)
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	before, since, pct := arg(staleBefore), arg(jumpsSince), arg(market.JumpPercent)
+	// The jumps as PriceJumps counts them, read from the other end: each
+	// current quote in the window looks up its previous sample — the
+	// same offer's (series, currency, GPU count) latest non-draft
+	// sample before it by (as_of, id), which is what samplesCTE's LAG
+	// yields — on the series' index. Only a quote above version 1 can
+	// have one: a new version is drafted from the published one and
+	// archives it when published, so a published version 1 is its
+	// series' only sample.
+	jumps := `(SELECT count(*) FROM quotes j CROSS JOIN LATERAL (
+			SELECT p.hourly AS prev_hourly, p.monthly AS prev_monthly FROM quotes p
+			WHERE p.series_id = j.series_id AND p.currency = j.currency AND p.gpu_count = j.gpu_count
+			  AND p.state <> 'draft' AND (p.as_of, p.id) < (j.as_of, j.id)
+			ORDER BY p.as_of DESC, p.id DESC LIMIT 1) prev
+		WHERE j.state = 'published' AND j.version > 1 AND j.as_of >= ` + since + ` AND (` +
+		jumpExpr("j.hourly", "prev.prev_hourly", pct) + ` OR ` + jumpExpr("j.monthly", "prev.prev_monthly", pct) + `))`
+	err := q.QueryRow(ctx, `SELECT (SELECT count(*) FROM quotes q WHERE q.state = 'published' AND q.as_of < `+before+`), `+jumps,
+		args...).Scan(&n[0], &n[1])
+	if err != nil {
+		return n, fmt.Errorf("market counts: %w", err)
+	}
+	return n, nil
 }

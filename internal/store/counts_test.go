@@ -197,3 +197,29 @@ func TestHomeCountsMatchTheDashboard(t *testing.T) {
 		t.Errorf("wider window: %+v (%v), dashboard %d (%v)", got, err, jumps, err2)
 	}
 }
+
+// TestEditorCountsFollowEveryPublication: the stale count a store keeps is
+// read again once another server process publishes a quote.
+func TestEditorCountsFollowEveryPublication(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testutil.Store(t)
+	other := store.New(st.Pool()) // a second server process
+	pid, gid := marketFixture(t, st)
+	ask := store.HomeAsk{Market: true, StaleBefore: rpDay(t, "2026-09-01"), JumpsSince: rpDay(t, "2026-11-01")}
+	count := func() int {
+		t.Helper()
+		c, err := st.HomeCounts(ctx, ask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Stale
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("empty market: %d stale", n)
+	}
+	publishWithLines(t, other, pid, gid, "EUR", "2026-08-01", [3]string{"egress", "per_gb", "0.05"})
+	if n := count(); n != 1 {
+		t.Fatalf("after another process published a stale quote: %d stale, want 1", n)
+	}
+}

@@ -186,44 +186,58 @@ func refUnitOrder(item, unit string) int {
 // in one snapshot, so a kept aggregate is exactly what the query would
 // return while the stamp and the day are unchanged, whichever server
 // process published what.
-func (s *Store) MarketPrices(ctx context.Context, day time.Time) (out []market.MarketPrice, err error) {
-	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+func (s *Store) MarketPrices(ctx context.Context, day time.Time) ([]market.MarketPrice, error) {
+	out, err := readMarket(ctx, s, s.market, day, func(tx pgx.Tx) ([]market.MarketPrice, error) { return marketPrices(ctx, tx, day) })
+	return slices.Clone(out), err
+}
+
+// stampCache keeps the last value read from the published market, with
+// its key and the market stamp it was read under (migration 00009).
+type stampCache[K comparable, V any] struct {
+	mu    sync.Mutex
+	key   K
+	stamp int64
+	value V
+	valid bool
+}
+
+func (c *stampCache[K, V]) get(key K, stamp int64) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.value, c.valid && c.stamp == stamp && c.key == key
+}
+
+func (c *stampCache[K, V]) put(key K, stamp int64, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key, c.stamp, c.value, c.valid = key, stamp, v, true
+}
+
+// readMarket reads a value derived from the published market only: the
+// market stamp first and, unless c holds the value for key under that
+// stamp, read in the same snapshot, so what is kept is exactly what read
+// would return while the stamp is unchanged, whichever server process
+// publishes what.
+func readMarket[K comparable, V any](ctx context.Context, s *Store, c *stampCache[K, V], key K, read func(pgx.Tx) (V, error)) (V, error) {
+	var out V
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		var stamp int64
 		if err := tx.QueryRow(ctx, `SELECT n FROM market_stamp WHERE id = 1`).Scan(&stamp); err != nil {
 			return fmt.Errorf("market stamp: %w", err)
 		}
-		if kept, ok := s.market.get(day, stamp); ok {
+		if kept, ok := c.get(key, stamp); ok {
 			out = kept
 			return nil
 		}
-		if out, err = marketPrices(ctx, tx, day); err != nil {
+		v, err := read(tx)
+		if err != nil {
 			return err
 		}
-		s.market.put(day, stamp, out)
+		c.put(key, stamp, v)
+		out = v
 		return nil
 	})
-	return slices.Clone(out), err
-}
-
-// marketCache is the last market aggregate read, with its day and stamp.
-type marketCache struct {
-	mu     sync.Mutex
-	day    time.Time
-	stamp  int64
-	prices []market.MarketPrice
-	valid  bool
-}
-
-func (c *marketCache) get(day time.Time, stamp int64) ([]market.MarketPrice, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.prices, c.valid && c.stamp == stamp && c.day.Equal(day)
-}
-
-func (c *marketCache) put(day time.Time, stamp int64, prices []market.MarketPrice) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.day, c.stamp, c.prices, c.valid = day, stamp, prices, true
+	return out, err
 }
 
 // marketPrices runs the market aggregate of MarketPrices.

@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"gpuquote/internal/market"
 )
 
 // ErrNotFound is returned when a requested row does not exist.
@@ -23,12 +25,18 @@ var ErrConflict = errors.New("store: conflict")
 // Store is the data layer over one PostgreSQL connection pool.
 type Store struct {
 	pool *pgxpool.Pool
-	// market is the last market reference aggregate read (MarketPrices).
-	market *marketCache
+	// market and marketCounts are the last market reference aggregate
+	// (MarketPrices) and the editors' counts (HomeCounts) read, with the
+	// market stamp they were read under.
+	market       *stampCache[time.Time, []market.MarketPrice]
+	marketCounts *stampCache[[2]time.Time, [2]int]
 }
 
 // New wraps an open pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool, market: &marketCache{}} }
+func New(pool *pgxpool.Pool) *Store {
+	return &Store{pool: pool, market: &stampCache[time.Time, []market.MarketPrice]{},
+		marketCounts: &stampCache[[2]time.Time, [2]int]{}}
+}
 
 // Pool returns the underlying pool (for health checks and metrics).
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
