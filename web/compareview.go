@@ -381,9 +381,13 @@ func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
 		if date == "" {
 			date = tr.T("compare.fx.undated")
 		}
-		f.ReferencePrices = append(f.ReferencePrices, tr.T("report.inputs.reference", "Item", tr.T(ItemLabelID(rp.Item)),
+		text := tr.T("report.inputs.reference", "Item", tr.T(ItemLabelID(rp.Item)),
 			"Price", money.FormatPlaces(rp.UnitPrice, rp.Currency, string(tr.Lang), max(2, int32(money.Places(rp.UnitPrice)))),
-			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date))
+			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date)
+		if rp.Source == string(tco.SourceMarket) {
+			text += " · " + report.ReferenceSourceText(tr.TMap, rp.Source, rp.QuoteID)
+		}
+		f.ReferencePrices = append(f.ReferencePrices, text)
 	}
 	for _, row := range snap.Rows {
 		sq := row.Quote.AsQuote(row.GPU)
