@@ -56,12 +56,14 @@ type AuditView struct {
 	Page    Page
 	Rows    []AuditRow
 	Actions []string
-	Actor   string
-	Action  string
-	Entity  string
-	From    string
-	To      string
-	Errors  Errors
+	// Entities are the objects the entity filter offers.
+	Entities []string
+	Actor    string
+	Action   string
+	Entity   string
+	From     string
+	To       string
+	Errors   Errors
 	// NextURL links to older entries; empty on the last page.
 	NextURL string
 	// FirstURL links back to the newest entries when paging.

@@ -97,6 +97,16 @@ type CalcLineResult struct {
 // yesNo are the choices of a term that may be unstated.
 var yesNo = []Option{{Value: "", LabelID: "calc.unstated"}, {Value: "true", LabelID: "calc.yes"}, {Value: "false", LabelID: "calc.no"}}
 
+// unitOptions are the units a line of it may be priced in, each labelled
+// for the item ("per GB per month" on a disk).
+func unitOptions(it catalog.Item) []Option {
+	out := make([]Option, 0, len(it.Units))
+	for _, u := range it.Units {
+		out = append(out, Option{Value: string(u), LabelID: it.UnitLabelID(u)})
+	}
+	return out
+}
+
 // options turns an enumeration into select choices, with an optional blank first.
 func options[T interface{ LabelID() string }](values []T, value func(T) string, blankID string) []Option {
 	var out []Option
@@ -182,7 +192,7 @@ func CalculatorForm(form url.Values, errs map[string]string) ([]Section, []CalcL
 	var lines []CalcLine
 	for i, it := range catalog.Items {
 		p := "quote.lines[" + strconv.Itoa(i) + "]."
-		units := options(it.Units, func(u catalog.Unit) string { return string(u) }, "")
+		units := unitOptions(it)
 		unit := f(p+"unit", "select", "calc.line.unit", "", units)
 		if unit.Value == "" {
 			unit.Value = string(it.DefaultUnit)
@@ -348,7 +358,7 @@ func NewCalcResult(r tcoapi.Response, tr *i18n.Translator) *CalcResult {
 		it, _ := catalog.LookupItem(catalog.ItemKey(l.Item))
 		row := CalcLineResult{Item: l.Item, LabelID: it.LabelID, StatusID: catalog.Status(l.Status).LabelID(),
 			Unconfirmed: l.Status == string(catalog.StatusUnconfirmed), Quantity: money.Group(l.Quantity),
-			UnitID: catalog.Unit(l.Unit).LabelID(), Amount: amount(l.Amount)}
+			UnitID: it.UnitLabelID(catalog.Unit(l.Unit)), Amount: amount(l.Amount)}
 		if l.ReferenceAmount != nil {
 			row.Reference = amount(*l.ReferenceAmount)
 		}

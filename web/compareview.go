@@ -383,7 +383,7 @@ func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
 		}
 		text := tr.T("report.inputs.reference", "Item", tr.T(ItemLabelID(rp.Item)),
 			"Price", money.FormatPlaces(rp.UnitPrice, rp.Currency, string(tr.Lang), max(2, int32(money.Places(rp.UnitPrice)))),
-			"Unit", tr.T(catalog.Unit(rp.Unit).LabelID()), "Date", date)
+			"Unit", tr.T(refItem(rp.Item).UnitLabelID(catalog.Unit(rp.Unit))), "Date", date)
 		if rp.Source == string(tco.SourceMarket) {
 			text += " · " + report.ReferenceSourceText(tr.TMap, rp.Source, rp.QuoteID)
 		}
@@ -397,4 +397,11 @@ func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
 			Text: vendorq.PlainText(title, vendorq.Frozen(row), tr.TMap)})
 	}
 	return f
+}
+
+// refItem is the catalog item of a reference price (the zero item, with
+// generic unit labels, for a key no longer in the catalog).
+func refItem(key string) catalog.Item {
+	it, _ := catalog.LookupItem(catalog.ItemKey(key))
+	return it
 }

@@ -72,6 +72,7 @@ type GPUView struct {
 	Source      string
 	AsOf        string
 	Notes       string
+	Aliases     []string
 	Perf        []GPUPerfRow
 	LockVersion int
 	UpdatedAt   time.Time
@@ -114,6 +115,7 @@ type GPUForm struct {
 	Source             string
 	AsOf               string
 	Notes              string
+	Aliases            string // one per line (docs/RULES.md §7.6)
 	Interconnects      []Option
 	Perf               []GPUPerfField
 	// LockVersion is the version the form edits; a save names it.

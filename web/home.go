@@ -74,6 +74,46 @@ type HomeReport struct {
 	Comment string
 }
 
+// ReportNotice tells an author on every page that their report was
+// approved or returned, until they open it (docs/RULES.md §11.3).
+type ReportNotice struct {
+	ID       int64
+	Number   string
+	Revision int
+	URL      string
+	// Returned: sent back (else approved); By and Comment are who decided
+	// and what they said.
+	Returned bool
+	By       string
+	Comment  string
+}
+
+// text is what the notice says after the report's number.
+func (n ReportNotice) text(ctx context.Context) string {
+	id := "report.notice.approved"
+	if n.Returned {
+		id = "report.notice.returned"
+	}
+	s := T(ctx, id, "Name", n.By)
+	if n.Comment != "" {
+		s += T(ctx, "report.notice.comment", "Comment", n.Comment)
+	}
+	return s
+}
+
+// NoticesShown is how many notices a page shows at most.
+const NoticesShown = 3
+
+// NewReportNotices names the decided reports of the reader's notices.
+func NewReportNotices(rs []report.Report) []ReportNotice {
+	out := make([]ReportNotice, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, ReportNotice{ID: r.ID, Number: r.Number, Revision: r.Revision, URL: ReportURL(r.ID),
+			Returned: r.Status == report.Returned, By: r.DecidedByName, Comment: r.DecisionComment})
+	}
+	return out
+}
+
 // HomeListed is how many reports of each kind the home page lists.
 const HomeListed = 5
 

@@ -9,6 +9,9 @@ type ImportView struct {
 	QuoteColumns []string
 	Items        []string
 	LineColumns  []string
+	// Required are the columns every row fills; Example a small file.
+	Required []string
+	Example  string
 	// FileErrors are problems with the file as a whole, translated.
 	FileErrors []string
 	// RowErrors are the listed row problems; MoreErrors how many more were
@@ -17,6 +20,12 @@ type ImportView struct {
 	MoreErrors int
 	BadRows    int
 }
+
+// importValueIDs are the messages of the import page that say how values
+// are written, in the order shown.
+var importValueIDs = []string{"import.format.value.encoding", "import.format.value.decimal", "import.format.value.yesno",
+	"import.format.value.date", "import.format.value.choice", "import.format.value.empty", "import.format.value.names",
+	"import.format.value.text"}
 
 // ImportError is one problem of one row; Column is empty when the row as a
 // whole is wrong.

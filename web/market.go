@@ -3,6 +3,7 @@ package web
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -64,7 +65,7 @@ func NewPlatformView(p market.Platform, today time.Time, canEdit bool) PlatformV
 	v := PlatformView{ID: p.ID, NameZH: p.NameZH, NameEN: p.NameEN, Website: p.Website, Country: p.Country,
 		Currency: p.Currency, Since: since, Years: years, Quals: qualBadges(p), GuaranteeNote: p.GuaranteeNote,
 		SupportID: supportID(p.SupportChannel), Notes: p.Notes, LockVersion: p.LockVersion, UpdatedAt: p.UpdatedAt,
-		CanEdit: canEdit}
+		CanEdit: canEdit, Aliases: p.Aliases}
 	for _, g := range p.BillingGranularities {
 		v.GranularityIDs = append(v.GranularityIDs, "granularity."+g)
 	}
@@ -85,7 +86,7 @@ func PlatformQualificationOptions() []Option {
 func NewPlatformForm(p market.Platform) PlatformForm {
 	f := PlatformForm{ID: p.ID, NameZH: p.NameZH, NameEN: p.NameEN, Website: p.Website, Country: p.Country,
 		Currency: p.Currency, GuaranteeNote: p.GuaranteeNote, SupportChannel: p.SupportChannel, Notes: p.Notes,
-		LockVersion: p.LockVersion, Errors: Errors{}}
+		Aliases: strings.Join(p.Aliases, "\n"), LockVersion: p.LockVersion, Errors: Errors{}}
 	if p.OperatingSince != nil {
 		f.OperatingSince = strconv.Itoa(*p.OperatingSince)
 	}
@@ -160,7 +161,8 @@ func NewGPUView(g market.GPUModel, tr *i18n.Translator, canEdit bool) GPUView {
 		MemoryBandwidth: SpecNullNumber(g.MemoryBandwidthGBs), InterconnectID: interconnectID(g.Interconnect),
 		InterconnectGBs: SpecNullNumber(g.InterconnectGBs), TDPW: SpecInt(g.TDPW), BoostClockMHz: SpecInt(g.BoostClockMHz),
 		LoadPower: specRange(tr, g.LoadPowerMinW, g.LoadPowerMaxW), LoadClock: specRange(tr, g.LoadClockMinMHz, g.LoadClockMaxMHz),
-		Source: g.Source, Notes: g.Notes, LockVersion: g.LockVersion, UpdatedAt: g.UpdatedAt, CanEdit: canEdit}
+		Source: g.Source, Notes: g.Notes, LockVersion: g.LockVersion, UpdatedAt: g.UpdatedAt, CanEdit: canEdit,
+		Aliases: g.Aliases}
 	if g.AsOf != nil {
 		v.AsOf = g.AsOf.Format(time.DateOnly)
 	}
@@ -196,7 +198,7 @@ func NewGPUForm(g market.GPUModel) GPUForm {
 		LoadPowerMinW: plainInt(g.LoadPowerMinW), LoadPowerMaxW: plainInt(g.LoadPowerMaxW),
 		LoadClockMinMHz: plainInt(g.LoadClockMinMHz), LoadClockMaxMHz: plainInt(g.LoadClockMaxMHz),
 		Source: g.Source, Notes: g.Notes, Interconnects: InterconnectOptions(), LockVersion: g.LockVersion,
-		Errors: Errors{}}
+		Aliases: strings.Join(g.Aliases, "\n"), Errors: Errors{}}
 	if !g.VRAMGB.IsZero() {
 		f.VRAMGB = money.String(g.VRAMGB)
 	}
@@ -221,7 +223,8 @@ func GPUFormTyped(id int64, get func(string) string) GPUForm {
 		InterconnectGBs: get("interconnect_gbs"), TDPW: get("tdp_w"), BoostClockMHz: get("boost_clock_mhz"),
 		LoadPowerMinW: get("load_power_min_w"), LoadPowerMaxW: get("load_power_max_w"),
 		LoadClockMinMHz: get("load_clock_min_mhz"), LoadClockMaxMHz: get("load_clock_max_mhz"),
-		Source: get("source"), AsOf: get("as_of"), Notes: get("notes"), Interconnects: InterconnectOptions(), Errors: Errors{}}
+		Source: get("source"), AsOf: get("as_of"), Notes: get("notes"), Interconnects: InterconnectOptions(), Errors: Errors{},
+		Aliases: get("aliases")}
 	for _, prec := range market.PerfPrecisions {
 		row := GPUPerfField{Precision: prec, LabelID: PerfLabelID(prec)}
 		row.Nominal, row.NominalSource = get(row.Name("nominal")), get(row.Name("nominal_source"))

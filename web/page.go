@@ -31,6 +31,10 @@ type Page struct {
 	// they may open; nil when nothing was counted (an anonymous visitor,
 	// an error page, a part of a page swapped by htmx).
 	Counts *Counts
+	// Notices are the decisions on the reader's reports they have not
+	// opened yet, newest first (NoticesMore are not listed).
+	Notices     []ReportNotice
+	NoticesMore int
 }
 
 // Counts are what waits for a reader; each group is counted only when the
@@ -41,6 +45,8 @@ type Counts struct {
 	Mine     bool
 	Drafts   int
 	Returned int
+	// Notices: decisions on the reader's reports they have not seen.
+	Notices int
 	// Inbox: the reports waiting for finance (the inbox).
 	Inbox   bool
 	Waiting int

@@ -92,6 +92,7 @@ type PlatformView struct {
 	SupportID      string
 	GranularityIDs []string
 	Notes          string
+	Aliases        []string
 	LockVersion    int
 	UpdatedAt      time.Time
 	CanEdit        bool
@@ -147,6 +148,7 @@ type PlatformForm struct {
 	Supports       []Option
 	Granularities  []SpecCheckbox
 	Notes          string
+	Aliases        string // one per line (docs/RULES.md §7.6)
 	// LockVersion is the version the form edits; a save names it.
 	LockVersion int
 	Errors      Errors

@@ -131,7 +131,7 @@ func QuoteForm(values url.Values, errs map[string]string, platforms, gpus []Opti
 		if status.Value == "" {
 			status.Value = string(catalog.StatusUnconfirmed)
 		}
-		unit := f(k+"unit", "select", "calc.line.unit", "", options(it.Units, func(u catalog.Unit) string { return string(u) }, ""))
+		unit := f(k+"unit", "select", "calc.line.unit", "", unitOptions(it))
 		if unit.Value == "" {
 			unit.Value = string(it.DefaultUnit)
 		}
@@ -347,7 +347,7 @@ func NewQuoteDetailView(tr *i18n.Translator, in QuoteRecords) QuoteDetailView {
 			InWriting: l.InWriting, CountsAsUnconfirmed: l.CountsAsUnconfirmed(), Note: l.Note,
 			UnitPrice: m(l.UnitPrice, q.Currency)}
 		if l.Status == string(catalog.StatusCharged) {
-			dl.UnitID = catalog.Unit(l.Unit).LabelID()
+			dl.UnitID = it.UnitLabelID(catalog.Unit(l.Unit))
 			if l.FreeAllowance.Sign() > 0 {
 				dl.Allowance = specNumber(l.FreeAllowance)
 			}
@@ -376,4 +376,16 @@ func NewQuoteDetailView(tr *i18n.Translator, in QuoteRecords) QuoteDetailView {
 		v.Examples = append(v.Examples, ex)
 	}
 	return v
+}
+
+// AsOfID is the message saying how old the quote's price date is: today,
+// yesterday, or so many days ago.
+func (v QuoteDetailView) AsOfID() string {
+	switch {
+	case v.AgeDays <= 0:
+		return "quote.detail.as_of.today"
+	case v.AgeDays == 1:
+		return "quote.detail.as_of.yesterday"
+	}
+	return "quote.detail.as_of"
 }

@@ -5,10 +5,12 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
 	"gpuquote/internal/report"
+	"gpuquote/internal/vendorq"
 )
 
 // ReportLink names another report: its number and revision, and where it is.
@@ -68,6 +70,38 @@ type ReportQuestions struct {
 	Text string
 }
 
+// ReportLetter is one letter of vendor questions: for one quote, or for
+// several whose questions are word for word the same.
+type ReportLetter struct {
+	// ID is the first quote's; Name names every quote the letter is for,
+	// joined by the list separator.
+	ID   int64
+	Name string
+	Text string
+	// Quotes counts the quotes.
+	Quotes int
+}
+
+// Letters are the report's questions as letters, one per distinct set of
+// questions (vendorq.MergeLetters), in the order of the quotes; sep joins
+// the names of a merged letter's quotes.
+func (v ReportView) Letters(sep string) []ReportLetter {
+	texts := make([]string, len(v.Questions))
+	for i, q := range v.Questions {
+		texts[i] = q.Text
+	}
+	merged, members := vendorq.MergeLetters(texts)
+	out := make([]ReportLetter, len(merged))
+	for k, text := range merged {
+		names := make([]string, len(members[k]))
+		for j, i := range members[k] {
+			names[j] = v.Questions[i].Name
+		}
+		out[k] = ReportLetter{ID: v.Questions[members[k][0]].ID, Name: strings.Join(names, sep), Text: text, Quotes: len(names)}
+	}
+	return out
+}
+
 // ReportChangeRow is what recomputing changed for one quote offer.
 type ReportChangeRow struct {
 	Name                        string
@@ -102,6 +136,10 @@ type ReportEventView struct {
 	ToID     string
 	Comment  string
 	Related  *ReportLink
+	// Revision is the revision whose timeline this is; Current: the
+	// revision on screen.
+	Revision int
+	Current  bool
 }
 
 // ReportView is a saved report's page: the facts, the summary, the full
@@ -317,12 +355,14 @@ func NewReportView(tr *i18n.Translator, r report.Report, snap report.Snapshot, r
 	return v
 }
 
-// ReportTimeline is a report's events as its page lists them.
-func ReportTimeline(tr *i18n.Translator, events []report.Event) []ReportEventView {
+// ReportTimeline is a report's events as its page lists them: those of
+// every revision given, each marked with its revision; current is the
+// report on screen.
+func ReportTimeline(tr *i18n.Translator, events []report.Event, current int64) []ReportEventView {
 	var out []ReportEventView
 	for _, e := range events {
 		ev := ReportEventView{At: ReportTime(tr, e.At), Actor: e.ActorName, ActionID: ReportEventLabelID(e.Action),
-			ToID: ReportStatusLabelID(e.ToStatus), Comment: e.Comment}
+			ToID: ReportStatusLabelID(e.ToStatus), Comment: e.Comment, Revision: e.Revision, Current: e.ReportID == current}
 		if e.FromStatus != "" {
 			ev.FromID = ReportStatusLabelID(e.FromStatus)
 		}
@@ -376,15 +416,28 @@ func ReportDocument(tr *i18n.Translator, r report.Report, snap report.Snapshot) 
 	for _, f := range ReportProfile(tr, snap) {
 		meta = append(meta, [2]string{f.Label, f.Value})
 	}
+	// The amounts among the facts; from rules 2027.1 on the workbook
+	// stores them as numbers (older reports keep their bytes,
+	// docs/RULES.md §11.1).
+	var amounts []int
 	if sum := snap.Summary(); sum.Recommended >= 0 {
 		rec := snap.Rows[sum.Recommended]
 		meta = append(meta, [2]string{tr.T("report.summary.recommended"), QuoteName(tr, rec.Quote.AsQuote(rec.GPU))},
 			[2]string{tr.T("calc.result.tco"), money.Fixed(rec.Result.TCO, 2)},
 			[2]string{tr.T("calc.result.tco_pessimistic"), money.Fixed(rec.Result.TCOPessimistic, 2)})
+		amounts = append(amounts, len(meta)-2, len(meta)-1)
 		if sum.Savings.Valid {
 			meta = append(meta, [2]string{tr.T("report.summary.savings"), money.Fixed(sum.Savings.Decimal, 2)})
+			amounts = append(amounts, len(meta)-1)
 		}
 	}
 	name := func(row report.Row) string { return QuoteName(tr, row.Quote.AsQuote(row.GPU)) }
-	return report.BuildDocument(snap, meta, tr.TMap, name)
+	d := report.BuildDocument(snap, meta, tr.TMap, name)
+	if snap.NamesUnpriced() {
+		d.MetaKinds = make([]report.Kind, len(meta))
+		for _, i := range amounts {
+			d.MetaKinds[i] = report.Money
+		}
+	}
+	return d
 }

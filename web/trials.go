@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"strconv"
+
+	"gpuquote/internal/verify"
 )
 
 // TrialRow is one line of the trial list.
@@ -287,3 +289,13 @@ func trialDayText(ctx context.Context, day int) string {
 	}
 	return T(ctx, "trials.detail.day", "Day", strconv.Itoa(day))
 }
+
+// nvsmiCommand is the capture the trial page asks for, idle and under
+// load alike: the recommended column order, with its header, every second
+// (docs/RULES.md §9.3).
+func nvsmiCommand() string {
+	return "nvidia-smi --query-gpu=" + verify.Query() + " --format=csv -l 1"
+}
+
+// nvsmiOrders are the column orders header-less CSV may have.
+func nvsmiOrders() []string { return verify.NoHeaderOrderList() }

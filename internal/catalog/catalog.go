@@ -102,6 +102,28 @@ type Item struct {
 	// QuantityID is the message ID describing the quantity taken from the
 	// usage profile.
 	QuantityID string
+	// Measure is what one unit of the item's quantity is (gb, mbps, ip,
+	// bundle), named in the labels of its rate units; empty for items whose
+	// rate units keep the generic label.
+	Measure string
+}
+
+// UnitLabelID is the message ID of unit u on a line of this item: a rate
+// unit says what it is a rate of ("per GB per month" for a disk, "per IP
+// per month" for public IPs) rather than "per unit per month"; other units
+// keep their own label.
+func (it Item) UnitLabelID(u Unit) string {
+	if it.Measure != "" && (u == UnitPerMonth || u == UnitPerDay || u == UnitPerHour) {
+		return u.LabelID() + "." + it.Measure
+	}
+	return u.LabelID()
+}
+
+// measures is the Measure of each item whose quantity has a unit of its
+// own (docs/RULES.md §3: GB, Mbps, IPs, the one bundle).
+var measures = map[ItemKey]string{
+	ItemBandwidth: "mbps", ItemPublicIP: "ip", ItemSystemDisk: "gb", ItemDataDisk: "gb",
+	ItemObjectStorage: "gb", ItemBundledAddon: "bundle", ItemSnapshot: "gb", ItemImage: "gb",
 }
 
 // Allows reports whether u is one of the item's units.
@@ -128,6 +150,7 @@ func item(n int, k ItemKey, f Family, def Unit, units []Unit, oneOff bool) Item 
 	return Item{
 		Number: n, Key: k, Family: f, DefaultUnit: def, Units: units, OneOff: oneOff,
 		LabelID: "item." + string(k), QuantityID: "item." + string(k) + ".quantity",
+		Measure: measures[k],
 	}
 }
 

@@ -117,6 +117,19 @@ func MessageIDs() []string {
 	for _, it := range Items {
 		ids = append(ids, it.LabelID, it.QuantityID)
 	}
+	// The items' own unit labels (per GB per month, …), each once.
+	seenUnit := map[string]bool{}
+	for _, u := range Units {
+		seenUnit[u.LabelID()] = true
+	}
+	for _, it := range Items {
+		for _, u := range it.Units {
+			if id := it.UnitLabelID(u); !seenUnit[id] {
+				seenUnit[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
 	for _, s := range Statuses {
 		ids = append(ids, s.LabelID())
 	}

@@ -81,6 +81,8 @@ const (
 var (
 	decimalComma = regexp.MustCompile(`^-?[0-9]+,[0-9]+$`)
 	thousands    = regexp.MustCompile(`^-?[0-9]{1,3}([, \x{00A0}\x{202F}][0-9]{3})+(\.[0-9]+)?$`)
+	// groupedComma is a decimal comma after dot or space groups (1.234,5).
+	groupedComma = regexp.MustCompile(`^-?[0-9]{1,3}([. \x{00A0}\x{202F}][0-9]{3})+,[0-9]+$`)
 )
 
 // NumberProblem names what is wrong with text that was meant as a number
@@ -95,14 +97,17 @@ func NumberProblem(v string, integer bool) string {
 		}
 	}
 	grouped := thousands.MatchString(v) && !strings.HasPrefix(strings.TrimPrefix(v, "-"), "0")
+	// The digits after a comma decide what it is (docs/RULES.md §14.1):
+	// exactly three, in groups of three, read as thousands separators
+	// (1,500 · 1,234,567 · 1,234.5 · 12 000); any other count is a decimal
+	// comma (1,5 · 0,471 · 1,5000 · 1.234,5), to be written with a dot.
 	switch {
-	case grouped && (strings.Count(v, ",") > 1 || strings.Contains(v, ".") || !strings.Contains(v, ",")):
-		return MsgThousands // 1,234,567 · 1,234.5 · 12 000
-	case decimalComma.MatchString(v) && integer:
-		return MsgInteger
 	case grouped:
-		return MsgThousands // 1,234: no separators, and a dot for decimals
-	case decimalComma.MatchString(v):
+		return MsgThousands // no separators, and a dot for decimals
+	case decimalComma.MatchString(v) || groupedComma.MatchString(v):
+		if integer {
+			return MsgInteger // 1,5 is a fraction where a whole number is needed
+		}
 		return MsgCommaDecimal
 	case integer:
 		return MsgInteger

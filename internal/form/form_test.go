@@ -128,6 +128,11 @@ func TestNumberProblemsSayHowToWriteIt(t *testing.T) {
 		{"0,471", false, MsgCommaDecimal}, {"1,234", false, MsgThousands}, {"1,234.5", false, MsgThousands},
 		{"12 000", false, MsgThousands}, {"abc", false, MsgNumber}, {"1.5", true, MsgInteger},
 		{"1,5", true, MsgInteger}, {"２", true, MsgFullWidth}, {"1e3", false, MsgNumber},
+		// The digits after the comma decide (docs/RULES.md §14.1): three in
+		// groups are thousands, any other count a decimal comma.
+		{"1,50", false, MsgCommaDecimal}, {"1,5000", false, MsgCommaDecimal}, {"1.234,5", false, MsgCommaDecimal},
+		{"1 234,56", false, MsgCommaDecimal}, {"-1.000,5", false, MsgCommaDecimal}, {"1,500", false, MsgThousands},
+		{"1,500", true, MsgThousands}, {"12,345", true, MsgThousands}, {"1.234,5", true, MsgInteger},
 	} {
 		if got := NumberProblem(c.in, c.integer); got != c.want {
 			t.Errorf("%q (integer %v): %s, want %s", c.in, c.integer, got, c.want)

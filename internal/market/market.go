@@ -45,6 +45,7 @@ type Platform struct {
 	SupportChannel       string    `json:"support_channel"`
 	BillingGranularities []string  `json:"billing_granularities"`
 	Notes                string    `json:"notes"`
+	Aliases              []string  `json:"aliases"` // other names (docs/RULES.md §7.6)
 	LockVersion          int       `json:"lock_version"`
 	CreatedBy            int64     `json:"created_by"` // 0: the system
 	CreatedAt            time.Time `json:"created_at"`
@@ -127,6 +128,7 @@ type GPUModel struct {
 	Source          string     `json:"source"`
 	AsOf            *time.Time `json:"as_of"` // a date; nil when not known
 	Notes           string     `json:"notes"`
+	Aliases         []string   `json:"aliases"` // other names (docs/RULES.md §7.6)
 	LockVersion     int        `json:"lock_version"`
 	CreatedBy       int64      `json:"created_by"` // 0: the system
 	CreatedAt       time.Time  `json:"created_at"`

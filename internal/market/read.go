@@ -4,8 +4,10 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 	"golang.org/x/text/language"
@@ -29,7 +31,45 @@ const (
 	MsgUnitNotAllowed  = "prices.error.unit_not_allowed"
 	MsgSameCurrency    = "prices.error.same_currency"
 	MsgWritingNoAnswer = "terms.error.in_writing_without_answer"
+	MsgAliasesTooMany  = "alias.error.too_many"
+	MsgAliasTooLong    = "alias.error.too_long"
 )
+
+// Bounds of a row's aliases (docs/RULES.md §7.6).
+const (
+	AliasesMax = 20
+	AliasMax   = 100
+)
+
+// NameKey is how names and aliases are compared: spaces collapsed, lower
+// case.
+func NameKey(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// ReadAliases reads the "aliases" field, one alias per line (docs/RULES.md
+// §7.6): spaces collapsed, empty lines, repeats and the row's own names
+// (own, compared by NameKey) dropped; never nil.
+func ReadAliases(r *form.Reader, own ...string) []string {
+	seen := map[string]bool{}
+	for _, n := range own {
+		seen[NameKey(n)] = true
+	}
+	out := []string{}
+	for _, line := range strings.Split(r.Raw("aliases"), "\n") {
+		a := strings.Join(strings.Fields(line), " ")
+		if a == "" || seen[NameKey(a)] {
+			continue
+		}
+		seen[NameKey(a)] = true
+		if utf8.RuneCountInString(a) > AliasMax {
+			r.Fail("aliases", MsgAliasTooLong, "Name", a, "Max", strconv.Itoa(AliasMax))
+		}
+		out = append(out, a)
+	}
+	if len(out) > AliasesMax {
+		r.Fail("aliases", MsgAliasesTooMany, "Max", strconv.Itoa(AliasesMax))
+	}
+	return out
+}
 
 // Bounds of market data (the columns' CHECKs and types say the same).
 var (
@@ -126,6 +166,7 @@ func ReadPlatform(r *form.Reader, picked []string, thisYear int) Platform {
 		}
 	}
 	p.Notes = r.Text("notes", 5000)
+	p.Aliases = ReadAliases(r, p.NameZH, p.NameEN)
 	return p
 }
 
@@ -143,6 +184,7 @@ func ReadGPUModel(r *form.Reader) GPUModel {
 		Source:       r.Text("source", 500), Notes: r.Text("notes", 5000)}
 	required := spec
 	required.Required = true
+	g.Aliases = ReadAliases(r, g.Vendor+" "+g.Name, g.Name)
 	g.VRAMGB = r.Decimal("vram_gb", required).Decimal
 	g.MemoryBandwidthGBs = r.Decimal("memory_bandwidth_gbs", spec)
 	g.InterconnectGBs = r.Decimal("interconnect_gbs", spec)

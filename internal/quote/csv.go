@@ -47,6 +47,25 @@ var CSVDataColumns = func() []string {
 	return cols
 }()
 
+// CSVExample is the small file the import page shows: one quote with an
+// hourly price and one charged line, the GPU model named by an alias
+// (docs/RULES.md §7.6); every other column left out.
+const CSVExample = `platform,gpu_model,gpu_count,sharing,currency,hourly,billing_granularity,prices_include_tax,as_of,source,egress.status,egress.unit_price
+HOSTKEY,NVIDIA RTX 4090,1,dedicated,EUR,0.471,hour,false,2026-11-30,https://hostkey.com,charged,0.01
+`
+
+// CSVRequiredColumns are the columns a row must fill (besides one of the
+// four prices), in CSV order.
+var CSVRequiredColumns = func() []string {
+	var cols []string
+	for _, f := range Fields {
+		if f.Required {
+			cols = append(cols, f.Name)
+		}
+	}
+	return cols
+}()
+
 // CSVHeader is the header row of an export.
 var CSVHeader = append(append([]string(nil), csvIdentity...), CSVDataColumns...)
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -12,6 +13,7 @@ import (
 	"gpuquote/internal/form"
 	"gpuquote/internal/market"
 	"gpuquote/internal/money"
+	"gpuquote/internal/tco"
 )
 
 // Refs resolves the platform and GPU model a quote names: an id, or (in a
@@ -19,20 +21,24 @@ import (
 type Refs struct {
 	platforms map[string]int64 // id or lower-case name → id
 	gpus      map[string]int64 // id, lower-case "vendor name" or name → id
+	// Every name and alias as written, in list order, for suggestions.
+	platformNames, gpuNames []string
 }
 
 // NewRefs indexes the names of every platform (Chinese and English) and
-// GPU model ("Vendor Name" and name). A name two records share resolves to
-// the first.
+// GPU model ("Vendor Name" and name), with their aliases (docs/RULES.md
+// §7.6). A name two records share resolves to the first.
 func NewRefs(platforms, gpus []market.RefName) Refs {
 	r := Refs{platforms: map[string]int64{}, gpus: map[string]int64{}}
 	for _, x := range []struct {
-		dst  map[string]int64
-		refs []market.RefName
-	}{{r.platforms, platforms}, {r.gpus, gpus}} {
+		dst   map[string]int64
+		names *[]string
+		refs  []market.RefName
+	}{{r.platforms, &r.platformNames, platforms}, {r.gpus, &r.gpuNames, gpus}} {
 		for _, ref := range x.refs {
 			x.dst[strconv.FormatInt(ref.ID, 10)] = ref.ID
 			for _, n := range ref.Names {
+				*x.names = append(*x.names, strings.TrimSpace(n))
 				n = strings.ToLower(strings.TrimSpace(n))
 				if _, taken := x.dst[n]; n != "" && !taken {
 					x.dst[n] = ref.ID
@@ -41,6 +47,81 @@ func NewRefs(platforms, gpus []market.RefName) Refs {
 		}
 	}
 	return r
+}
+
+// SuggestPlatform is the known platform name nearest to v ("" when none is
+// near): see Nearest.
+func (r Refs) SuggestPlatform(v string) string { return Nearest(v, r.platformNames) }
+
+// SuggestGPUModel is the known GPU model name nearest to v ("" when none
+// is near): see Nearest.
+func (r Refs) SuggestGPUModel(v string) string { return Nearest(v, r.gpuNames) }
+
+// suggestKey normalises a name for Nearest: lower case, "-" and "_" as
+// spaces, runs of spaces as one.
+func suggestKey(s string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("-", " ", "_", " ").Replace(strings.ToLower(s))), " ")
+}
+
+// Nearest is the name among names nearest to v (docs/RULES.md §7.5),
+// comparing normalised names: the most words shared with v, then the least
+// edit distance, then the earlier name. A name that differs from v in more
+// than half the characters of the longer of the two is never suggested;
+// "" when none is left. Deterministic: the same input gives the same
+// suggestion.
+func Nearest(v string, names []string) string {
+	key := suggestKey(v)
+	if key == "" {
+		return ""
+	}
+	words := map[string]bool{}
+	for _, w := range strings.Fields(key) {
+		words[w] = true
+	}
+	best, bestDist, bestShared := "", 0, 0
+	seen := map[string]bool{}
+	for _, n := range names {
+		k := suggestKey(n)
+		if k == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		d := editDistance([]rune(key), []rune(k))
+		if 2*d > max(utf8.RuneCountInString(key), utf8.RuneCountInString(k)) {
+			continue
+		}
+		shared := 0
+		for _, w := range strings.Fields(k) {
+			if words[w] {
+				shared++
+			}
+		}
+		if best == "" || shared > bestShared || shared == bestShared && d < bestDist {
+			best, bestDist, bestShared = strings.Join(strings.Fields(n), " "), d, shared
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // Platform resolves a platform's id or name.
@@ -65,6 +146,14 @@ const (
 	MsgUnit            = "quote.error.unit"
 	MsgPriceRequired   = "quote.error.price_required"
 	MsgPriceNotCharged = "quote.error.price_not_charged"
+	MsgNoAllowance     = "quote.error.allowance_not_allowed"
+)
+
+// The unknown platform and GPU model problems naming the nearest known name
+// ("Name").
+const (
+	MsgUnknownPlatformSuggest = "quote.error.unknown_platform_suggest"
+	MsgUnknownGPUSuggest      = "quote.error.unknown_gpu_suggest"
 )
 
 // Read reads and validates a whole quote, the twelve lines included, from
@@ -103,14 +192,16 @@ func readField(r *form.Reader, f Field, dst any, refs Refs, today time.Time) {
 	switch p := dst.(type) {
 	case *int64: // KindRef
 		v := r.Raw(f.Name)
-		resolve, unknown := refs.Platform, MsgUnknownPlatform
+		resolve, unknown, suggest, suggestMsg := refs.Platform, MsgUnknownPlatform, refs.SuggestPlatform, MsgUnknownPlatformSuggest
 		if f.Name == "gpu_model" {
-			resolve, unknown = refs.GPUModel, MsgUnknownGPU
+			resolve, unknown, suggest, suggestMsg = refs.GPUModel, MsgUnknownGPU, refs.SuggestGPUModel, MsgUnknownGPUSuggest
 		}
 		if v == "" {
 			r.Fail(f.Name, form.MsgRequired)
 		} else if id, ok := resolve(v); ok {
 			*p = id
+		} else if near := suggest(v); near != "" {
+			r.Fail(f.Name, suggestMsg, "Name", near)
 		} else {
 			r.Fail(f.Name, unknown)
 		}
@@ -170,6 +261,10 @@ func readLine(r *form.Reader, it catalog.Item) Line {
 	price := form.Decimal{Places: PricePlaces, Below: decimal.NewNullDecimal(MaxAmount)}
 	l.UnitPrice = r.Decimal(k+"unit_price", price)
 	l.FreeAllowance = r.Decimal(k+"free_allowance", price).Decimal
+	// The engine's rule, applied here too (docs/RULES.md §3.4).
+	if !tco.AllowanceAllowed(it.Key, l.FreeAllowance) {
+		r.Fail(k+"free_allowance", MsgNoAllowance)
+	}
 	l.Note = r.Text(k+"note", lineNoteMax)
 	if b := r.YesNo(k + "in_writing"); b != nil {
 		l.InWriting = *b

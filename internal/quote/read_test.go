@@ -1,7 +1,9 @@
 package quote
 
 import (
+	"encoding/csv"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +86,41 @@ func TestReadReportsEveryBadField(t *testing.T) {
 	in.Del("hourly")
 	if _, errs := Read(in.Get, testRefs, today); errs.ID("hourly") != "quote.error.no_price" || len(errs) != 1 {
 		t.Fatalf("no price: %v", errs)
+	}
+}
+
+// TestReadRefusesAllowanceOnBundledAddon: the quote form and the CSV
+// import refuse a free allowance on the bundled add-on, as the engine
+// does (docs/RULES.md §3.4), and keep allowing one elsewhere.
+func TestReadRefusesAllowanceOnBundledAddon(t *testing.T) {
+	in := validQuoteInput()
+	in.Set("bundled_addon.status", "charged")
+	in.Set("bundled_addon.unit", "per_month")
+	in.Set("bundled_addon.unit_price", "30.83")
+	in.Set("egress.free_allowance", "100")
+	if _, errs := Read(in.Get, testRefs, today); len(errs) != 0 {
+		t.Fatalf("without an allowance: %v", errs)
+	}
+	in.Set("bundled_addon.free_allowance", "4")
+	_, errs := Read(in.Get, testRefs, today)
+	if len(errs) != 1 || errs["bundled_addon.free_allowance"].ID != MsgNoAllowance {
+		t.Fatalf("form errors %v", errs)
+	}
+
+	// The same row in a CSV file: a problem of that row and column.
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	var header, row []string
+	for k, v := range in {
+		header = append(header, k)
+		row = append(row, v[0])
+	}
+	_ = w.Write(header)
+	_ = w.Write(row)
+	w.Flush()
+	quotes, p := ReadCSV(strings.NewReader(b.String()), testRefs, today)
+	if len(quotes) != 0 || len(p.File) != 0 || len(p.Rows) != 1 || p.Rows[0].Row != 2 ||
+		p.Rows[0].Column != "bundled_addon.free_allowance" || p.Rows[0].ID != MsgNoAllowance {
+		t.Fatalf("csv: %d quotes, problems %+v", len(quotes), p)
 	}
 }

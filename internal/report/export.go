@@ -74,9 +74,17 @@ type Document struct {
 	// SummaryName and LinesName name the spreadsheet's two sheets.
 	SummaryName, LinesName string
 	// Meta are label/value pairs (number, dates, people, currency…).
-	Meta    [][2]string
-	Summary Table
-	Lines   Table
+	Meta [][2]string
+	// MetaKinds, when set, say how each of Meta's values is written in a
+	// spreadsheet (by index; missing or Text: a text cell). The values are
+	// the digits a number kind writes, so the CSV is the same either way.
+	MetaKinds []Kind
+	// SharePercent writes shares to the CSV as percentages with 2 places
+	// ("6.67%", as the page shows them and as spreadsheets read them)
+	// rather than as fractions; set from rules 2027.1 on.
+	SharePercent bool
+	Summary      Table
+	Lines        Table
 }
 
 // Translate renders a catalog message in the reader's language
@@ -103,6 +111,13 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 	// saved under older rules exports the columns it had, byte for byte.
 	incomplete := s.NamesUnpriced()
 	if incomplete {
+		// From rules 2027.1 on the export's labels are column names, never
+		// a sentence's lead-in: no trailing colon; shares read as on the page.
+		d.SharePercent = true
+		d.Meta = make([][2]string, len(meta))
+		for i, m := range meta {
+			d.Meta[i] = [2]string{ExportLabel(m[0]), m[1]}
+		}
 		d.Summary.Header = slices.Insert(d.Summary.Header, sharePessimisticCol, t("calc.result.hidden_share_pessimistic"),
 			t("report.col.pessimistic_unpriced"))
 		d.Lines.Header = append(d.Lines.Header, t("calc.result.reference_source"))
@@ -159,7 +174,7 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 			row = append(row, num(Rate4, res.EffectivePerGPUHour), nullNum(Hours, res.BreakEvenHours), text(strings.Join(flags, "；")))
 			for n, l := range res.Lines {
 				lr := []Cell{text(nm), num(Number, decimal.NewFromInt(int64(n+1))), text(t(itemLabel(l.Item))),
-					text(t(catalog.Status(l.Status).LabelID())), num(Number, l.Quantity), text(unitLabel(t, l.Unit)),
+					text(t(catalog.Status(l.Status).LabelID())), num(Number, l.Quantity), text(unitLabel(t, l.Item, l.Unit, incomplete)),
 					nullNum(Number, l.UnitPrice), num(Number, l.FreeAllowance), num(Money, l.Amount),
 					nullNum(Number, l.ReferenceUnitPrice), nullNum(Money, l.ReferenceAmount)}
 				if incomplete {
@@ -179,6 +194,13 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 		}
 		d.Summary.Rows = append(d.Summary.Rows, row)
 	}
+	if incomplete {
+		for _, tb := range []*Table{&d.Summary, &d.Lines} {
+			for i, h := range tb.Header {
+				tb.Header[i] = ExportLabel(h)
+			}
+		}
+	}
 	return d
 }
 
@@ -193,6 +215,12 @@ func scenarioCells(s Snapshot, r Row, t func(string) string) []Cell {
 		return append(out, num(Money, b.Result.TCO.Sub(r.Result.TCO)), num(Money, b.Result.TCOPessimistic.Sub(r.Result.TCOPessimistic)))
 	}
 	return append(out, text(""), text(""))
+}
+
+// ExportLabel is a label as an export writes it from rules 2027.1 on:
+// without a trailing colon (full-width or not) or space.
+func ExportLabel(s string) string {
+	return strings.TrimRight(s, ":： ")
 }
 
 // sharePessimisticCol is where the summary's 2027.1 columns go: after the
@@ -218,9 +246,15 @@ func itemLabel(key string) string {
 	return key
 }
 
-func unitLabel(t func(string) string, u string) string {
+// unitLabel names a line's unit: what it is a rate of ("per GB per month")
+// for reports under current rules; a report of rules 2026.1 keeps the
+// generic label it was exported with ("per unit per month").
+func unitLabel(t func(string) string, item, u string, current bool) string {
 	if u == "" {
 		return ""
+	}
+	if it, ok := catalog.LookupItem(catalog.ItemKey(item)); ok && current {
+		return t(it.UnitLabelID(catalog.Unit(u)))
 	}
 	return t(catalog.Unit(u).LabelID())
 }
@@ -264,9 +298,12 @@ func WriteCSV(w io.Writer, d Document) error {
 		for _, row := range tb.Rows {
 			rec = rec[:0]
 			for _, c := range row {
-				if c.Kind == Text {
+				switch {
+				case c.Kind == Text:
 					rec = append(rec, guardText(c.Text))
-				} else {
+				case c.Kind == Share && d.SharePercent:
+					rec = append(rec, money.Fixed(c.Num.Mul(decimal.NewFromInt(100)), 2)+"%")
+				default:
 					rec = append(rec, c.String())
 				}
 			}
@@ -321,11 +358,23 @@ func WriteXLSX(w io.Writer, d Document) error {
 		return err
 	}
 	row := 1
-	for _, m := range d.Meta {
+	for i, m := range d.Meta {
 		if err := setText(f, summary, 1, row, m[0], bold); err != nil {
 			return err
 		}
-		if err := setText(f, summary, 2, row, m[1], 0); err != nil {
+		if i < len(d.MetaKinds) && d.MetaKinds[i] != Text && m[1] != "" {
+			ref, err := excelize.CoordinatesToCellName(2, row)
+			if err != nil {
+				return err
+			}
+			// The digits as they are, a numeric cell in its kind's format.
+			if err := f.SetCellDefault(summary, ref, m[1]); err != nil {
+				return err
+			}
+			if err := f.SetCellStyle(summary, ref, ref, styles[d.MetaKinds[i]]); err != nil {
+				return err
+			}
+		} else if err := setText(f, summary, 2, row, m[1], 0); err != nil {
 			return err
 		}
 		row++

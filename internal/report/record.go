@@ -93,7 +93,11 @@ type NewReport struct {
 
 // Event is one entry of a report's timeline.
 type Event struct {
-	ID              int64
+	ID int64
+	// ReportID and Revision are the report (revision) whose timeline
+	// this is.
+	ReportID        int64
+	Revision        int
 	At              time.Time
 	ActorID         int64
 	ActorName       string

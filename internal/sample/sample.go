@@ -70,11 +70,11 @@ var sampleGPUs = []market.GPUModel{
 			{Precision: "bf16", NominalTFLOPS: d("362.05"), NominalSource: "NVIDIA L40S datasheet, dense"},
 			{Precision: "fp8", NominalTFLOPS: d("733"), NominalSource: "NVIDIA L40S datasheet, dense"},
 		}},
-	{Vendor: "NVIDIA", Name: "GeForce RTX 4090", VRAMGB: d("24"), MemoryBandwidthGBs: nd("1008"), Interconnect: "pcie", InterconnectGBs: nd("32"),
+	{Vendor: "NVIDIA", Name: "GeForce RTX 4090", Aliases: []string{"NVIDIA RTX 4090", "RTX 4090", "4090"}, VRAMGB: d("24"), MemoryBandwidthGBs: nd("1008"), Interconnect: "pcie", InterconnectGBs: nd("32"),
 		TDPW: ip(450), BoostClockMHz: ip(2520), Source: "NVIDIA GeForce RTX 4090 specifications; " + guideSource, Perf: []market.GPUPerf{
 			{Precision: "bf16", NominalTFLOPS: d("132"), NominalSource: "the nominal figure the guide uses for its 85 % rule (132 → suspect below 112.2)"},
 		}},
-	{Vendor: "NVIDIA", Name: "GeForce RTX 3090", VRAMGB: d("24"), MemoryBandwidthGBs: nd("936"), Interconnect: "nvlink", InterconnectGBs: nd("112.5"),
+	{Vendor: "NVIDIA", Name: "GeForce RTX 3090", Aliases: []string{"NVIDIA RTX 3090", "RTX 3090", "3090"}, VRAMGB: d("24"), MemoryBandwidthGBs: nd("936"), Interconnect: "nvlink", InterconnectGBs: nd("112.5"),
 		TDPW: ip(350), BoostClockMHz: ip(1695), LoadPowerMinW: ip(280), LoadPowerMaxW: ip(350), LoadClockMinMHz: ip(1600), LoadClockMaxMHz: ip(1800),
 		Source: "NVIDIA GeForce RTX 3090 specifications; normal load power 280–350 W and clock 1600–1800 MHz from " + guideSource, Perf: []market.GPUPerf{
 			{Precision: "fp32", NominalTFLOPS: d("35.6"), NominalSource: "NVIDIA GeForce RTX 3090 specifications (shader FP32)"},

@@ -191,14 +191,17 @@ const auditPerPage = 50
 
 // adminAudit lists the audit log with filters and keyset pagination.
 func (s *Server) adminAudit(c echo.Context) error {
-	v := web.AuditView{Actions: store.AuditActions, Errors: web.Errors{},
+	v := web.AuditView{Actions: store.AuditActions, Entities: store.AuditEntities, Errors: web.Errors{},
 		Actor: strings.TrimSpace(c.QueryParam("actor")), Entity: strings.TrimSpace(c.QueryParam("entity")),
-		Action: c.QueryParam("action"), From: c.QueryParam("from"), To: c.QueryParam("to")}
-	f := store.AuditFilter{Actor: v.Actor, Entity: v.Entity, Limit: auditPerPage}
-	for _, a := range store.AuditActions {
-		if a == v.Action {
-			f.Action = a
-		}
+		Action: strings.TrimSpace(c.QueryParam("action")), From: c.QueryParam("from"), To: c.QueryParam("to")}
+	f := store.AuditFilter{Actor: v.Actor, Entity: v.Entity, Action: v.Action, Limit: auditPerPage}
+	// An action or object the log cannot hold is a mistyped link: say so
+	// rather than list every row as if unfiltered.
+	if v.Action != "" && !store.IsAuditAction(v.Action) {
+		v.Errors.Set("action", "form.error.choice")
+	}
+	if v.Entity != "" && !store.IsAuditEntity(v.Entity) {
+		v.Errors.Set("entity", "form.error.choice")
 	}
 	if v.From != "" {
 		d, err := time.Parse(time.DateOnly, v.From)

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/catalog"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
@@ -105,7 +106,7 @@ func TestComparePessimisticNamesWhatItLeavesOut(t *testing.T) {
 	if share < 0 || unpriced < 0 || len(rows) != 1 {
 		t.Fatalf("export header %v", header)
 	}
-	if rows[0][share] != "0.2385" || rows[0][unpriced] != tr.T("item.bundled_addon")+"；"+tr.T("item.start_stop_schedule") {
+	if rows[0][share] != "23.85%" || rows[0][unpriced] != tr.T("item.bundled_addon")+"；"+tr.T("item.start_stop_schedule") {
 		t.Errorf("export: share %q, unpriced %q", rows[0][share], rows[0][unpriced])
 	}
 	lh, lrows := csvTable(recs, tr.T("compare.col.quote"))
@@ -115,6 +116,19 @@ func TestComparePessimisticNamesWhatItLeavesOut(t *testing.T) {
 		if src >= 0 && src < len(r) && r[src] != "" {
 			sources = append(sources, r[src])
 		}
+	}
+	// A line's unit says what it is a rate of, in the export as on the pages.
+	disk, _ := catalog.LookupItem(catalog.ItemDataDisk)
+	perGBMonth := tr.T(disk.UnitLabelID(catalog.UnitPerMonth))
+	unitCol, itemCol := col(lh, tr.T("calc.line.unit")), col(lh, tr.T("calc.line.item"))
+	for _, r := range lrows {
+		if r[itemCol] == tr.T("item.data_disk") && r[unitCol] != perGBMonth {
+			t.Errorf("export: the data disk's unit is %q, want %q", r[unitCol], perGBMonth)
+		}
+	}
+	editor, _ := app.AsUser(auth.RoleEditor)
+	if prices := editor.Get("/prices").Body; !strings.Contains(prices, perGBMonth) {
+		t.Errorf("the prices page does not name the data disk's reference per GB per month")
 	}
 	want := []string{tr.T("reference_source.editor"), tr.T("reference_source.editor"), tr.T("reference_source.market", "QuoteID", itoa(marketQuote))}
 	if strings.Join(sources, "|") != strings.Join(want, "|") {

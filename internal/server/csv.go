@@ -86,7 +86,7 @@ func (s *Server) importForm(c echo.Context) error {
 
 func (s *Server) importView(c echo.Context) web.ImportView {
 	return web.ImportView{Page: s.page(c, "import.title"), MaxRows: quote.CSVMaxRows, QuoteColumns: quoteFieldNames(),
-		LineColumns: quote.LineFields, Items: catalog.ItemKeys()}
+		LineColumns: quote.LineFields, Items: catalog.ItemKeys(), Required: quote.CSVRequiredColumns, Example: quote.CSVExample}
 }
 
 // quoteFieldNames are the quote-level columns, in CSV order.
@@ -124,7 +124,11 @@ func (s *Server) importQuotesCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.redirectWithFlash(c, "/quotes", "ok", "import.done", "Count", strconv.Itoa(len(ids)))
+	done := "import.done.other"
+	if len(ids) == 1 {
+		done = "import.done.one"
+	}
+	return s.redirectWithFlash(c, "/quotes", "ok", done, "Count", strconv.Itoa(len(ids)))
 }
 
 func (s *Server) renderImportProblems(c echo.Context, p quote.CSVProblems) error {

@@ -37,6 +37,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 		status = http.StatusNotFound
 	case errors.Is(err, context.DeadlineExceeded):
 		status = http.StatusServiceUnavailable
+	case clientGone(err):
+		// Nobody reads the answer, and nothing broke: the request log
+		// records it at info level, nothing else.
+		_ = c.NoContent(statusClientClosedRequest)
+		return
 	case isConnError(err):
 		status = http.StatusServiceUnavailable
 		// Every pooled connection is likely as dead as this one (the
@@ -72,6 +77,18 @@ func (s *Server) handleError(err error, c echo.Context) {
 func isAPI(c echo.Context) bool {
 	p := c.Request().URL.Path
 	return len(p) >= 5 && p[:5] == "/api/"
+}
+
+// statusClientClosedRequest is the status logged and counted for a request
+// whose client went away before its answer (nginx's 499): not a server
+// error.
+const statusClientClosedRequest = 499
+
+// clientGone reports that err is the request's context being cancelled:
+// the server never cancels one itself (its base context ignores shutdown,
+// and the request timeout is a deadline), so the client disconnected.
+func clientGone(err error) bool {
+	return errors.Is(err, context.Canceled)
 }
 
 // isConnError reports that PostgreSQL could not be reached or the

@@ -73,8 +73,8 @@ func (s *Server) readerCounts(c echo.Context) (*web.Counts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &web.Counts{Mine: ask.UserID != 0, Drafts: n.Drafts, Returned: n.Returned, Inbox: ask.Inbox, Waiting: n.Waiting,
-		Market: ask.Market, Stale: n.Stale, Jumps: n.Jumps}, nil
+	return &web.Counts{Mine: ask.UserID != 0, Drafts: n.Drafts, Returned: n.Returned, Notices: n.Notices, Inbox: ask.Inbox,
+		Waiting: n.Waiting, Market: ask.Market, Stale: n.Stale, Jumps: n.Jumps}, nil
 }
 
 // navCounts puts the reader's counts on the page and beside its navigation
@@ -98,6 +98,17 @@ func (s *Server) navCounts(c echo.Context, p *web.Page) {
 	}
 	p.Counts = counts
 	p.Nav = web.NavBadges(p.Nav, *counts)
+	if counts.Mine && counts.Notices > 0 {
+		// Decisions on the reader's reports, on every page until they open
+		// the report (docs/RULES.md §11.3).
+		rs, err := s.store.ReportNotices(r.Context(), p.User.ID, web.NoticesShown)
+		if err != nil {
+			s.log.WarnContext(r.Context(), "report notices", "path", r.URL.Path, "err", err.Error())
+			return
+		}
+		p.Notices = web.NewReportNotices(rs)
+		p.NoticesMore = max(counts.Notices-len(rs), 0)
+	}
 }
 
 // setLang remembers the chosen language in a cookie and returns to the page.

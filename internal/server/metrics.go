@@ -54,6 +54,8 @@ func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			if he, ok := err.(*echo.HTTPError); ok {
 				status = he.Code
+			} else if clientGone(err) {
+				status = statusClientClosedRequest
 			} else if !c.Response().Committed {
 				status = http.StatusInternalServerError
 			}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"gpuquote/internal/auth"
+	"gpuquote/web"
 )
 
 // contentSecurityPolicy allows only our own scripts and styles: no inline
@@ -43,6 +45,21 @@ func (s *Server) requestTimeout(next echo.HandlerFunc) echo.HandlerFunc {
 		defer cancel()
 		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
+	}
+}
+
+// bodyLimit refuses a request body over n bytes with 413 and tells the
+// request's pages the limit (web.WithBodyLimit), so a form states what the
+// server enforces and its script can refuse more before sending it.
+func bodyLimit(n int64) echo.MiddlewareFunc {
+	limit := middleware.BodyLimit(strconv.FormatInt(n, 10) + "B")
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		limited := limit(next)
+		return func(c echo.Context) error {
+			r := c.Request()
+			c.SetRequest(r.WithContext(web.WithBodyLimit(r.Context(), n)))
+			return limited(c)
+		}
 	}
 }
 

@@ -52,7 +52,7 @@ func (s *Server) verifyNvidiaSMI(c echo.Context) error {
 	report, err := verify.Parse(text)
 	var pe *verify.ParseError
 	if errors.As(err, &pe) {
-		errs = append(errs, verifyapi.Error{Field: "text", Code: pe.MessageID, Message: tr.TMap(pe.MessageID, pe.Args), Line: pe.Line})
+		errs = append(errs, verifyapi.ParseError(pe, tr.TMap))
 	} else if err != nil {
 		return err
 	}

@@ -196,7 +196,11 @@ func (s *Server) saveEdit(c echo.Context, e edit) error {
 	var taken *store.NameTakenError
 	switch {
 	case errors.As(err, &taken):
-		e.errs.Set(taken.Field, e.takenID)
+		if taken.Name != "" { // an alias clash (docs/RULES.md §7.6)
+			e.errs.Set(taken.Field, "alias.error.taken", "Name", taken.Name)
+		} else {
+			e.errs.Set(taken.Field, e.takenID)
+		}
 		return e.render(http.StatusUnprocessableEntity, *e.lock, false)
 	case errors.Is(err, store.ErrConflict):
 		cur, err := e.current()

@@ -108,7 +108,7 @@ func pricesRefUnits(item string) []web.PriceOption {
 	}
 	out := make([]web.PriceOption, len(it.Units))
 	for i, u := range it.Units {
-		out[i] = web.PriceOption{Value: string(u), LabelID: u.LabelID()}
+		out[i] = web.PriceOption{Value: string(u), LabelID: it.UnitLabelID(u)}
 	}
 	return out
 }
@@ -137,8 +137,12 @@ func (s *Server) pricesView(c echo.Context) (web.PricesView, error) {
 
 	currencies := slices.Clone(pricesCurrencySuggestions)
 	refRow := func(r market.ReferencePrice) web.RefPriceRow {
+		unit := catalog.Unit(r.Unit).LabelID()
+		if it, ok := catalog.LookupItem(catalog.ItemKey(r.Item)); ok {
+			unit = it.UnitLabelID(catalog.Unit(r.Unit))
+		}
 		return web.RefPriceRow{ID: r.ID, Item: r.Item, ItemLabelID: "item." + r.Item,
-			UnitLabelID: catalog.Unit(r.Unit).LabelID(), Currency: r.Currency, UnitPrice: r.UnitPrice,
+			UnitLabelID: unit, Currency: r.Currency, UnitPrice: r.UnitPrice,
 			AsOf: r.AsOf, Source: r.Source, Stale: r.AsOf.Before(staleBefore)}
 	}
 	fxRow := func(r market.FXRate) web.FXRateRow {

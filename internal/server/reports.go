@@ -189,6 +189,13 @@ func (s *Server) reportShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The author has now seen the decision: its notice goes before this
+	// page counts what waits for them (docs/RULES.md §11.3).
+	if cur := auth.CurrentUser(c); cur != nil && cur.UserID == r.AuthorID && (r.Status == report.Approved || r.Status == report.Returned) {
+		if err := s.store.SeeReportNotice(c.Request().Context(), r.ID, cur.UserID); err != nil {
+			return err
+		}
+	}
 	return s.renderReport(c, http.StatusOK, r, snap, nil, nil, false)
 }
 
@@ -198,17 +205,19 @@ func (s *Server) reportShow(c echo.Context) error {
 func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap report.Snapshot, form url.Values, errs web.Errors, conflict bool) error {
 	ctx := c.Request().Context()
 	cur := auth.CurrentUser(c)
-	events, err := s.store.ReportEvents(ctx, r.ID)
+	var viewer int64
+	if cur != nil {
+		viewer = cur.UserID
+	}
+	// Every revision's timeline the reader may see, so a revision shows
+	// why the one before was returned (docs/RULES.md §11.3).
+	events, err := s.store.ReportHistory(ctx, r.Number, viewer, cur != nil && cur.Role == auth.RoleAdmin)
 	if err != nil {
 		return err
 	}
 	into, err := s.store.ReportsRecomputedFrom(ctx, r.ID)
 	if err != nil {
 		return err
-	}
-	var viewer int64
-	if cur != nil {
-		viewer = cur.UserID
 	}
 	v := web.NewReportView(translator(c), r, snap, report.RightsOf(r, viewer, s.isFinance(c)), into)
 	v.Form, v.Errors, v.Conflict = form, errs, conflict
@@ -228,7 +237,7 @@ func (s *Server) renderReport(c echo.Context, status int, r report.Report, snap 
 	}
 
 	s.reportFrozenParts(c, r.ID, snap, &v)
-	v.Timeline = web.ReportTimeline(translator(c), events)
+	v.Timeline = web.ReportTimeline(translator(c), events, r.ID)
 	v.Page = s.page(c, "report.page.title")
 	v.Page.Title = r.Number + " · " + r.Title
 	return s.render(c, status, v.Page, web.ReportPage(v))
@@ -368,9 +377,12 @@ func (s *Server) reportRecompute(c echo.Context) error {
 		return err
 	}
 	nr.RecomputedFromID = r.ID
-	out, err := s.store.CreateReport(c.Request().Context(), s.actor(c), s.now(), nr)
+	out, reused, err := s.store.RecomputeReport(c.Request().Context(), s.actor(c), s.now(), nr)
 	if err != nil {
 		return reportStoreError(err)
+	}
+	if reused { // nothing changed since the reader's last recomputation (docs/RULES.md §11.5)
+		return s.redirectWithFlash(c, web.ReportURL(out.ID), "ok", "report.flash.recompute_same", "Number", out.Number, "From", r.Number)
 	}
 	return s.redirectWithFlash(c, web.ReportURL(out.ID), "ok", "report.flash.recomputed", "Number", out.Number, "From", r.Number)
 }

@@ -679,7 +679,7 @@ func TestReportWorkflowByRole(t *testing.T) {
 		t.Errorf("timeline actors and comments: %+v", events)
 	}
 	timeline := between(analyst.Get(p).Body, `data-testid="report-timeline"`, "</section>")
-	if strings.Count(timeline, `data-testid="report-event"`) != 5 || !strings.Contains(timeline, "请改用 12 个月的用量重算") {
+	if strings.Count(timeline, `data-testid="report-event" data-revision="1"`) != 5 || !strings.Contains(timeline, "请改用 12 个月的用量重算") {
 		t.Errorf("timeline on the page: %s", timeline)
 	}
 }

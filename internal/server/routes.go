@@ -104,7 +104,9 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/trials", Policy: auth.AnyUser, Handler: s.trialCreate},
 		{Method: http.MethodGet, Path: "/trials/:id", Policy: auth.AnyUser, Handler: s.trialShow},
 		{Method: http.MethodPost, Path: "/trials/:id/checks", Policy: auth.AnyUser, Handler: s.trialRecordCheck},
-		{Method: http.MethodPost, Path: "/trials/:id/nvidia-smi", Policy: auth.AnyUser, Handler: s.trialNvidiaSMI},
+		// The paste takes what the evidence API takes: text up to
+		// verify.MaxInputBytes, refused by verify.Parse with a message.
+		{Method: http.MethodPost, Path: "/trials/:id/nvidia-smi", Policy: auth.AnyUser, Handler: s.trialNvidiaSMI, BodyLimit: verifyBodyLimit},
 		{Method: http.MethodPost, Path: "/trials/:id/performance", Policy: auth.AnyUser, Handler: s.trialPerformance},
 		{Method: http.MethodGet, Path: "/platforms/:id/terms/edit", Policy: editor, Handler: s.platformTermsEdit},
 		{Method: http.MethodPost, Path: "/platforms/:id/terms", Policy: editor, Handler: s.platformTermsUpdate},

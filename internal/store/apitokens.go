@@ -19,12 +19,6 @@ const (
 	ActionAPITokenRevoke = "api_token.revoke"
 )
 
-// The API token actions join the audit log's filter list here, next to
-// their constants.
-func init() {
-	AuditActions = append(AuditActions, ActionAPITokenCreate, ActionAPITokenRevoke)
-}
-
 // MaxAPITokens is how many live tokens one user may hold.
 const MaxAPITokens = 20
 

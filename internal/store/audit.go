@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,34 @@ import (
 
 	"gpuquote/internal/user"
 )
+
+// AuditActions lists every action the audit log can hold, in the order the
+// filter offers them: the one list the audit page's filter, its words
+// (audit.action.<action> in both catalogs) and the tests use. A new Action…
+// constant belongs here too; TestEveryAuditActionIsListed fails otherwise.
+var AuditActions = []string{
+	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword,
+	ActionLogin, ActionLoginFailed, ActionLogout, ActionFXRateCreate,
+	ActionPlatformCreate, ActionPlatformUpdate, ActionPlatformTermsUpdate, ActionGPUModelCreate, ActionGPUModelUpdate,
+	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,
+	ActionQuoteDeleteDraft, ActionQuoteImport, ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,
+	ActionTrialCreate, ActionTrialRecord, ActionTrialPaste, ActionTrialPerf,
+	ActionReportCreate, ActionReportSubmit, ActionReportApprove, ActionReportReturn, ActionReportRetitle, ActionReportDelete,
+	ActionAPITokenCreate, ActionAPITokenRevoke,
+}
+
+// AuditEntities lists every kind of object the audit log records (its
+// entity column), for the filter and its words (entity.<entity>).
+var AuditEntities = []string{
+	"user", "login", "fx_rate", "platform", "gpu_model", "quote", "reference_price",
+	"usage_profile", "trial", "report", "api_token",
+}
+
+// IsAuditAction reports whether a is one of AuditActions.
+func IsAuditAction(a string) bool { return slices.Contains(AuditActions, a) }
+
+// IsAuditEntity reports whether e is one of AuditEntities.
+func IsAuditEntity(e string) bool { return slices.Contains(AuditEntities, e) }
 
 // AuditEntry is one audited write.
 type AuditEntry struct {

@@ -17,8 +17,9 @@ import (
 // for those whose pages the reader may open); the store counts only those,
 // and an empty ask runs no query at all.
 type HomeAsk struct {
-	// UserID, when set, counts that user's drafts and their returned
-	// reports not yet revised.
+	// UserID, when set, counts that user's drafts, their returned
+	// reports not yet revised and the decisions on their reports they
+	// have not seen (report_notices).
 	UserID int64
 	// Inbox counts the reports waiting for finance (submitted), as the
 	// inbox lists them.
@@ -39,6 +40,9 @@ type HomeCounts struct {
 	// is a draft or on its way).
 	Drafts   int
 	Returned int
+	// Notices are the decisions (approved, returned) on the reader's
+	// reports they have not opened since (docs/RULES.md §11.3).
+	Notices int
 	// Waiting is the number of reports in finance's inbox.
 	Waiting int
 	// Stale and Jumps are the dashboard's two counts.
@@ -68,8 +72,9 @@ func (s *Store) HomeCounts(ctx context.Context, a HomeAsk) (HomeCounts, error) {
 		u := arg(a.UserID)
 		cols = append(cols,
 			`(SELECT count(*) FROM reports r WHERE r.author_id = `+u+` AND r.status = 'draft')`,
-			`(SELECT count(*) FROM reports r WHERE r.author_id = `+u+` AND `+returnedOpen+`)`)
-		dest = append(dest, &c.Drafts, &c.Returned)
+			`(SELECT count(*) FROM reports r WHERE r.author_id = `+u+` AND `+returnedOpen+`)`,
+			`(SELECT count(*) FROM report_notices n WHERE n.user_id = `+u+`)`)
+		dest = append(dest, &c.Drafts, &c.Returned, &c.Notices)
 	}
 	if a.Inbox {
 		cols = append(cols, `(SELECT count(*) FROM reports r WHERE r.status = 'submitted')`)

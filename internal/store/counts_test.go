@@ -73,8 +73,19 @@ func TestHomeCountsAndLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (store.HomeCounts{Drafts: 3, Returned: 2, Waiting: 2}); got != want {
+	// Notices: three returns and an approval, none opened yet.
+	if want := (store.HomeCounts{Drafts: 3, Returned: 2, Notices: 4, Waiting: 2}); got != want {
 		t.Errorf("author and inbox: %+v, want %+v", got, want)
+	}
+	// Opening a report clears its notice, and only the author's opening.
+	must(st.SeeReportNotice(ctx, r1.ID, fin.UserID))
+	must(st.SeeReportNotice(ctx, r1.ID, author.UserID))
+	if ns, err := st.ReportNotices(ctx, author.UserID, 2); err != nil || len(ns) != 2 || ns[0].ID != approved.ID ||
+		ns[1].ID != revised.ID {
+		t.Errorf("notices, newest decision first, at most 2: %+v %v", ns, err)
+	}
+	if n, err := st.HomeCounts(ctx, store.HomeAsk{UserID: author.UserID}); err != nil || n.Notices != 3 {
+		t.Errorf("notices after opening one: %+v %v", n, err)
 	}
 	// The inbox count is the inbox's total.
 	_, inbox, err := st.Reports(ctx, store.ReportFilter{ViewerID: fin.UserID, Statuses: []string{report.Submitted}, OldestFirst: true})

@@ -19,14 +19,14 @@ import (
 // and driver.Valuer, which go through the exact text form, never float64.
 const gpuModelColumns = `id, vendor, name, vram_gb, memory_bandwidth_gbs, interconnect, interconnect_gbs,
 	tdp_w, boost_clock_mhz, load_power_min_w, load_power_max_w, load_clock_min_mhz, load_clock_max_mhz,
-	source, as_of, notes, lock_version, coalesce(created_by, 0), created_at, coalesce(updated_by, 0), updated_at`
+	source, as_of, notes, lock_version, coalesce(created_by, 0), created_at, coalesce(updated_by, 0), updated_at, aliases`
 
 const gpuModelOrder = `lower(vendor), lower(name), id`
 
 func gpuModelDest(g *market.GPUModel) []any {
 	return []any{&g.ID, &g.Vendor, &g.Name, &g.VRAMGB, &g.MemoryBandwidthGBs, &g.Interconnect, &g.InterconnectGBs,
 		&g.TDPW, &g.BoostClockMHz, &g.LoadPowerMinW, &g.LoadPowerMaxW, &g.LoadClockMinMHz, &g.LoadClockMaxMHz,
-		&g.Source, &g.AsOf, &g.Notes, &g.LockVersion, &g.CreatedBy, &g.CreatedAt, &g.UpdatedBy, &g.UpdatedAt}
+		&g.Source, &g.AsOf, &g.Notes, &g.LockVersion, &g.CreatedBy, &g.CreatedAt, &g.UpdatedBy, &g.UpdatedAt, &g.Aliases}
 }
 
 func scanGPUModel(row pgx.Row) (market.GPUModel, error) {
@@ -40,6 +40,9 @@ func scanGPUModel(row pgx.Row) (market.GPUModel, error) {
 func normaliseGPUModel(g *market.GPUModel) {
 	for _, s := range []*string{&g.Vendor, &g.Name, &g.Interconnect, &g.Source, &g.Notes} {
 		*s = strings.TrimSpace(*s)
+	}
+	if g.Aliases == nil {
+		g.Aliases = []string{}
 	}
 	if g.AsOf != nil {
 		y, m, d := g.AsOf.Date()
@@ -73,6 +76,12 @@ func gpuNameTaken(err error) error {
 		return &NameTakenError{Field: "name"}
 	}
 	return nil
+}
+
+// gpuNames are a GPU model's names ("Vendor Name" and the bare name) for
+// checkAliases; both clash on the name field.
+func gpuNames(g market.GPUModel) [][2]string {
+	return [][2]string{{"name", g.Vendor + " " + g.Name}, {"name", g.Name}}
 }
 
 // insertGPUPerf writes the model's perf rows (the caller has removed the
@@ -138,16 +147,19 @@ func (s *Store) CreateGPUModel(ctx context.Context, a user.Actor, g market.GPUMo
 	normaliseGPUModel(&g)
 	var out market.GPUModel
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		if err := checkAliases(ctx, tx, "gpu_models", 0, gpuNames(g), g.Aliases); err != nil {
+			return err
+		}
 		var err error
 		out, err = scanGPUModel(tx.QueryRow(ctx, `
 			INSERT INTO gpu_models (vendor, name, vram_gb, memory_bandwidth_gbs, interconnect, interconnect_gbs,
 				tdp_w, boost_clock_mhz, load_power_min_w, load_power_max_w, load_clock_min_mhz, load_clock_max_mhz,
-				source, as_of, notes, created_by, updated_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)
+				source, as_of, notes, created_by, updated_by, aliases)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $17)
 			RETURNING `+gpuModelColumns,
 			g.Vendor, g.Name, g.VRAMGB, g.MemoryBandwidthGBs, g.Interconnect, g.InterconnectGBs,
 			g.TDPW, g.BoostClockMHz, g.LoadPowerMinW, g.LoadPowerMaxW, g.LoadClockMinMHz, g.LoadClockMaxMHz,
-			g.Source, g.AsOf, g.Notes, nullableActorID(a)))
+			g.Source, g.AsOf, g.Notes, nullableActorID(a), g.Aliases))
 		if taken := gpuNameTaken(err); taken != nil {
 			return taken
 		}
@@ -184,6 +196,9 @@ func (s *Store) UpdateGPUModel(ctx context.Context, a user.Actor, g market.GPUMo
 		if before.LockVersion != g.LockVersion {
 			return ErrConflict
 		}
+		if err := checkAliases(ctx, tx, "gpu_models", g.ID, gpuNames(g), g.Aliases); err != nil {
+			return err
+		}
 		models := []market.GPUModel{before}
 		if err := loadGPUPerf(ctx, tx, models); err != nil {
 			return err
@@ -194,12 +209,12 @@ func (s *Store) UpdateGPUModel(ctx context.Context, a user.Actor, g market.GPUMo
 				interconnect = $7, interconnect_gbs = $8, tdp_w = $9, boost_clock_mhz = $10,
 				load_power_min_w = $11, load_power_max_w = $12, load_clock_min_mhz = $13, load_clock_max_mhz = $14,
 				source = $15, as_of = $16, notes = $17, updated_by = $18, updated_at = now(),
-				lock_version = lock_version + 1
+				lock_version = lock_version + 1, aliases = $19
 			WHERE id = $1 AND lock_version = $2
 			RETURNING `+gpuModelColumns,
 			g.ID, g.LockVersion, g.Vendor, g.Name, g.VRAMGB, g.MemoryBandwidthGBs, g.Interconnect, g.InterconnectGBs,
 			g.TDPW, g.BoostClockMHz, g.LoadPowerMinW, g.LoadPowerMaxW, g.LoadClockMinMHz, g.LoadClockMaxMHz,
-			g.Source, g.AsOf, g.Notes, nullableActorID(a)))
+			g.Source, g.AsOf, g.Notes, nullableActorID(a), g.Aliases))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrConflict
 		}

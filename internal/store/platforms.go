@@ -22,6 +22,9 @@ type NameTakenError struct {
 	// Field is the column (and form field) that clashes: name_zh or name_en
 	// for platforms, name for GPU models (vendor and name together).
 	Field string
+	// Name is set when the clash is with another row's alias, or an alias
+	// with another row's name or alias (docs/RULES.md §7.6): the name.
+	Name string
 }
 
 // Error describes the clash.
@@ -33,7 +36,7 @@ func (e *NameTakenError) Is(target error) bool { return target == ErrNameTaken }
 const platformColumns = `id, name_zh, name_en, website, country, currency, operating_since,
 	idc_licence, isp_licence, iso27001, mlps3, third_party_guarantee, guarantee_note,
 	support_channel, billing_granularities, notes, lock_version,
-	coalesce(created_by, 0), created_at, coalesce(updated_by, 0), updated_at`
+	coalesce(created_by, 0), created_at, coalesce(updated_by, 0), updated_at, aliases`
 
 // platformOrder sorts by the English name where there is one (Latin names
 // sort meaningfully; code-point order of Chinese does not), then the
@@ -44,7 +47,7 @@ func platformDest(p *market.Platform) []any {
 	return []any{&p.ID, &p.NameZH, &p.NameEN, &p.Website, &p.Country, &p.Currency, &p.OperatingSince,
 		&p.IDCLicence, &p.ISPLicence, &p.ISO27001, &p.MLPS3, &p.ThirdPartyGuarantee, &p.GuaranteeNote,
 		&p.SupportChannel, &p.BillingGranularities, &p.Notes, &p.LockVersion,
-		&p.CreatedBy, &p.CreatedAt, &p.UpdatedBy, &p.UpdatedAt}
+		&p.CreatedBy, &p.CreatedAt, &p.UpdatedBy, &p.UpdatedAt, &p.Aliases}
 }
 
 func scanPlatform(row pgx.Row) (market.Platform, error) {
@@ -74,6 +77,60 @@ func normalisePlatform(p *market.Platform) {
 	if p.BillingGranularities == nil {
 		p.BillingGranularities = []string{}
 	}
+	if p.Aliases == nil {
+		p.Aliases = []string{}
+	}
+}
+
+// checkAliases applies docs/RULES.md §7.6 to a row of table (gpu_models or
+// platforms) about to be saved with id (0 for a new one): none of its
+// aliases may equal another row's name or alias, nor any of its names
+// (field → name) another row's alias. It takes a transaction lock per
+// table, so two saves cannot each pass the check with the same alias.
+func checkAliases(ctx context.Context, tx pgx.Tx, table string, id int64, names [][2]string, aliases []string) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('gpuquote.aliases.' || $1))`, table); err != nil {
+		return fmt.Errorf("aliases lock: %w", err)
+	}
+	query := `SELECT name_zh, name_en, aliases FROM platforms WHERE id <> $1`
+	if table == "gpu_models" {
+		query = `SELECT vendor || ' ' || name, name, aliases FROM gpu_models WHERE id <> $1`
+	}
+	rows, err := tx.Query(ctx, query, id)
+	if err != nil {
+		return fmt.Errorf("aliases check: %w", err)
+	}
+	otherNames, otherAliases := map[string]bool{}, map[string]bool{}
+	for rows.Next() {
+		var a, b string
+		var al []string
+		if err := rows.Scan(&a, &b, &al); err != nil {
+			rows.Close()
+			return fmt.Errorf("aliases check: %w", err)
+		}
+		otherNames[market.NameKey(a)], otherNames[market.NameKey(b)] = true, true
+		for _, x := range al {
+			otherAliases[market.NameKey(x)] = true
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("aliases check: %w", err)
+	}
+	for _, a := range aliases {
+		if k := market.NameKey(a); otherNames[k] || otherAliases[k] {
+			return &NameTakenError{Field: "aliases", Name: a}
+		}
+	}
+	for _, n := range names {
+		if k := market.NameKey(n[1]); k != "" && otherAliases[k] {
+			return &NameTakenError{Field: n[0], Name: n[1]}
+		}
+	}
+	return nil
+}
+
+// platformNames are a platform's names by form field, for checkAliases.
+func platformNames(p market.Platform) [][2]string {
+	return [][2]string{{"name_zh", p.NameZH}, {"name_en", p.NameEN}}
 }
 
 // nullableActorID is the actor's user id for created_by/updated_by (NULL for the
@@ -91,16 +148,19 @@ func (s *Store) CreatePlatform(ctx context.Context, a user.Actor, p market.Platf
 	normalisePlatform(&p)
 	var out market.Platform
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		if err := checkAliases(ctx, tx, "platforms", 0, platformNames(p), p.Aliases); err != nil {
+			return err
+		}
 		var err error
 		out, err = scanPlatform(tx.QueryRow(ctx, `
 			INSERT INTO platforms (name_zh, name_en, website, country, currency, operating_since,
 				idc_licence, isp_licence, iso27001, mlps3, third_party_guarantee, guarantee_note,
-				support_channel, billing_granularities, notes, created_by, updated_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)
+				support_channel, billing_granularities, notes, created_by, updated_by, aliases)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $17)
 			RETURNING `+platformColumns,
 			p.NameZH, p.NameEN, p.Website, p.Country, p.Currency, p.OperatingSince,
 			p.IDCLicence, p.ISPLicence, p.ISO27001, p.MLPS3, p.ThirdPartyGuarantee, p.GuaranteeNote,
-			p.SupportChannel, p.BillingGranularities, p.Notes, nullableActorID(a)))
+			p.SupportChannel, p.BillingGranularities, p.Notes, nullableActorID(a), p.Aliases))
 		if taken := platformNameTaken(err); taken != nil {
 			return taken
 		}
@@ -129,6 +189,9 @@ func (s *Store) UpdatePlatform(ctx context.Context, a user.Actor, p market.Platf
 		if before.LockVersion != p.LockVersion {
 			return ErrConflict
 		}
+		if err := checkAliases(ctx, tx, "platforms", p.ID, platformNames(p), p.Aliases); err != nil {
+			return err
+		}
 		// The row is locked, so the version test cannot fail here; it stays
 		// in the statement so the update is safe on its own.
 		after, err = scanPlatform(tx.QueryRow(ctx, `
@@ -136,12 +199,12 @@ func (s *Store) UpdatePlatform(ctx context.Context, a user.Actor, p market.Platf
 				operating_since = $8, idc_licence = $9, isp_licence = $10, iso27001 = $11, mlps3 = $12,
 				third_party_guarantee = $13, guarantee_note = $14, support_channel = $15,
 				billing_granularities = $16, notes = $17, updated_by = $18, updated_at = now(),
-				lock_version = lock_version + 1
+				lock_version = lock_version + 1, aliases = $19
 			WHERE id = $1 AND lock_version = $2
 			RETURNING `+platformColumns,
 			p.ID, p.LockVersion, p.NameZH, p.NameEN, p.Website, p.Country, p.Currency, p.OperatingSince,
 			p.IDCLicence, p.ISPLicence, p.ISO27001, p.MLPS3, p.ThirdPartyGuarantee, p.GuaranteeNote,
-			p.SupportChannel, p.BillingGranularities, p.Notes, nullableActorID(a)))
+			p.SupportChannel, p.BillingGranularities, p.Notes, nullableActorID(a), p.Aliases))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrConflict
 		}

@@ -8,12 +8,13 @@ import (
 )
 
 // QuoteRefNames returns every platform (Chinese and English names) and
-// every GPU model ("vendor name" and name), ordered by name.
+// every GPU model ("vendor name" and name), each followed by its aliases,
+// ordered by name.
 func (s *Store) QuoteRefNames(ctx context.Context) (platforms, gpus []market.RefName, err error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT 'p', id, name_zh, name_en FROM platforms
+		SELECT 'p', id, name_zh, name_en, aliases FROM platforms
 		UNION ALL
-		SELECT 'g', id, vendor || ' ' || name, name FROM gpu_models
+		SELECT 'g', id, vendor || ' ' || name, name, aliases FROM gpu_models
 		ORDER BY 1, 4, 3`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("quote reference names: %w", err)
@@ -24,11 +25,13 @@ func (s *Store) QuoteRefNames(ctx context.Context) (platforms, gpus []market.Ref
 			kind string
 			r    market.RefName
 			a, b string
+			al   []string
 		)
-		if err := rows.Scan(&kind, &r.ID, &a, &b); err != nil {
+		if err := rows.Scan(&kind, &r.ID, &a, &b, &al); err != nil {
 			return nil, nil, err
 		}
-		r.Names = []string{a, b}
+		// Aliases after the names: an export writes a name (docs/RULES.md §7.6).
+		r.Names = append([]string{a, b}, al...)
 		if kind == "p" {
 			platforms = append(platforms, r)
 		} else {

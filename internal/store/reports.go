@@ -113,9 +113,30 @@ func addReportEvent(ctx context.Context, q Querier, a user.Actor, at time.Time, 
 // (R-YYYY-NNNN, from report_counters, so a failed save gives it back); a
 // revision of a returned report keeps its number with the next revision.
 // The timeline and the audit log record it, and so does the report it
-// revises or recomputes.
+// revises or recomputes; a recomputation the actor already has as a draft
+// with the same snapshot is returned instead (RecomputeReport).
 func (s *Store) CreateReport(ctx context.Context, a user.Actor, now time.Time, in report.NewReport) (report.Report, error) {
-	var out report.Report
+	out, _, err := s.createReport(ctx, a, now, in)
+	return out, err
+}
+
+// RecomputeReport saves in, a recomputation of in.RecomputedFromID, like
+// CreateReport, unless the actor already has a draft recomputed from the
+// same report with the same snapshot: then nothing is written and that
+// draft is returned (reused), so pressing recompute again adds nothing to
+// either timeline (docs/RULES.md §11.5).
+func (s *Store) RecomputeReport(ctx context.Context, a user.Actor, now time.Time, in report.NewReport) (r report.Report, reused bool, err error) {
+	if in.RecomputedFromID == 0 || in.PreviousRevisionID != 0 {
+		return report.Report{}, false, errors.New("store: not a recomputation")
+	}
+	return s.createReport(ctx, a, now, in)
+}
+
+func (s *Store) createReport(ctx context.Context, a user.Actor, now time.Time, in report.NewReport) (report.Report, bool, error) {
+	var (
+		out    report.Report
+		reused bool
+	)
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var (
 			number   string
@@ -123,6 +144,28 @@ func (s *Store) CreateReport(ctx context.Context, a user.Actor, now time.Time, i
 			prevStat string
 			srcStat  string
 		)
+		if in.RecomputedFromID != 0 {
+			// The source's row lock serialises recomputations of one
+			// report, so two presses at once make one draft.
+			if err := tx.QueryRow(ctx, `SELECT status FROM reports WHERE id = $1 FOR NO KEY UPDATE`, in.RecomputedFromID).Scan(&srcStat); err != nil {
+				return notFound(err)
+			}
+			if srcStat == report.Deleted {
+				return ErrNotFound
+			}
+			var same int64
+			err := tx.QueryRow(ctx, `SELECT id FROM reports WHERE recomputed_from_id = $1 AND author_id = $2
+				AND status = 'draft' AND snapshot = $3::jsonb ORDER BY id DESC LIMIT 1`,
+				in.RecomputedFromID, a.UserID, in.Snapshot).Scan(&same)
+			switch {
+			case err == nil:
+				reused = true
+				out, err = reportByID(ctx, tx, same)
+				return err
+			case !errors.Is(err, pgx.ErrNoRows):
+				return fmt.Errorf("recomputed report: %w", err)
+			}
+		}
 		if in.PreviousRevisionID != 0 {
 			var author int64
 			err := tx.QueryRow(ctx, `SELECT number, revision, author_id, status FROM reports WHERE id = $1 FOR UPDATE`,
@@ -157,14 +200,6 @@ func (s *Store) CreateReport(ctx context.Context, a user.Actor, now time.Time, i
 				return fmt.Errorf("report number: %w", err)
 			}
 			number = fmt.Sprintf("R-%04d-%04d", year, seq)
-		}
-		if in.RecomputedFromID != 0 {
-			if err := tx.QueryRow(ctx, `SELECT status FROM reports WHERE id = $1`, in.RecomputedFromID).Scan(&srcStat); err != nil {
-				return notFound(err)
-			}
-			if srcStat == report.Deleted {
-				return ErrNotFound
-			}
 		}
 		if in.PlatformIDs == nil {
 			in.PlatformIDs = []int64{}
@@ -204,7 +239,7 @@ func (s *Store) CreateReport(ctx context.Context, a user.Actor, now time.Time, i
 		return audit(ctx, tx, a, AuditEntry{Action: ActionReportCreate, Entity: "report", EntityID: strconv.FormatInt(id, 10),
 			After: reportAudit(out)})
 	})
-	return out, err
+	return out, reused, err
 }
 
 // reportAction is the audit action of each workflow step.
@@ -274,6 +309,14 @@ func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id 
 		if err := addReportEvent(ctx, tx, a, now, id, st.Event, st.From, st.To, comment, 0); err != nil {
 			return err
 		}
+		if st.Decision {
+			// The author is told on every page until they open the
+			// report (docs/RULES.md §11.3).
+			if _, err := tx.Exec(ctx, `INSERT INTO report_notices (report_id, user_id, decided_at)
+				SELECT id, author_id, $2 FROM reports WHERE id = $1`, id, now); err != nil {
+				return fmt.Errorf("report notice: %w", err)
+			}
+		}
 		after := map[string]any{"status": st.To}
 		if comment != "" {
 			after["comment"] = comment
@@ -329,22 +372,66 @@ func (s *Store) RetitleReport(ctx context.Context, a user.Actor, now time.Time, 
 	})
 }
 
+const eventColumns = `e.id, e.report_id, r.revision, e.at, coalesce(e.actor_id, 0), e.actor_name, e.action,
+	coalesce(e.from_status, ''), e.to_status, e.comment, coalesce(e.related_report_id, 0), coalesce(x.number, ''),
+	coalesce(x.revision, 0)`
+
+func collectEvents(rows pgx.Rows) ([]report.Event, error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (report.Event, error) {
+		var e report.Event
+		err := row.Scan(&e.ID, &e.ReportID, &e.Revision, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.FromStatus,
+			&e.ToStatus, &e.Comment, &e.RelatedReportID, &e.RelatedNumber, &e.RelatedRevision)
+		return e, err
+	})
+}
+
 // ReportEvents returns a report's timeline, oldest first.
 func (s *Store) ReportEvents(ctx context.Context, id int64) ([]report.Event, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT e.id, e.at, coalesce(e.actor_id, 0), e.actor_name, e.action, coalesce(e.from_status, ''), e.to_status, e.comment,
-		       coalesce(e.related_report_id, 0), coalesce(x.number, ''), coalesce(x.revision, 0)
-		FROM report_events e LEFT JOIN reports x ON x.id = e.related_report_id
+		SELECT `+eventColumns+`
+		FROM report_events e JOIN reports r ON r.id = e.report_id LEFT JOIN reports x ON x.id = e.related_report_id
 		WHERE e.report_id = $1 ORDER BY e.id`, id)
 	if err != nil {
 		return nil, fmt.Errorf("report events: %w", err)
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (report.Event, error) {
-		var e report.Event
-		err := row.Scan(&e.ID, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.FromStatus, &e.ToStatus, &e.Comment,
-			&e.RelatedReportID, &e.RelatedNumber, &e.RelatedRevision)
-		return e, err
-	})
+	return collectEvents(rows)
+}
+
+// ReportHistory returns the timelines of every revision of report number
+// that the viewer may see (report.Visible: no deleted drafts, others'
+// drafts only for an admin), merged oldest first, each event naming its
+// revision (docs/RULES.md §11.3).
+func (s *Store) ReportHistory(ctx context.Context, number string, viewerID int64, viewerAdmin bool) ([]report.Event, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+eventColumns+`
+		FROM report_events e JOIN reports r ON r.id = e.report_id LEFT JOIN reports x ON x.id = e.related_report_id
+		WHERE r.number = $1 AND r.status <> 'deleted' AND (r.status <> 'draft' OR r.author_id = $2 OR $3)
+		ORDER BY e.id`, number, viewerID, viewerAdmin)
+	if err != nil {
+		return nil, fmt.Errorf("report history: %w", err)
+	}
+	return collectEvents(rows)
+}
+
+// ReportNotices returns at most limit of the decisions on userID's
+// reports they have not seen yet (approved or returned, with the
+// decider's name and comment), newest decision first.
+func (s *Store) ReportNotices(ctx context.Context, userID int64, limit int) ([]report.Report, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+reportColumns+reportFrom+` JOIN report_notices n ON n.report_id = r.id
+		WHERE n.user_id = $1 ORDER BY n.decided_at DESC, n.report_id DESC LIMIT $2`, userID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("report notices: %w", err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (report.Report, error) { return scanReport(row) })
+}
+
+// SeeReportNotice records that userID opened report id: the decision on
+// it is no longer news to them.
+func (s *Store) SeeReportNotice(ctx context.Context, id, userID int64) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM report_notices WHERE report_id = $1 AND user_id = $2`, id, userID); err != nil {
+		return fmt.Errorf("report notice: %w", err)
+	}
+	return nil
 }
 
 // ReportFilter narrows the report list; zero fields do not filter.

@@ -28,13 +28,6 @@ const (
 	ActionTrialPerf   = "trial.performance"
 )
 
-// The trial and platform-terms actions join the audit log's filter list
-// here, next to their constants, rather than in users.go's list.
-func init() {
-	AuditActions = append(AuditActions, ActionTrialCreate, ActionTrialRecord, ActionTrialPaste, ActionTrialPerf,
-		ActionPlatformTermsUpdate)
-}
-
 // ErrTrialQuote means a trial was asked for a quote that is not the
 // current published version of its offer.
 var ErrTrialQuote = errors.New("store: trials are opened for published quotes")

@@ -39,15 +39,6 @@ const (
 	ActionProfileDelete        = "usage_profile.delete"
 )
 
-// AuditActions lists every action the audit log can hold, for filters.
-var AuditActions = []string{
-	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword,
-	ActionLogin, ActionLoginFailed, ActionLogout, ActionFXRateCreate,
-	ActionPlatformCreate, ActionPlatformUpdate, ActionGPUModelCreate, ActionGPUModelUpdate,
-	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,
-	ActionQuoteDeleteDraft, ActionQuoteImport, ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,
-}
-
 // ErrEmailTaken means another user already has this email (case-insensitively).
 var ErrEmailTaken = errors.New("store: email already in use")
 

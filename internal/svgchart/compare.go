@@ -1,6 +1,7 @@
 package svgchart
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,7 +85,6 @@ const (
 	curveMarginRight  = 28
 	curveMarginBottom = 48
 	legendRow         = 20
-	legendNameWidth   = 220
 )
 
 // fullMonth is the right end of the hours axis (docs/RULES.md §1.2: 730 h).
@@ -119,22 +119,6 @@ func dashAttr(dash string) string {
 
 // dec is n as a decimal.
 func dec(n int) decimal.Decimal { return decimal.NewFromInt(int64(n)) }
-
-// truncate shortens s with an ellipsis so that its estimated width is at
-// most max; ok is false when s fits as it is.
-func truncate(s string, max int) (string, bool) {
-	if textWidth(s) <= max {
-		return s, false
-	}
-	runes := []rune(s)
-	ell := textWidth("…")
-	for n := len(runes); n > 0; n-- {
-		if textWidth(string(runes[:n]))+ell <= max {
-			return string(runes[:n]) + "…", true
-		}
-	}
-	return "…", true
-}
 
 // svgOpen writes the <svg> element's start with its title and description.
 func svgOpen(b *strings.Builder, id, title, desc string, w, h int) {
@@ -215,32 +199,19 @@ func CostCurves(c CurveChart) string {
 		return bottom.Sub(v.Mul(perUnit))
 	}
 
-	// The legend: one row of kinds, then the quotes, flowing into rows.
-	type entry struct {
-		text, full string
-		width      int
-	}
-	entries := make([]entry, len(quotes))
+	// The legend: one row of kinds, then one row per quote (more where a
+	// long name wraps) with its colour, number and full name.
+	var legend strings.Builder
+	names := make([]string, len(quotes))
 	for i, q := range quotes {
-		name, cut := truncate(q.Name, legendNameWidth)
-		e := entry{text: strconv.Itoa(i+1) + " " + name}
-		if cut {
-			e.full = q.Name
-		}
-		e.width = 16 + textWidth(e.text) + 16
-		entries[i] = e
+		names[i] = q.Name
 	}
-	rowOf := make([]int, len(entries))
-	xOf := make([]int, len(entries))
-	row, lx := 1, 12
-	for i, e := range entries {
-		if lx > 12 && lx+e.width > w-12 {
-			row, lx = row+1, 12
-		}
-		rowOf[i], xOf[i] = row, lx
-		lx += e.width
-	}
-	totalH := h + (row+1)*legendRow
+	totalH := legendNames(&legend, names, w, h+legendRow, func(i, lx, base int) string {
+		return `<rect x="` + strconv.Itoa(lx) + `" y="` + strconv.Itoa(base-10) + `" width="12" height="12" fill="` + curveStroke[i%len(curveStroke)] + `"/>`
+	}) + 4
+	// Texts already placed, so that the labels of the dots keep clear of
+	// them and of each other.
+	var taken placed
 
 	var b strings.Builder
 	svgOpen(&b, c.ID, c.Title, c.Desc, w, totalH)
@@ -258,8 +229,9 @@ func CostCurves(c CurveChart) string {
 	}
 	b.WriteString(`</g><g class="chart-label" fill="#4a5a55" text-anchor="end">`)
 	for v := decimal.Zero; v.LessThanOrEqual(yTop); v = v.Add(step) {
-		b.WriteString(`<text x="` + coord(left.Sub(dec(6))) + `" y="` + coord(y(v).Add(dec(4))) + `">` +
-			esc(money.Group(money.String(v))) + `</text>`)
+		label := money.Group(money.String(v))
+		b.WriteString(`<text x="` + coord(left.Sub(dec(6))) + `" y="` + coord(y(v).Add(dec(4))) + `">` + esc(label) + `</text>`)
+		taken = append(taken, textBox(left.Sub(dec(6)), y(v).Add(dec(4)), 13, "end", label))
 	}
 	b.WriteString(`</g>`)
 
@@ -270,6 +242,7 @@ func CostCurves(c CurveChart) string {
 	b.WriteString(`<line x1="` + coord(left) + `" y1="` + coord(bottom) + `" x2="` + coord(right) + `" y2="` + coord(bottom) + `"/>`)
 	b.WriteString(`</g>`)
 	b.WriteString(`<text class="chart-label" x="` + coord(left) + `" y="16" fill="#1b2623" font-weight="600">` + esc(c.YLabel) + `</text>`)
+	taken = append(taken, textBox(left, dec(16), 13, "start", c.YLabel))
 	b.WriteString(`<g class="chart-label" fill="#4a5a55" text-anchor="middle">`)
 	endX := x(fullMonth)
 	endLabel := "730"
@@ -282,25 +255,84 @@ func CostCurves(c CurveChart) string {
 			continue
 		}
 		b.WriteString(`<text x="` + coord(xx) + `" y="` + coord(bottom.Add(dec(18))) + `">` + label + `</text>`)
+		taken = append(taken, textBox(xx, bottom.Add(dec(18)), 13, "middle", label))
 	}
 	b.WriteString(`<line x1="` + coord(endX) + `" y1="` + coord(bottom) + `" x2="` + coord(endX) + `" y2="` + coord(bottom.Add(dec(6))) + `" stroke="#1b2623" stroke-width="2"/>`)
 	b.WriteString(`<text x="` + coord(endX) + `" y="` + coord(bottom.Add(dec(18))) + `" fill="#1b2623" font-weight="600">` + endLabel + `</text>`)
+	taken = append(taken, textBox(endX, bottom.Add(dec(18)), 13, "middle", endLabel))
 	if c.XLabel != "" {
 		b.WriteString(`<text x="` + coord(left.Add(plotW.Div(dec(2)))) + `" y="` + coord(bottom.Add(dec(38))) + `" fill="#1b2623" font-weight="600">` + esc(c.XLabel) + `</text>`)
 	}
 	b.WriteString(`</g>`)
 
-	// The lines of each quote, its number at their right ends, and its
+	// The lines of each quote, its number at their right ends (one label
+	// where several of its lines end at the same height; labels moved
+	// apart where lines of different quotes end close together), and its
 	// break-even dot.
+	type endNumber struct {
+		quote int
+		y     decimal.Decimal
+	}
+	var ends []endNumber
+	for i, q := range quotes {
+		var ys []decimal.Decimal
+		for k, p := range []decimal.NullDecimal{q.Hourly, q.Monthly, q.Spot} {
+			if p.Valid {
+				v := p.Decimal
+				if k != 1 { // hourly and spot reach price × 730 at the end
+					v = v.Mul(fullMonth)
+				}
+				ey := y(v)
+				if !slices.ContainsFunc(ys, func(o decimal.Decimal) bool { return o.Equal(ey) }) {
+					ys = append(ys, ey)
+					ends = append(ends, endNumber{i, ey.Add(dec(4))})
+				}
+			}
+		}
+	}
+	endYs := make([]decimal.Decimal, len(ends))
+	for k, e := range ends {
+		endYs[k] = decimal.Max(e.y, top.Add(dec(4)))
+	}
+	endYs = spread(endYs, dec(14), bottom.Add(dec(1)))
+	for k, e := range ends {
+		taken = append(taken, textBox(endX.Add(dec(4)), endYs[k], 11, "start", strconv.Itoa(e.quote+1)))
+	}
+	// label writes a dot's label near (bx, by): above it, else below, in
+	// the anchor that keeps it inside the plot near either end, else the
+	// others; a label that finds no free place is left to the dot's
+	// tooltip, which carries the same words.
+	label := func(bx, by decimal.Decimal, hours decimal.Decimal, text string) {
+		if text == "" {
+			return
+		}
+		anchors := []string{"middle", "start", "end"}
+		switch {
+		case hours.LessThan(dec(110)):
+			anchors = []string{"start", "middle", "end"}
+		case hours.GreaterThan(dec(620)):
+			anchors = []string{"end", "middle", "start"}
+		}
+		for _, ly := range []decimal.Decimal{by.Sub(dec(9)), by.Add(dec(18))} {
+			for _, a := range anchors {
+				tb := textBox(bx, ly, 11, a, text)
+				if tb.x0.LessThan(left) || tb.x1.GreaterThan(endX) || !taken.free(tb, w, h) {
+					continue
+				}
+				taken = append(taken, tb)
+				b.WriteString(`<text class="chart-label" x="` + coord(bx) + `" y="` + coord(ly) + `" text-anchor="` + a +
+					`" fill="#1b2623" font-size="11">` + esc(text) + `</text>`)
+				return
+			}
+		}
+	}
 	zero := x(decimal.Zero)
 	for i, q := range quotes {
 		stroke := curveStroke[i%len(curveStroke)]
 		num := strconv.Itoa(i + 1)
 		b.WriteString(`<g class="chart-curves quote-` + num + `" stroke="` + stroke + `" stroke-width="2" fill="none">`)
-		var ends []decimal.Decimal
 		line := func(k curveKind, y0, y1 decimal.Decimal) {
 			b.WriteString(`<line class="` + k.class + `" x1="` + coord(zero) + `" y1="` + coord(y0) + `" x2="` + coord(endX) + `" y2="` + coord(y1) + `"` + dashAttr(k.dash) + `/>`)
-			ends = append(ends, y1)
 		}
 		if q.Hourly.Valid {
 			line(kindHourly, y(decimal.Zero), y(q.Hourly.Decimal.Mul(fullMonth)))
@@ -313,30 +345,21 @@ func CostCurves(c CurveChart) string {
 			line(kindSpot, y(decimal.Zero), y(q.Spot.Decimal.Mul(fullMonth)))
 		}
 		b.WriteString(`</g>`)
-		if len(ends) > 0 {
-			b.WriteString(`<g class="chart-label curve-number" fill="` + stroke + `" font-size="11">`)
-			for _, ey := range ends {
-				b.WriteString(`<text x="` + coord(endX.Add(dec(4))) + `" y="` + coord(ey.Add(dec(4))) + `">` + num + `</text>`)
+		var numbers []string
+		for k, e := range ends {
+			if e.quote == i {
+				numbers = append(numbers, `<text x="`+coord(endX.Add(dec(4)))+`" y="`+coord(endYs[k])+`">`+num+`</text>`)
 			}
-			b.WriteString(`</g>`)
+		}
+		if len(numbers) > 0 {
+			b.WriteString(`<g class="chart-label curve-number" fill="` + stroke + `" font-size="11" font-weight="600">` + strings.Join(numbers, "") + `</g>`)
 		}
 		if breakEvenShown(q) {
 			bx, by := x(q.BreakEvenHours.Decimal), y(q.Monthly.Decimal)
 			b.WriteString(`<g class="chart-breakeven">`)
 			b.WriteString(`<circle cx="` + coord(bx) + `" cy="` + coord(by) + `" r="4.5" fill="` + stroke + `" stroke="#ffffff" stroke-width="1.5">`)
 			b.WriteString(`<title>` + esc(strings.TrimSpace(q.Name+": "+q.BreakEvenLabel)) + `</title></circle>`)
-			if q.BreakEvenLabel != "" {
-				// Above the dot, kept inside the plot near either end.
-				anchor := "middle"
-				switch {
-				case q.BreakEvenHours.Decimal.LessThan(dec(110)):
-					anchor = "start"
-				case q.BreakEvenHours.Decimal.GreaterThan(dec(620)):
-					anchor = "end"
-				}
-				b.WriteString(`<text class="chart-label" x="` + coord(bx) + `" y="` + coord(by.Sub(dec(9))) + `" text-anchor="` + anchor +
-					`" fill="#1b2623" font-size="11">` + esc(q.BreakEvenLabel) + `</text>`)
-			}
+			label(bx, by, q.BreakEvenHours.Decimal, q.BreakEvenLabel)
 			b.WriteString(`</g>`)
 		}
 	}
@@ -354,18 +377,7 @@ func CostCurves(c CurveChart) string {
 		b.WriteString(`<g class="chart-crossing" data-testid="chart-crossing"><title>` + esc(title) + `</title>`)
 		b.WriteString(`<circle cx="` + coord(bx) + `" cy="` + coord(by) + `" r="5" fill="` + curveStroke[cr.Monthly%len(curveStroke)] +
 			`" stroke="` + curveStroke[cr.Hourly%len(curveStroke)] + `" stroke-width="2"/>`)
-		if cr.Label != "" {
-			// Above the dot, kept inside the plot near either end.
-			anchor := "middle"
-			switch {
-			case cr.Hours.LessThan(dec(110)):
-				anchor = "start"
-			case cr.Hours.GreaterThan(dec(620)):
-				anchor = "end"
-			}
-			b.WriteString(`<text class="chart-label" x="` + coord(bx) + `" y="` + coord(by.Sub(dec(10))) + `" text-anchor="` + anchor +
-				`" fill="#1b2623" font-size="11">` + esc(cr.Label) + `</text>`)
-		}
+		label(bx, by, cr.Hours, cr.Label)
 		b.WriteString(`</g>`)
 	}
 
@@ -393,17 +405,7 @@ func CostCurves(c CurveChart) string {
 		b.WriteString(`<circle cx="` + strconv.Itoa(kx+6) + `" cy="` + strconv.Itoa(ly-4) + `" r="4.5" fill="#1b2623"/>`)
 		b.WriteString(`<text x="` + strconv.Itoa(kx+16) + `" y="` + strconv.Itoa(ly) + `">` + esc(orDefault(c.LegendBreakEven, "break-even")) + `</text>`)
 	}
-	for i, e := range entries {
-		ey := h + rowOf[i]*legendRow + legendRow/2
-		if e.full != "" {
-			b.WriteString(`<g><title>` + esc(e.full) + `</title>`)
-		}
-		b.WriteString(`<rect x="` + strconv.Itoa(xOf[i]) + `" y="` + strconv.Itoa(ey-10) + `" width="12" height="12" fill="` + curveStroke[i%len(curveStroke)] + `"/>`)
-		b.WriteString(`<text x="` + strconv.Itoa(xOf[i]+16) + `" y="` + strconv.Itoa(ey) + `">` + esc(e.text) + `</text>`)
-		if e.full != "" {
-			b.WriteString(`</g>`)
-		}
-	}
+	b.WriteString(legend.String())
 	b.WriteString(`</g></svg>`)
 	return b.String()
 }
@@ -496,10 +498,9 @@ func StackedBars(c BarChart) string {
 	if w <= 0 {
 		w = 640
 	}
-	nameW := w / 4
-	if nameW > 200 {
-		nameW = 200
-	}
+	// Left of each bar its number; the legend below names each number in
+	// full.
+	nameW := 12 + textWidth(strconv.Itoa(len(c.Bars))) + 12
 	totalW := 0
 	hi := decimal.Zero
 	for _, bar := range c.Bars {
@@ -510,7 +511,13 @@ func StackedBars(c BarChart) string {
 	plotW := right.Sub(left)
 	top := dec(barTop)
 	bottom := top.Add(dec(len(c.Bars) * barPitch))
-	h := barTop + len(c.Bars)*barPitch + 28
+	var legend strings.Builder
+	names := make([]string, len(c.Bars))
+	for i, bar := range c.Bars {
+		names[i] = bar.Name
+	}
+	// The bars have no colour of their own: the number is the key.
+	h := legendNames(&legend, names, w, barTop+len(c.Bars)*barPitch+28, func(int, int, int) string { return "" }) + 4
 	step, xTop := NiceScale(hi, yIntervals)
 	// xr is the x coordinate of an amount, rounded as written, so that
 	// adjacent segments share an edge exactly.
@@ -559,14 +566,9 @@ func StackedBars(c BarChart) string {
 		rowTop := top.Add(dec(i*barPitch + (barPitch-barHeight)/2))
 		mid := rowTop.Add(dec(barHeight/2 + 4))
 		b.WriteString(`<g class="chart-bar">`)
-		name, cut := truncate(bar.Name, nameW-20)
-		if cut {
-			b.WriteString(`<g><title>` + esc(bar.Name) + `</title>`)
-		}
-		b.WriteString(`<text class="chart-label" x="` + coord(left.Sub(dec(8))) + `" y="` + coord(mid) + `" text-anchor="end" fill="#1b2623">` + esc(name) + `</text>`)
-		if cut {
-			b.WriteString(`</g>`)
-		}
+		b.WriteString(`<g><title>` + esc(bar.Name) + `</title>`)
+		b.WriteString(`<text class="chart-label bar-number" x="` + coord(left.Sub(dec(8))) + `" y="` + coord(mid) + `" text-anchor="end" fill="#1b2623" font-weight="600">` +
+			strconv.Itoa(i+1) + `</text></g>`)
 		amounts := [3]decimal.Decimal{nonNeg(bar.Compute), nonNeg(bar.Hidden), nonNeg(bar.OneOff)}
 		texts := [3]string{bar.ComputeText, bar.HiddenText, bar.OneOffText}
 		sum := decimal.Zero
@@ -584,7 +586,7 @@ func StackedBars(c BarChart) string {
 			esc(bar.TotalText) + `</text>`)
 		b.WriteString(`</g>`)
 	}
-	b.WriteString(`</svg>`)
+	b.WriteString(`<g class="chart-legend" fill="#1b2623">` + legend.String() + `</g></svg>`)
 	return b.String()
 }
 

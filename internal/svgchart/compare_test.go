@@ -231,8 +231,8 @@ func TestStackedBars(t *testing.T) {
 	if n["rect"] != 3+5 {
 		t.Errorf("rects %d", n["rect"])
 	}
-	// Chart title, five segment tooltips, the long name's full text.
-	if n["title"] != 1+5+1 {
+	// Chart title, five segment tooltips, each bar number's full name.
+	if n["title"] != 1+5+2 {
 		t.Errorf("titles %d", n["title"])
 	}
 	for _, want := range []string{"<title>Compute: €70.00</title>", "<title>Hidden: €50.50</title>", "<title>One-off: €49.50</title>",
@@ -241,13 +241,14 @@ func TestStackedBars(t *testing.T) {
 			t.Errorf("missing %s", want)
 		}
 	}
-	if strings.Contains(svg, ">"+long+"</text>") || !strings.Contains(svg, "…</text>") {
-		t.Error("long name not shortened")
+	// Bars are numbered; the legend below names each number in full.
+	if !strings.Contains(svg, ">2 "+long+"</text>") || !strings.Contains(svg, ">1 A</text>") || strings.Contains(svg, "…") {
+		t.Error("legend does not give the full names")
 	}
 	// Segments of a bar touch: each starts where the previous ends, and the
 	// 400 bar fills the plot (the axis tops at 400). The plot runs from
-	// 160 (a quarter of 640) to 640 − 12 − 56 − 8 = 564 ("€400.00" is
-	// 7 × 8 wide).
+	// 32 (room for the bar numbers) to 640 − 12 − 56 − 8 = 564 ("€400.00"
+	// is 7 × 8 wide).
 	segs := [][]xml.StartElement{withClass(els, "rect", "bar-compute"), withClass(els, "rect", "bar-hidden"), withClass(els, "rect", "bar-oneoff")}
 	if len(segs[0]) != 3 || len(segs[1]) != 3 || len(segs[2]) != 2 {
 		t.Fatalf("segments %d %d %d", len(segs[0]), len(segs[1]), len(segs[2]))
@@ -256,11 +257,11 @@ func TestStackedBars(t *testing.T) {
 	if !end(segs[0][2]).Equal(d(attr(segs[1][2], "x"))) || !end(segs[1][2]).Equal(d(attr(segs[2][1], "x"))) {
 		t.Error("segments do not touch")
 	}
-	if attr(segs[0][2], "x") != "160.0" || !end(segs[2][1]).Equal(d("564")) {
+	if attr(segs[0][2], "x") != "32.0" || !end(segs[2][1]).Equal(d("564")) {
 		t.Errorf("second bar from %s to %s", attr(segs[0][2], "x"), end(segs[2][1]))
 	}
-	// 70 of 400 over 404 units: 70.7 wide.
-	if attr(segs[0][1], "width") != "70.7" {
+	// 70 of 400 over 532 units: 93.1 wide.
+	if attr(segs[0][1], "width") != "93.1" {
 		t.Errorf("first compute width %s", attr(segs[0][1], "width"))
 	}
 

@@ -45,7 +45,9 @@ type Chart struct {
 	// From and To fix the date axis (so two charts line up); zero values
 	// take the range of the points.
 	From, To time.Time
-	// Width and Height of the view box; zero means 640 × 240.
+	// Width and Height of the plot with its axes; zero means 640 × 240.
+	// With more than one series the legend adds a row per series below,
+	// so the view box is taller than Height.
 	Width, Height int
 	Series        []Series
 }
@@ -159,9 +161,29 @@ func Render(c Chart) string {
 		return bottom.Sub(plotH.Mul(v).Div(yTop))
 	}
 
+	// The legend's rows below the date labels grow the view box.
+	var legend string
+	totalH := h
+	if len(c.Series) > 1 {
+		var lb strings.Builder
+		names := make([]string, len(c.Series))
+		for i, s := range c.Series {
+			names[i] = s.Name
+		}
+		totalH = legendNames(&lb, names, w, h, func(i, lx, base int) string {
+			sw := `<line x1="` + strconv.Itoa(lx) + `" y1="` + strconv.Itoa(base-4) + `" x2="` + strconv.Itoa(lx+24) + `" y2="` + strconv.Itoa(base-4) +
+				`" stroke="` + seriesStroke[i%len(seriesStroke)] + `" stroke-width="2"`
+			if dash := seriesDash[i%len(seriesDash)]; dash != "" {
+				sw += ` stroke-dasharray="` + dash + `"`
+			}
+			return sw + `/>`
+		}) + 4
+		legend = lb.String()
+	}
+
 	var b strings.Builder
 	id := esc(c.ID)
-	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ` + strconv.Itoa(w) + ` ` + strconv.Itoa(h) +
+	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ` + strconv.Itoa(w) + ` ` + strconv.Itoa(totalH) +
 		`" role="img" aria-labelledby="` + id + `-title ` + id + `-desc" font-family="system-ui, sans-serif" font-size="13">`)
 	b.WriteString(`<title id="` + id + `-title">` + esc(c.Title) + `</title>`)
 	b.WriteString(`<desc id="` + id + `-desc">` + esc(c.Desc) + `</desc>`)
@@ -227,27 +249,30 @@ func Render(c Chart) string {
 		b.WriteString(`</g>`)
 	}
 
-	// Legend, only when there is more than one line to tell apart.
+	// Numbers and legend, only when there is more than one line to tell
+	// apart: each series' number beside its last point (moved apart where
+	// series end close together), and below the plot one row per series
+	// with its swatch, number and full name.
 	if len(c.Series) > 1 {
-		b.WriteString(`<g class="chart-legend" fill="#1b2623">`)
-		lx := decimal.NewFromInt(int64(w - marginRight))
-		for i := len(c.Series) - 1; i >= 0; i-- {
-			s := c.Series[i]
-			// Right-aligned entries: the text ends at lx, the swatch
-			// sits before it; text width is estimated from its length.
-			tw := decimal.NewFromInt(int64(textWidth(s.Name)))
-			tx := lx.Sub(tw)
-			stroke, dash := seriesStroke[i%len(seriesStroke)], seriesDash[i%len(seriesDash)]
-			b.WriteString(`<line x1="` + coord(tx.Sub(decimal.NewFromInt(26))) + `" y1="12" x2="` + coord(tx.Sub(decimal.NewFromInt(6))) +
-				`" y2="12" stroke="` + stroke + `" stroke-width="2"`)
-			if dash != "" {
-				b.WriteString(` stroke-dasharray="` + dash + `"`)
+		var idx []int
+		var ys []decimal.Decimal
+		for i, s := range c.Series {
+			if len(s.Points) > 0 {
+				idx = append(idx, i)
+				ys = append(ys, decimal.Max(y(s.Points[len(s.Points)-1].Value).Add(dec(4)), top.Add(dec(11))))
 			}
-			b.WriteString(`/>`)
-			b.WriteString(`<text x="` + coord(tx) + `" y="16">` + esc(s.Name) + `</text>`)
-			lx = tx.Sub(decimal.NewFromInt(40))
+		}
+		ys = spread(ys, dec(14), bottom.Sub(dec(3)))
+		b.WriteString(`<g class="chart-label series-number" font-size="11" font-weight="600">`)
+		for k, i := range idx {
+			p := c.Series[i].Points[len(c.Series[i].Points)-1]
+			b.WriteString(`<text x="` + coord(x(p.At).Add(dec(6))) + `" y="` + coord(ys[k]) + `" fill="` + seriesStroke[i%len(seriesStroke)] + `">` +
+				strconv.Itoa(i+1) + `</text>`)
 		}
 		b.WriteString(`</g>`)
+	}
+	if len(legend) > 0 {
+		b.WriteString(`<g class="chart-legend" fill="#1b2623">` + legend + `</g>`)
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
@@ -272,13 +297,13 @@ func dateTicks(from, to time.Time) []time.Time {
 }
 
 // textWidth estimates the width of s at the chart's font size: about 8
-// units a Latin character, 13 a wide (CJK) one.
+// units a Latin character, twice that (16) a wide (CJK) one.
 func textWidth(s string) int {
 	w := 0
 	for _, r := range s {
 		if r >= 0x1100 && (r <= 0x115f || r >= 0x2e80 && r <= 0xa4cf || r >= 0xac00 && r <= 0xd7a3 || r >= 0xf900 && r <= 0xfaff ||
 			r >= 0xfe30 && r <= 0xfe4f || r >= 0xff00 && r <= 0xff60 || r >= 0xffe0 && r <= 0xffe6) {
-			w += 13
+			w += 16
 		} else {
 			w += 8
 		}

@@ -136,6 +136,9 @@ const (
 	CodeNoAllowedMode = "no_allowed_mode"
 	// CodePriceOnFreeLine: a unit price on an included or not_applicable line (Status).
 	CodePriceOnFreeLine = "price_on_free_line"
+	// CodeAllowanceNotAllowed: a free allowance on an item that takes none
+	// (Item), such as the bundled add-on (docs/RULES.md §3.4).
+	CodeAllowanceNotAllowed = "allowance_not_allowed"
 	// CodeFXRateRequired: currencies differ and no rate is known (From, To).
 	CodeFXRateRequired = "fx_rate_required"
 	// CodeFXRateNotOne: same currency but a rate other than 1.
@@ -160,5 +163,5 @@ var ErrorCodes = []string{
 	CodeUnknownGranularity, CodeUnknownBetweenRuns, CodeUnknownTask, CodeUnknownPrecision,
 	CodePrecisionNotForTask, CodeNoPrice, CodeNoAllowedMode, CodePriceOnFreeLine,
 	CodeFXRateRequired, CodeFXRateNotOne, CodeDuplicateReference, CodeUnknownSource,
-	CodeQuoteIDNotMarket,
+	CodeQuoteIDNotMarket, CodeAllowanceNotAllowed,
 }

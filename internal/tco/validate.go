@@ -264,6 +264,15 @@ func (v *validator) quote(q Quote) {
 	}
 }
 
+// AllowanceAllowed reports whether a line of item may carry the free
+// allowance a. The bundled add-on is one per instance, bought whole: an
+// allowance there is an input error, not a discount that silently zeroes
+// the charge (docs/RULES.md §3.4). Zero is always allowed. The quote form and
+// the CSV import (package quote) apply the same rule through this function.
+func AllowanceAllowed(item catalog.ItemKey, a decimal.Decimal) bool {
+	return a.IsZero() || item != catalog.ItemBundledAddon
+}
+
 // linePath is the JSON path of a field of quote line i. It is built only
 // when there is an error to report.
 func linePath(i int, field string) string {
@@ -314,6 +323,8 @@ func (v *validator) line(i int, l Line, seen *[catalog.ItemCount]bool) {
 	}
 	if code, args := checkBounded(l.FreeAllowance, MaxAmount, MaxPlaces); code != "" {
 		v.add(linePath(i, "free_allowance"), code, args...)
+	} else if !AllowanceAllowed(l.Item, l.FreeAllowance) {
+		v.add(linePath(i, "free_allowance"), CodeAllowanceNotAllowed, "Item", string(l.Item))
 	}
 	if len(l.Note) > MaxNoteLen && utf8.RuneCountInString(l.Note) > MaxNoteLen {
 		v.add(linePath(i, "note"), CodeTooLong, "Max", strconv.Itoa(MaxNoteLen))

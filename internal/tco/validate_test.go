@@ -175,3 +175,35 @@ func TestValidateSmallRules(t *testing.T) {
 		t.Errorf("%+v", fe)
 	}
 }
+
+// TestValidateRefusesAllowanceOnBundledAddon: a free allowance on the
+// bundled add-on is an input error, whatever the status; 0 and other
+// items' allowances are fine (docs/RULES.md §3.4).
+func TestValidateRefusesAllowanceOnBundledAddon(t *testing.T) {
+	q := Quote{Currency: "EUR", GPUCount: 1, Monthly: nd("70"), PricesIncludeTax: true, Lines: []Line{
+		{Item: catalog.ItemBundledAddon, Status: "charged", Unit: "per_month", UnitPrice: nd("30.83"), FreeAllowance: d("4")},
+		{Item: catalog.ItemEgress, Status: "charged", Unit: "per_gb", UnitPrice: nd("0.05"), FreeAllowance: d("100")},
+	}}
+	p := Profile{HoursPerMonth: d("200"), Months: 1, Instances: 1}
+	_, err := Evaluate(q, p, Options{ReportCurrency: "EUR"})
+	assertFields(t, err, "quote.lines[0].free_allowance:allowance_not_allowed")
+	for _, st := range []catalog.Status{"unconfirmed", "included"} {
+		q.Lines[0] = Line{Item: catalog.ItemBundledAddon, Status: st, FreeAllowance: d("1")}
+		_, err = Evaluate(q, p, Options{ReportCurrency: "EUR"})
+		assertFields(t, err, "quote.lines[0].free_allowance:allowance_not_allowed")
+	}
+	q.Lines[0] = Line{Item: catalog.ItemBundledAddon, Status: "charged", Unit: "per_month", UnitPrice: nd("30.83"), FreeAllowance: d("0")}
+	r, err := Evaluate(q, p, Options{ReportCurrency: "EUR"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := "none"
+	for _, l := range r.Lines {
+		if l.Item == catalog.ItemBundledAddon {
+			got = l.Amount.StringFixed(2)
+		}
+	}
+	if got != "30.83" {
+		t.Errorf("add-on without allowance costs %s, want 30.83", got)
+	}
+}

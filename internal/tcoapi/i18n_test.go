@@ -91,6 +91,7 @@ var errorArgs = map[string][]string{
 	tco.CodeFXRateRequired:      {"From", "To"},
 	tco.CodeDuplicateReference:  {"Item", "Unit"},
 	tco.CodeUnknownSource:       {"Value"},
+	tco.CodeAllowanceNotAllowed: {"Item"},
 }
 
 // TestMessageCatalogs checks that every message ID the packages refer to

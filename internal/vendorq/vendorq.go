@@ -441,6 +441,31 @@ func PlainText(title string, groups []Group, t Translate) string {
 	return b.String()
 }
 
+// MergeLetters merges letters written by PlainText, each with a title,
+// whose questions are word for word the same (everything after the title):
+// one letter per distinct body, in the order first met, with the titles
+// of every quote it stands for on top, one per line. members lists, per
+// merged letter, the indexes of the letters it stands for.
+func MergeLetters(letters []string) (merged []string, members [][]int) {
+	var titles [][]string
+	var bodies []string
+	at := map[string]int{}
+	for i, l := range letters {
+		title, body, _ := strings.Cut(l, "\n\n")
+		k, ok := at[body]
+		if !ok {
+			k = len(bodies)
+			at[body] = k
+			bodies, titles, members = append(bodies, body), append(titles, nil), append(members, nil)
+		}
+		titles[k], members[k] = append(titles[k], title), append(members[k], i)
+	}
+	for k, body := range bodies {
+		merged = append(merged, strings.Join(titles[k], "\n")+"\n\n"+body)
+	}
+	return merged, members
+}
+
 // MessageIDs returns every message ID a question, heading or PlainText may
 // use, including the nested ones, so a test can check each exists in every
 // language.

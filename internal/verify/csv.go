@@ -69,10 +69,90 @@ var csvFields = map[string]column{
 	"timestamp":                      {fTimestamp, 0},
 }
 
-// NoHeaderColumns is the column order header-less CSV must have: the
-// query the trial page asks users to run.
+// NoHeaderColumns are the readings of header-less CSV, in order: the
+// query the trial page asks users to run, after its index column.
 var NoHeaderColumns = []string{"name", "memory.total", "memory.used", "power.draw", "power.limit",
 	"clocks.sm", "clocks.max.sm", "utilization.gpu", "temperature.gpu", "clocks_throttle_reasons.active"}
+
+// NoHeaderOrders are the column orders header-less CSV may have
+// (docs/RULES.md §9.3), the recommended one first: the readings after
+// index or pci.bus_id, which tell the cards apart so that repeated rows
+// of one card are samples of it, or the readings alone, where rows that
+// nothing tells apart are settled by csvState.finish.
+var NoHeaderOrders = [][]string{
+	append([]string{"index"}, NoHeaderColumns...),
+	append([]string{"pci.bus_id"}, NoHeaderColumns...),
+	NoHeaderColumns,
+}
+
+// Query is the --query-gpu value of the recommended column order.
+func Query() string { return strings.Join(NoHeaderOrders[0], ",") }
+
+// NoHeaderOrderList names the accepted header-less column orders, each as
+// --query-gpu takes it, for messages.
+func NoHeaderOrderList() []string {
+	out := make([]string, len(NoHeaderOrders))
+	for i, o := range NoHeaderOrders {
+		out[i] = strings.Join(o, ",")
+	}
+	return out
+}
+
+// noHeaderLayouts are the layouts of NoHeaderOrders.
+var noHeaderLayouts = func() []layout {
+	out := make([]layout, len(NoHeaderOrders))
+	for i, o := range NoHeaderOrders {
+		out[i] = newLayout(o)
+	}
+	return out
+}()
+
+// busID matches a PCI bus id as nvidia-smi prints it: 00000000:3B:00.0.
+var busID = regexp.MustCompile(`^[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]$`)
+
+// noHeaderRow picks the order of NoHeaderOrders a header-less row is in:
+// the first whose column count it has and whose first column, where it is
+// index or pci.bus_id, holds one. got is the row's column count when none
+// fits.
+func noHeaderRow(t string) (lay layout, cells []string, got int) {
+	for _, l := range noHeaderLayouts {
+		c, n := splitRow(t, len(l.cols))
+		if c == nil {
+			got = n
+			continue
+		}
+		switch l.cols[0] {
+		case fIndex:
+			if _, err := strconv.Atoi(c[0]); err != nil {
+				continue
+			}
+		case fGPUID:
+			if !busID.MatchString(c[0]) {
+				continue
+			}
+		}
+		return l, c, len(c)
+	}
+	return layout{}, nil, got
+}
+
+// isSeparator is a line a user puts between two captures pasted one after
+// the other: a row of dashes, equals signs or stars ("---"), or a comment
+// ("# idle", "# under load"). It ends a sample like a blank line.
+func isSeparator(t string) bool {
+	if strings.HasPrefix(t, "#") {
+		return true
+	}
+	if len(t) < 3 {
+		return false
+	}
+	for _, r := range t {
+		if r != '-' && r != '=' && r != '*' && r != '_' && !isSpace(r) {
+			return false
+		}
+	}
+	return true
+}
 
 // layout is the meaning of each column of a CSV row.
 type layout struct {
@@ -248,12 +328,12 @@ func (st *csvState) finish() {
 // finish.
 func parseCSV(lines []line) (Report, error) {
 	r := Report{Format: FormatCSVNoHeader}
-	lay := newLayout(NoHeaderColumns)
+	var header *layout // the last header's layout; nil before any header
 	st := &csvState{seen: map[string]bool{}, gpus: map[int]bool{}}
 	first := true
 	for _, ln := range lines {
 		t := strings.TrimSpace(ln.text)
-		if t == "" {
+		if t == "" || isSeparator(t) {
 			st.pending = true
 			continue
 		}
@@ -262,18 +342,36 @@ func parseCSV(lines []line) (Report, error) {
 				r.Format = FormatCSV
 			}
 			first = false
-			lay = newLayout(names)
+			l := newLayout(names)
+			header = &l
 			st.pending = true
 			continue
 		}
 		first = false
-		cells, got := splitRow(t, len(lay.cols))
-		if cells == nil {
-			return Report{}, parseErr(ln.n, "verify.parse.columns", "Got", strconv.Itoa(got), "Want", strconv.Itoa(len(lay.cols)),
-				"Columns", strings.Join(lay.names, ", "))
+		var (
+			lay   layout
+			cells []string
+			got   int
+		)
+		if header != nil {
+			lay = *header
+			if cells, got = splitRow(t, len(lay.cols)); cells == nil {
+				return Report{}, parseErr(ln.n, "verify.parse.columns", "Got", strconv.Itoa(got), "Want", strconv.Itoa(len(lay.cols)),
+					"Columns", strings.Join(lay.names, ", "))
+			}
+		} else if lay, cells, got = noHeaderRow(t); cells == nil {
+			return Report{}, parseErr(ln.n, "verify.parse.columns_noheader", "Got", strconv.Itoa(got),
+				"Orders", strings.Join(NoHeaderOrderList(), " | "))
 		}
 		s, id, err := readRow(ln.n, lay, cells, &r)
 		if err != nil {
+			if pe, ok := err.(*ParseError); ok && header == nil && pe.MessageID == "verify.parse.bad_value" {
+				// Without a header the column order was a guess from the
+				// count: a value out of place may be a column missing or
+				// added, so the message names the accepted orders too.
+				pe.MessageID = "verify.parse.bad_value_noheader"
+				pe.Args["Orders"] = strings.Join(NoHeaderOrderList(), " | ")
+			}
 			return Report{}, err
 		}
 		s.Sample, s.GPU = st.next(id)

@@ -134,13 +134,19 @@ const (
 // reason that says what to capture.
 func Evaluate(r Report, spec Spec) []Check {
 	gpus := byGPU(r)
+	// Power, clock and throttle reasons are one acceptance check (11): the
+	// throttle reasons are read in the light of the power and clock
+	// figures, so no line of check 11 explains away what another shows
+	// (docs/RULES.md §9.4).
+	power, clock := checkLoadPower(gpus, spec), checkLoadClock(gpus, spec)
+	held := power.Outcome == OutcomeFail || clock.Outcome == OutcomeFail
 	return []Check{
 		checkModel(gpus, spec),
 		checkVRAMTotal(gpus, spec),
 		checkAllocatable(gpus, spec),
-		checkLoadPower(gpus, spec),
-		checkLoadClock(gpus, spec),
-		checkThrottle(gpus, spec),
+		power,
+		clock,
+		checkThrottle(gpus, spec, held),
 		checkIdleNoise(gpus),
 	}
 }
@@ -547,14 +553,16 @@ func stockLimit(s Sample, spec Spec) bool {
 // other than idle and the applications-clocks setting. "SW power cap"
 // with the stock power limit is a card running at its rated power (a
 // healthy H100 under full load shows it), so it fails only when the limit
-// was lowered or is unknown.
-func checkThrottle(gpus []series, spec Spec) Check {
+// was lowered or is unknown, or when held says the power draw or the SM
+// clock under load already failed check 11: a card drawing a fraction of
+// its rated power is not "at its rated power", whatever limit it shows.
+func checkThrottle(gpus []series, spec Spec, held bool) Check {
 	var (
 		bad              []string
 		badGPUs          []int
 		badSamples       int
 		known, knownLoad int
-		stockCap         bool
+		stockCap, heldAt bool
 		limit            decimal.Decimal
 	)
 	for _, g := range gpus {
@@ -572,8 +580,12 @@ func checkThrottle(gpus []series, spec Spec) Check {
 					continue
 				}
 				if reason == "sw_power_cap" && stockLimit(s, spec) {
-					stockCap, limit = true, s.PowerLimitW.Decimal
-					continue
+					limit = s.PowerLimitW.Decimal
+					if !held {
+						stockCap = true
+						continue
+					}
+					heldAt = true
 				}
 				sampleBad = true
 				if !containsString(bad, reason) {
@@ -597,9 +609,12 @@ func checkThrottle(gpus []series, spec Spec) Check {
 		for i, g := range badGPUs {
 			gs[i] = itoa(g)
 		}
-		return newCheck(CheckThrottle, OutcomeFail, "verify.throttle.fail",
-			"Reasons", strings.Join(bad, ", "), "GPUs", strings.Join(gs, ", "),
-			"Count", itoa(badSamples), "Total", itoa(known))
+		args := []string{"Reasons", strings.Join(bad, ", "), "GPUs", strings.Join(gs, ", "),
+			"Count", itoa(badSamples), "Total", itoa(known)}
+		if heldAt {
+			return newCheck(CheckThrottle, OutcomeFail, "verify.throttle.fail_power_cap_held", append(args, "LimitW", num(limit))...)
+		}
+		return newCheck(CheckThrottle, OutcomeFail, "verify.throttle.fail", args...)
 	}
 	if knownLoad == 0 {
 		return newCheck(CheckThrottle, OutcomeUnknown, "verify.throttle.no_load", "Total", itoa(known))

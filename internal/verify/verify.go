@@ -23,8 +23,8 @@ type Format string
 const (
 	// FormatCSV is --query-gpu=... --format=csv: a header line, units in values.
 	FormatCSV Format = "csv"
-	// FormatCSVNoHeader is --format=csv,noheader[,nounits] in the column
-	// order of NoHeaderColumns.
+	// FormatCSVNoHeader is --format=csv,noheader[,nounits] in one of the
+	// column orders of NoHeaderOrders.
 	FormatCSVNoHeader Format = "csv_noheader"
 	// FormatQuery is the nvidia-smi -q full report.
 	FormatQuery Format = "query"
@@ -219,7 +219,7 @@ func detect(lines []line) Format {
 		if t == "" {
 			continue
 		}
-		if first == "" {
+		if first == "" && !isSeparator(t) {
 			first = t
 		}
 		if isQueryBanner(t) || gpuBlockHeader(l.text) {

@@ -77,6 +77,21 @@ type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Line    int    `json:"line,omitempty"`
+	// AcceptedColumnOrders are the column orders header-less CSV may
+	// have, each as --query-gpu takes it (recommended first), on an error
+	// about the text's columns or format (docs/RULES.md §9.3).
+	AcceptedColumnOrders []string `json:"accepted_column_orders,omitempty"`
+}
+
+// ParseError is the 422 entry of a parse error of the field text, its
+// message in the request's language.
+func ParseError(pe *verify.ParseError, tmap func(id string, args map[string]any) string) Error {
+	e := Error{Field: "text", Code: pe.MessageID, Message: tmap(pe.MessageID, pe.Args), Line: pe.Line}
+	switch pe.MessageID {
+	case "verify.parse.columns", "verify.parse.columns_noheader", "verify.parse.bad_value_noheader", "verify.parse.unknown_format":
+		e.AcceptedColumnOrders = verify.NoHeaderOrderList()
+	}
+	return e
 }
 
 // NewResponse shapes a parsed report and its checks for the wire.

@@ -112,3 +112,54 @@
     b.hidden = false;
   });
 })();
+// Forms and fields marked data-max-bytes (the limit the server enforces)
+// refuse to send more: nothing is sent, what was entered stays, and the
+// message element named by data-too-large is shown. A field counts its text
+// as a form sends it (UTF-8, CRLF line ends); a form its encoded body.
+(function () {
+  "use strict";
+  var utf8 = new TextEncoder();
+  var fieldBytes = function (f) {
+    return utf8.encode(f.value.replace(/\r?\n/g, "\r\n")).length;
+  };
+  var formBytes = function (form) {
+    return new URLSearchParams(new FormData(form)).toString().length;
+  };
+  // overLimit returns the first marked element of form over its limit (or
+  // null), showing its message and hiding the others.
+  var overLimit = function (form) {
+    var marked = [];
+    if (form.hasAttribute("data-max-bytes")) marked.push(form);
+    form.querySelectorAll("[data-max-bytes]").forEach(function (f) {
+      marked.push(f);
+    });
+    var over = null;
+    marked.forEach(function (el) {
+      var max = parseInt(el.getAttribute("data-max-bytes"), 10);
+      var n = max > 0 && !over ? (el === form ? formBytes(form) : fieldBytes(el)) : 0;
+      if (n > max) over = el;
+      var box = document.getElementById(el.getAttribute("data-too-large"));
+      if (box) box.hidden = over !== el;
+    });
+    return over;
+  };
+  // Capturing, so the refusal comes before htmx or any other handler.
+  document.addEventListener(
+    "submit",
+    function (e) {
+      var form = e.target;
+      var over = form.querySelector && overLimit(form);
+      if (!over) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (over !== form) over.focus();
+    },
+    true
+  );
+  // Forms that send as the reader types (htmx) refuse those requests too.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest && elt.closest("form");
+    if (form && overLimit(form)) e.preventDefault();
+  });
+})();
