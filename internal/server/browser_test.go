@@ -100,3 +100,17 @@ func signIn(app *testutil.App, email, password string) chromedp.Action[chromedp.
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
 	)
 }
+
+// compareTicking signs in and ticks ids on the compare page, in EUR.
+func compareTicking(app *testutil.App, email, password string, ids []int64) []chromedp.Action[chromedp.Void] {
+	steps := []chromedp.Action[chromedp.Void]{
+		signIn(app, email, password),
+		chromedp.Navigate(app.URL + "/compare"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="compare-form"]`)),
+		chromedp.SetValue(chromedp.ID("f-report_currency"), "EUR"),
+	}
+	for _, id := range ids {
+		steps = append(steps, chromedp.Click(chromedp.ID("cand-q-"+itoa(id))))
+	}
+	return steps
+}

@@ -59,16 +59,7 @@ func TestBrowserChartsOfFourR9700OffersDoNotOverlap(t *testing.T) {
 	}
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	ctx := testutil.Browser(t)
-	steps := []chromedp.Action[chromedp.Void]{
-		signIn(app, email, pw),
-		chromedp.Navigate(app.URL + "/compare"),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="compare-form"]`)),
-		chromedp.SetValue(chromedp.ID("f-report_currency"), "EUR"),
-	}
-	for _, id := range ids {
-		steps = append(steps, chromedp.Click(chromedp.ID("cand-q-"+itoa(id))))
-	}
-	if err := chromedp.Do(ctx, steps...); err != nil {
+	if err := chromedp.Do(ctx, compareTicking(app, email, pw, ids)...); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll('tbody[data-testid^="row-"]').length === 4 && `+

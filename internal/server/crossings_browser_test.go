@@ -53,20 +53,7 @@ func TestBrowserCompareCrossingsOfTheSampleMarket(t *testing.T) {
 
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	ctx := testutil.Browser(t)
-	steps := []chromedp.Action[chromedp.Void]{
-		chromedp.Navigate(app.URL + "/login"),
-		chromedp.SendKeys(chromedp.ID("email"), email),
-		chromedp.SendKeys(chromedp.ID("password"), pw),
-		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
-		chromedp.Navigate(app.URL + "/compare"),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="compare-form"]`)),
-		chromedp.SetValue(chromedp.ID("f-report_currency"), "EUR"),
-	}
-	for _, id := range ids {
-		steps = append(steps, chromedp.Click(chromedp.ID("cand-q-"+itoa(id))))
-	}
-	if err := chromedp.Do(ctx, steps...); err != nil {
+	if err := chromedp.Do(ctx, compareTicking(app, email, pw, ids)...); err != nil {
 		t.Fatal(err)
 	}
 	// Ticking refreshes the results in place; wait for the fourth quote.
