@@ -138,7 +138,11 @@ type CompareView struct {
 	CurvesSVG      string
 	BarsSVG        string
 	Crossings      []CrossingView // break-even points across offers (docs/RULES.md §4.7)
-	ShareURL       string
+	// ShareURL is the comparison's address from the site's configured
+	// address (shown to copy by hand); SharePath the same without it, which
+	// the script copies against the address the reader is at.
+	ShareURL  string
+	SharePath string
 	// State is the page state as asked (a default report currency not
 	// in it), which the profile forms carry back to the page; ReturnURL is
 	// the page with it.

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -56,6 +58,12 @@ type Config struct {
 	// (GPUQUOTE_PUBLIC_RATE_LIMIT, default 10; 0 turns the limit off, e.g.
 	// for load tests).
 	PublicRateLimit int
+	// PublicURL is the site's address as readers reach it
+	// (GPUQUOTE_PUBLIC_URL, e.g. https://gpuquote.example.com), for the
+	// absolute links the pages give out (a comparison's share link, the API
+	// token's example). Empty: http(s)://Addr. Never taken from a
+	// request's Host header, which the client chooses.
+	PublicURL string
 	// BenchRoutes serves the load test's two ceilings, /bench/plaintext and
 	// /bench/fortunes (GPUQUOTE_BENCH_ROUTES, default false; make bench
 	// turns it on). Off, they answer 404.
@@ -78,6 +86,26 @@ func Default() Config {
 	}
 }
 
+// BaseURL is the site's absolute address without a trailing slash:
+// PublicURL, else the listen address with the scheme TLS says.
+func (c Config) BaseURL() string {
+	if c.PublicURL != "" {
+		return c.PublicURL
+	}
+	scheme := "http"
+	if c.TLS {
+		scheme = "https"
+	}
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return scheme + "://" + c.Addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost" // listening everywhere: this machine at least
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
+}
+
 // FromEnv builds a Config from the process environment.
 func FromEnv() (Config, error) { return Parse(os.LookupEnv) }
 
@@ -96,6 +124,14 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 	}
 	if v, ok := get("GPUQUOTE_ADDR"); ok {
 		c.Addr = v
+	}
+	if v, ok := get("GPUQUOTE_PUBLIC_URL"); ok {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_PUBLIC_URL=%q: want an http or https address such as https://gpuquote.example.com", v))
+		} else {
+			c.PublicURL = strings.TrimRight(u.String(), "/")
+		}
 	}
 	if v, ok := get("GPUQUOTE_LOG_LEVEL"); ok {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {

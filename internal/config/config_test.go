@@ -28,13 +28,27 @@ func TestParse(t *testing.T) {
 		"DATABASE_URL": "postgres://x@y/z", "GPUQUOTE_ADDR": ":9000", "GPUQUOTE_LOG_LEVEL": "debug",
 		"GPUQUOTE_TLS": "true", "GPUQUOTE_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.7",
 		"GPUQUOTE_SESSION_IDLE": "30m", "GPUQUOTE_SESSION_MAX": "24h", "GPUQUOTE_DB_MAX_CONNS": "4",
+		"GPUQUOTE_PUBLIC_URL": "https://gpuquote.example.com/",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Addr != ":9000" || !c.TLS || len(c.TrustedProxies) != 2 || c.TrustedProxies[1].String() != "192.168.1.7/32" ||
-		c.SessionIdle != 30*time.Minute || c.SessionMax != 24*time.Hour || c.DBMaxConns != 4 || c.LogLevel.String() != "DEBUG" {
+		c.SessionIdle != 30*time.Minute || c.SessionMax != 24*time.Hour || c.DBMaxConns != 4 || c.LogLevel.String() != "DEBUG" ||
+		c.BaseURL() != "https://gpuquote.example.com" {
 		t.Fatalf("parsed: %+v", c)
+	}
+}
+
+func TestBaseURLWithoutAPublicURL(t *testing.T) {
+	for addr, want := range map[string]string{"127.0.0.1:8080": "http://127.0.0.1:8080", ":9000": "http://localhost:9000",
+		"0.0.0.0:8080": "http://localhost:8080", "[::]:8080": "http://localhost:8080"} {
+		if got := (Config{Addr: addr}).BaseURL(); got != want {
+			t.Errorf("%s: %s, want %s", addr, got, want)
+		}
+	}
+	if got := (Config{Addr: "10.0.0.5:443", TLS: true}).BaseURL(); got != "https://10.0.0.5:443" {
+		t.Errorf("TLS: %s", got)
 	}
 }
 
@@ -42,11 +56,12 @@ func TestParseReportsEveryBadVariable(t *testing.T) {
 	_, err := Parse(env(map[string]string{
 		"GPUQUOTE_LOG_LEVEL": "loud", "GPUQUOTE_TLS": "maybe", "GPUQUOTE_TRUSTED_PROXIES": "nonsense",
 		"GPUQUOTE_SESSION_IDLE": "-1h", "GPUQUOTE_BODY_LIMIT": "12", "GPUQUOTE_DB_MAX_CONNS": "0",
+		"GPUQUOTE_PUBLIC_URL": "javascript:alert(1)",
 	}))
 	if err == nil {
 		t.Fatal("bad configuration accepted")
 	}
-	for _, k := range []string{"GPUQUOTE_LOG_LEVEL", "GPUQUOTE_TLS", "GPUQUOTE_TRUSTED_PROXIES", "GPUQUOTE_SESSION_IDLE", "GPUQUOTE_BODY_LIMIT", "GPUQUOTE_DB_MAX_CONNS"} {
+	for _, k := range []string{"GPUQUOTE_LOG_LEVEL", "GPUQUOTE_TLS", "GPUQUOTE_TRUSTED_PROXIES", "GPUQUOTE_SESSION_IDLE", "GPUQUOTE_BODY_LIMIT", "GPUQUOTE_DB_MAX_CONNS", "GPUQUOTE_PUBLIC_URL"} {
 		if !strings.Contains(err.Error(), k) {
 			t.Errorf("error does not name %s: %v", k, err)
 		}

@@ -61,7 +61,7 @@ func (s *Server) createAPIToken(c echo.Context) error {
 		return err
 	}
 	return s.renderAccountView(c, http.StatusCreated, web.AccountView{
-		NewToken: &web.NewAPIToken{Name: t.Name, Token: token, BaseURL: c.Scheme() + "://" + c.Request().Host}})
+		NewToken: &web.NewAPIToken{Name: t.Name, Token: token, BaseURL: s.cfg.BaseURL()}})
 }
 
 // revokeAPIToken revokes one of the signed-in user's tokens; another

@@ -185,7 +185,8 @@ func (s *Server) comparePage(c echo.Context) error {
 		shown.Set("report_currency", cmp.In.ReportCurrency)
 		v.Filter.Set("report_currency", cmp.In.ReportCurrency)
 	}
-	v.ShareURL = c.Scheme() + "://" + c.Request().Host + compareURL(shown)
+	v.SharePath = compareURL(shown)
+	v.ShareURL = s.cfg.BaseURL() + v.SharePath
 	v.Page = s.page(c, "compare.title")
 	c.Response().Header().Set("Vary", "HX-Request")
 	return s.render(c, http.StatusOK, v.Page, web.Compare(v))

@@ -78,9 +78,14 @@ func TestBrowserCompareErrorsAndShare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("compare-share-url").value`))
-	if err != nil || copied != want || copied == "" {
-		t.Fatalf("copied %q, want the comparison's address %q (%v)", copied, want, err)
+	// The script copies the comparison at the address the reader is at;
+	// the field shows it at the site's configured address.
+	path, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("[data-share-url]").getAttribute("data-share-url")`))
+	if err != nil || copied != app.URL+path || path == "" {
+		t.Fatalf("copied %q, want the comparison's address %q (%v)", copied, app.URL+path, err)
+	}
+	if field, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("compare-share-url").value`)); field != app.Config.BaseURL()+path {
+		t.Errorf("the share field shows %q, want %q", field, app.Config.BaseURL()+path)
 	}
 	if open, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("details.share").open`)); open {
 		t.Error("the share box opened although the address was copied")

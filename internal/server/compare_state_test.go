@@ -340,10 +340,10 @@ func TestCompareShareWithoutJavaScript(t *testing.T) {
 	}
 	in := share.Parent().Find(`input[readonly]`)
 	v, _ := in.Attr("value")
-	if in.Length() != 1 || !strings.HasPrefix(v, app.URL+"/compare?") || !strings.Contains(v, "q="+itoa(id)) {
+	if in.Length() != 1 || !strings.HasPrefix(v, app.Config.BaseURL()+"/compare?") || !strings.Contains(v, "q="+itoa(id)) {
 		t.Fatalf("the share field holds %q, want the whole address of this comparison", v)
 	}
-	if u, _ := share.Attr("data-share-url"); u != v {
+	if u, _ := share.Attr("data-share-url"); app.Config.BaseURL()+u != v {
 		t.Errorf("the button copies %q, the field shows %q", u, v)
 	}
 	if label := doc.Find(`label[for="` + in.AttrOr("id", "") + `"]`); label.Length() != 1 {
