@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -24,16 +25,43 @@ import (
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// securityHeaders sets the headers every response carries, errors included.
-func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+// securityHeaders sets the headers every response carries, errors included;
+// a site served over HTTPS (GPUQUOTE_TLS) also tells browsers to use
+// nothing else for a year (HSTS).
+func securityHeaders(tls bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Response().Header()
+			h.Set("Content-Security-Policy", contentSecurityPolicy)
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Referrer-Policy", "same-origin")
+			h.Set("Cross-Origin-Opener-Policy", "same-origin")
+			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+			if tls {
+				h.Set("Strict-Transport-Security", "max-age=31536000")
+			}
+			return next(c)
+		}
+	}
+}
+
+// clientRequestID is the form of a request id a client may choose: 1 to 64
+// letters, digits, dots, underscores and hyphens. Anything else is replaced
+// by one of ours, so no client text of any length or content reaches the
+// logs, the audit log or an error page.
+var clientRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// requestID gives every request an id (the client's when well formed),
+// on the request (which the request log reads) and on the response.
+func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		rid := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !clientRequestID.MatchString(rid) {
+			rid = auth.NewToken()[:16]
+		}
+		c.Request().Header.Set(echo.HeaderXRequestID, rid)
+		c.Response().Header().Set(echo.HeaderXRequestID, rid)
 		return next(c)
 	}
 }

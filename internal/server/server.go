@@ -74,11 +74,8 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 
 	// Order matters: headers first so even errors carry them; then ids,
 	// metrics and logs around everything else.
-	e.Use(securityHeaders)
-	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{
-		TargetHeader: echo.HeaderXRequestID,
-		Generator:    func() string { return auth.NewToken()[:16] },
-	}))
+	e.Use(securityHeaders(d.Config.TLS))
+	e.Use(requestID)
 	e.Use(s.metrics.middleware)
 	e.Use(s.requestLogger())
 	e.Use(s.recoverPanic)
