@@ -24,11 +24,19 @@ func pathID(c echo.Context) (int64, error) {
 	return id, nil
 }
 
+// maxPage is the highest page number a list is asked for: beyond it the
+// offset (page × page size) would leave what the database counts in, and
+// no list here has a million pages.
+const maxPage = 1_000_000
+
 // pageParam is the page number a list is asked for (1 when absent or
-// nonsense).
+// nonsense, at most maxPage: past the end, a list shows its empty state).
 func pageParam(c echo.Context) int {
-	n, _ := strconv.Atoi(c.QueryParam("page"))
-	return max(n, 1)
+	n, err := strconv.Atoi(c.QueryParam("page"))
+	if err != nil {
+		return 1
+	}
+	return min(max(n, 1), maxPage)
 }
 
 // listURL is a list's URL with its non-empty filters.
