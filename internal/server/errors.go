@@ -62,6 +62,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if errors.Is(err, auth.ErrCSRF) {
 		msgID = "error.csrf.text"
 	}
+	if errors.Is(err, errUnstorableText) {
+		msgID = "error.unstorable.text"
+	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
 		return

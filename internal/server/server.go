@@ -109,7 +109,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		if r.Limited && limiter != nil {
 			mw = append(mw, limiter)
 		}
-		mw = append(mw, bodyLimit(max(r.BodyLimit, d.Config.BodyLimit)))
+		mw = append(mw, bodyLimit(max(r.BodyLimit, d.Config.BodyLimit)), inputGuard)
 		if !r.Bare {
 			mw = append(mw, s.auth.Require(r.Policy), auth.CSRF(r.Policy))
 		}
