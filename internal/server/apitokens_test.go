@@ -284,3 +284,49 @@ func TestBearerTokenRejected(t *testing.T) {
 		t.Errorf("re-enabled user's token: %d", r.StatusCode)
 	}
 }
+
+// TestAPITokensEndWithThePasswordRoleAndAccount: a personal API token stops
+// working when its user's password changes, when an admin changes their
+// role, and when the account is disabled — re-enabling it revives none.
+func TestAPITokensEndWithThePasswordRoleAndAccount(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	email, pw, uid := app.CreateUser(auth.RoleAnalyst)
+	c := app.Client()
+	c.Login(email, pw)
+	admin, _ := app.AsUser(auth.RoleAdmin)
+	works := func(token string) bool {
+		t.Helper()
+		r := bearer(t, app, http.MethodPost, "/api/v1/verify/nvidia-smi?gpu_model="+itoa(specSeedGPU(app).ID), token, "text/plain",
+			"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n")
+		return r.StatusCode == http.StatusOK
+	}
+	token := createToken(t, c, "before the password")
+	if !works(token) {
+		t.Fatal("a new token does not work")
+	}
+	newPW := "a much longer passphrase 2026"
+	if r := c.PostForm("/account/password", url.Values{"current": {pw}, "new": {newPW}, "confirm": {newPW}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("change password: %d", r.StatusCode)
+	}
+	if works(token) {
+		t.Error("the token outlived the password change")
+	}
+	token = createToken(t, c, "before the role")
+	if r := admin.PostForm("/admin/users/"+itoa(uid)+"/role", url.Values{"role": {string(auth.RoleEditor)}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("set role: %d", r.StatusCode)
+	}
+	if works(token) {
+		t.Error("the token outlived the role change")
+	}
+	c.Login(email, newPW) // the role change ended the session too
+	token = createToken(t, c, "before disabling")
+	for _, step := range []string{"disable", "enable"} {
+		if r := admin.PostForm("/admin/users/"+itoa(uid)+"/"+step, nil); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("%s: %d", step, r.StatusCode)
+		}
+	}
+	if works(token) {
+		t.Error("the token came back with the re-enabled account")
+	}
+}

@@ -162,6 +162,9 @@ func (s *Store) updateUser(ctx context.Context, a user.Actor, id int64, action s
 			if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, id); err != nil {
 				return fmt.Errorf("revoke sessions: %w", err)
 			}
+			if err := revokeAPITokens(ctx, tx, id); err != nil {
+				return err
+			}
 		}
 		return audit(ctx, tx, a, AuditEntry{Action: action, Entity: "user",
 			EntityID: strconv.FormatInt(id, 10), Before: before, After: after})
@@ -169,8 +172,18 @@ func (s *Store) updateUser(ctx context.Context, a user.Actor, id int64, action s
 	return after, err
 }
 
-// SetUserRole changes a user's role and revokes their sessions, so the new
-// role takes effect with a new token at the next login.
+// revokeAPITokens ends every live personal API token of a user: a token
+// is worth what the password, the role and the account it was made under
+// were, and ends with them (a new one is made after).
+func revokeAPITokens(ctx context.Context, tx pgx.Tx, userID int64) error {
+	if _, err := tx.Exec(ctx, `UPDATE api_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, userID); err != nil {
+		return fmt.Errorf("revoke api tokens: %w", err)
+	}
+	return nil
+}
+
+// SetUserRole changes a user's role and revokes their sessions and API
+// tokens, so the new role takes effect at the next login.
 func (s *Store) SetUserRole(ctx context.Context, a user.Actor, id int64, role string) (user.User, error) {
 	return s.updateUser(ctx, a, id, ActionUserRole, func(u *user.User) (bool, error) {
 		changed := u.Role != role
@@ -180,7 +193,7 @@ func (s *Store) SetUserRole(ctx context.Context, a user.Actor, id int64, role st
 }
 
 // SetUserDisabled disables or re-enables a user; disabling revokes every
-// session the user holds.
+// session and API token the user holds (re-enabling revives none).
 func (s *Store) SetUserDisabled(ctx context.Context, a user.Actor, id int64, disabled bool) (user.User, error) {
 	action := ActionUserEnable
 	if disabled {
@@ -192,9 +205,9 @@ func (s *Store) SetUserDisabled(ctx context.Context, a user.Actor, id int64, dis
 	})
 }
 
-// SetUserPassword stores a new password hash. The user's other sessions are
-// revoked; keepSession (a token hash, may be nil) survives so the person who
-// changed it stays signed in.
+// SetUserPassword stores a new password hash. The user's other sessions and
+// every API token are revoked; keepSession (a session token hash, may be
+// nil) survives so the person who changed it stays signed in.
 func (s *Store) SetUserPassword(ctx context.Context, a user.Actor, id int64, hash string, keepSession []byte) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, id, hash)
@@ -206,6 +219,9 @@ func (s *Store) SetUserPassword(ctx context.Context, a user.Actor, id int64, has
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2`, id, keepSession); err != nil {
 			return fmt.Errorf("revoke sessions: %w", err)
+		}
+		if err := revokeAPITokens(ctx, tx, id); err != nil {
+			return err
 		}
 		// The hash itself is never written to the log.
 		return audit(ctx, tx, a, AuditEntry{Action: ActionUserPassword, Entity: "user",
