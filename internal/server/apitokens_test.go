@@ -270,7 +270,8 @@ func TestBearerTokenRejected(t *testing.T) {
 	if r := c.Do(req); r.StatusCode != http.StatusUnauthorized {
 		t.Errorf("bad token with a good cookie: %d", r.StatusCode)
 	}
-	// A disabled user's token stops working, and works again once enabled.
+	// A disabled user's token stops working, and stays revoked once the
+	// account is enabled again (TestAPITokensEndWithThePasswordRoleAndAccount).
 	if _, err := app.Store.SetUserDisabled(context.Background(), user.SystemActor, uid, true); err != nil {
 		t.Fatal(err)
 	}
@@ -280,8 +281,8 @@ func TestBearerTokenRejected(t *testing.T) {
 	if _, err := app.Store.SetUserDisabled(context.Background(), user.SystemActor, uid, false); err != nil {
 		t.Fatal(err)
 	}
-	if r := bearer(t, app, http.MethodPost, path, token, "text/plain", body); r.StatusCode != http.StatusOK {
-		t.Errorf("re-enabled user's token: %d", r.StatusCode)
+	if r := bearer(t, app, http.MethodPost, path, token, "text/plain", body); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("re-enabled user's old token: %d", r.StatusCode)
 	}
 }
 
