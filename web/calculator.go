@@ -3,7 +3,6 @@ package web
 import (
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -340,13 +339,7 @@ func NewCalcResult(r tcoapi.Response, tr *i18n.Translator) *CalcResult {
 		return percent(tr, decimal.NewNullDecimal(d))
 	}
 	out.HiddenShare, out.HiddenSharePessimistic = share(r.HiddenShare), share(r.HiddenSharePessimistic)
-	if len(r.PessimisticUnpriced) > 0 {
-		var items []string
-		for _, it := range r.PessimisticUnpriced {
-			items = append(items, tr.T(ItemLabelID(it)))
-		}
-		out.Unpriced = tr.T("pessimistic.unpriced", "Items", strings.Join(items, tr.T("list.separator")))
-	}
+	out.Unpriced = unpricedText(tr, r.PessimisticUnpriced)
 	for _, m := range r.Modes {
 		row := CalcModeRow{Mode: m.Mode, LabelID: catalog.Mode(m.Mode).LabelID(),
 			StatusID: catalog.ModeStatus(m.Status).LabelID(), Allowed: m.Status == string(catalog.ModeAllowed),

@@ -58,7 +58,7 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 			row.Compute, row.Hidden, row.OneOff = m(res.ComputeTotal), m(res.HiddenTotal), m(res.OneOffTotal)
 			row.TCO, row.TCOPessimistic = m(res.TCO), m(res.TCOPessimistic)
 			row.HiddenShare, row.HiddenSharePessimistic = percent(tr, res.HiddenShare), percent(tr, res.HiddenSharePessimistic)
-			row.Unpriced = unpricedText(tr, res)
+			row.Unpriced = unpricedText(tr, res.PessimisticUnpriced)
 			row.Effective = rate(decimal.NewNullDecimal(res.EffectivePerGPUHour))
 			row.PerReference = rate(res.PerReferenceGPUHour)
 			row.PerMillionTokens = rate(res.CostPerMillionTokens)
@@ -129,6 +129,19 @@ func shorten(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
+// signedMoney is a difference of money with its sign: +, − (a minus
+// sign), or ± for none.
+func signedMoney(tr *i18n.Translator, d decimal.Decimal, cur string) string {
+	sign := "+"
+	switch d.Sign() {
+	case 0:
+		sign = "±"
+	case -1:
+		sign = "−"
+	}
+	return sign + FormatMoney(tr.Lang, decimal.NewNullDecimal(d.Abs()), cur)
+}
+
 // percent formats a fraction as a percentage with 2 places ("" for none).
 func percent(tr *i18n.Translator, d decimal.NullDecimal) string {
 	if !d.Valid {
@@ -147,12 +160,12 @@ func hourRate(tr *i18n.Translator, d decimal.NullDecimal, cur string) string {
 
 // unpricedText says what a pessimistic TCO leaves out, naming the items
 // no reference priced ("" when it leaves out nothing).
-func unpricedText(tr *i18n.Translator, res tco.Result) string {
-	if len(res.PessimisticUnpriced) == 0 {
+func unpricedText[K ~string](tr *i18n.Translator, unpriced []K) string {
+	if len(unpriced) == 0 {
 		return ""
 	}
 	var items []string
-	for _, it := range res.PessimisticUnpriced {
+	for _, it := range unpriced {
 		items = append(items, tr.T(ItemLabelID(string(it))))
 	}
 	return tr.T("pessimistic.unpriced", "Items", strings.Join(items, tr.T("list.separator")))
@@ -271,7 +284,7 @@ func ReportSummary(tr *i18n.Translator, snap report.Snapshot) ReportSummaryView 
 		v.Next = QuoteName(tr, next.Quote.AsQuote(next.GPU))
 		v.Savings = m(sum.Savings.Decimal)
 		if sum.SavingsPct.Valid {
-			v.SavingsPct = tr.T("calc.result.percent", "Value", money.Fixed(sum.SavingsPct.Decimal.Mul(decimal.NewFromInt(100)), 2))
+			v.SavingsPct = percent(tr, sum.SavingsPct)
 		}
 	}
 	return v
@@ -310,11 +323,7 @@ func NewReportChanges(tr *i18n.Translator, old, new report.Snapshot) ReportChang
 		if !d.Valid || d.Decimal.IsZero() {
 			return ""
 		}
-		sign := "+"
-		if d.Decimal.Sign() < 0 {
-			sign = "−"
-		}
-		return sign + FormatMoney(tr.Lang, decimal.NewNullDecimal(d.Decimal.Abs()), cur)
+		return signedMoney(tr, d.Decimal, cur)
 	}
 	for _, ch := range d.Changes {
 		row := ReportChangeRow{Added: ch.Old == nil, Removed: ch.New == nil, Changed: ch.Changed(),

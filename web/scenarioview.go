@@ -36,14 +36,7 @@ func CompareScenario(tr *i18n.Translator, v *[]CompareRow, changes *[]ReportFact
 		if !d.Valid {
 			return "", 0
 		}
-		sign := "+"
-		switch d.Decimal.Sign() {
-		case 0:
-			sign = "±"
-		case -1:
-			sign = "−"
-		}
-		return sign + m(d.Decimal.Abs()), d.Decimal.Sign()
+		return signedMoney(tr, d.Decimal, cur), d.Decimal.Sign()
 	}
 	for i, r := range rows {
 		if i >= len(*v) {
@@ -63,7 +56,7 @@ func CompareScenario(tr *i18n.Translator, v *[]CompareRow, changes *[]ReportFact
 			if res.BreakEvenHours.Valid {
 				out.BreakEven = tr.T("compare.hours", "Hours", money.Fixed(res.BreakEvenHours.Decimal, 2))
 			}
-			out.Unpriced = unpricedText(tr, res)
+			out.Unpriced = unpricedText(tr, res.PessimisticUnpriced)
 			d := compare.DifferenceOf(r, br, ok)
 			out.DiffTCO, out.DiffTCOSign = diff(d.TCO)
 			out.DiffPessimistic, out.DiffPessimisticSign = diff(d.TCOPessimistic)

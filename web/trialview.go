@@ -177,10 +177,7 @@ func NewTrialView(tr *i18n.Translator, in TrialRecords) TrialView {
 		v.Pastes = append(v.Pastes, pv)
 	}
 
-	hundred := decimal.NewFromInt(100)
-	pct := func(r decimal.Decimal) string {
-		return tr.T("calc.result.percent", "Value", money.Fixed(r.Mul(hundred), 2))
-	}
+	pct := func(r decimal.Decimal) string { return percent(tr, decimal.NewNullDecimal(r)) }
 	for _, p := range in.Perfs {
 		pv := TrialPerfView{ID: p.ID, PrecisionID: PerfLabelID(p.Precision), Measured: specNumber(p.MeasuredTFLOPS),
 			Benchmark: p.Benchmark, Nominal: specNumber(p.NominalTFLOPS), Sparse: p.Sparse, Basis: p.Basis,

@@ -100,6 +100,14 @@ func Selection(values url.Values) (ids []int64, tooMany bool) {
 // pool connection): the page waits for the slowest, not the sum. The
 // caller's own reads (extra: the compare page's candidate list) join them.
 func Load(ctx context.Context, r Reader, values url.Values, today time.Time, extra ...func(context.Context) error) (*Comparison, error) {
+	return LoadRemembering(ctx, r, values, today, "", extra...)
+}
+
+// LoadRemembering is Load for a reader who last asked for the report
+// currency remembered: the default when the page asks for none and the
+// selected quotes share no currency (DefaultReportCurrency).
+func LoadRemembering(ctx context.Context, r Reader, values url.Values, today time.Time, remembered string,
+	extra ...func(context.Context) error) (*Comparison, error) {
 	cmp := &Comparison{Values: values, Seen: map[int64]bool{}, GPUByID: map[int64]market.GPUModel{}}
 	cmp.Profile, cmp.ProfileErrors = tcoapi.ProfileFromForm(values)
 	if len(cmp.ProfileErrors) == 0 {
@@ -138,7 +146,8 @@ func Load(ctx context.Context, r Reader, values url.Values, today time.Time, ext
 			cmp.Selected = append(cmp.Selected, q)
 		}
 	}
-	cmp.In = inputOf(cmp.Profile, values.Get("report_currency"), cmp.Selected, rates, cmp.ReferencePrices, cmp.MarketPrices, perf, today)
+	cmp.In = inputOf(cmp.Profile, values.Get("report_currency"), remembered, cmp.Selected, rates, cmp.ReferencePrices,
+		cmp.MarketPrices, perf, today)
 	cmp.SortKey, cmp.Desc = values.Get("sort"), values.Get("dir") == "desc"
 	if !slices.Contains(SortKeys, cmp.SortKey) {
 		cmp.SortKey = SortTCO
@@ -162,11 +171,11 @@ func Load(ctx context.Context, r Reader, values url.Values, today time.Time, ext
 // editors' reference prices in force and the market references after them
 // (docs/RULES.md §3.6), and the trials' measured performance (which replaces
 // the profile's ratio for its platform × GPU model).
-func inputOf(p tco.Profile, currency string, selected []quote.Quote, rates []market.FXRate, refs []market.ReferencePrice,
+func inputOf(p tco.Profile, currency, remembered string, selected []quote.Quote, rates []market.FXRate, refs []market.ReferencePrice,
 	marketPrices []market.MarketPrice, perf map[market.PlatformGPU]decimal.Decimal, today time.Time) Input {
 	in := Input{Profile: p, ReportCurrency: strings.ToUpper(strings.TrimSpace(currency)), Today: today, Performance: perf}
 	if in.ReportCurrency == "" || !money.IsCurrency(in.ReportCurrency) {
-		in.ReportCurrency = DefaultReportCurrency(selected, "")
+		in.ReportCurrency = DefaultReportCurrency(selected, remembered)
 	}
 	in.Rates = map[string]tco.FX{}
 	in.AllRates = map[CurrencyPair]tco.FX{}

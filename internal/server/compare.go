@@ -82,19 +82,13 @@ func (s *Server) comparePage(c echo.Context) error {
 	// The report currency: the one asked for (remembered as the reader's
 	// choice), else the default of docs/RULES.md §8.2.
 	asked := form.Values(values)
-	askedCurrency := asked.Currency("report_currency", false)
-	loadValues := values
-	if askedCurrency == "" {
-		cur, err := s.defaultReportCurrency(c, values)
-		if err != nil {
-			return err
-		}
-		loadValues = cloneValues(values)
-		loadValues.Set("report_currency", cur)
-	} else if asked.OK() {
+	var remembered string
+	if askedCurrency := asked.Currency("report_currency", false); askedCurrency != "" && asked.OK() {
 		s.rememberReportCurrency(c, askedCurrency)
+	} else if ck, err := c.Cookie(reportCurrencyCookie); err == nil {
+		remembered = ck.Value
 	}
-	cmp, err := compare.Load(c.Request().Context(), s.store, loadValues, today,
+	cmp, err := compare.LoadRemembering(c.Request().Context(), s.store, values, today, remembered,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
 		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return })
 	if err != nil {
@@ -213,24 +207,6 @@ func validSort(k string) bool {
 // reportCurrencyCookie remembers the report currency the reader last
 // asked for (docs/RULES.md §8.2).
 const reportCurrencyCookie = "gq_report_currency"
-
-// defaultReportCurrency is the report currency of a page state that asks
-// for none: the selected quotes' common currency, else the one the reader
-// last asked for, else CNY.
-func (s *Server) defaultReportCurrency(c echo.Context, values url.Values) (string, error) {
-	var selected []quote.Quote
-	if ids, _ := compare.Selection(values); len(ids) > 0 {
-		var err error
-		if selected, err = s.store.QuotesByIDs(c.Request().Context(), ids); err != nil {
-			return "", err
-		}
-	}
-	var remembered string
-	if ck, err := c.Cookie(reportCurrencyCookie); err == nil {
-		remembered = ck.Value
-	}
-	return compare.DefaultReportCurrency(selected, remembered), nil
-}
 
 // rememberReportCurrency keeps the report currency asked for a year, like
 // the language.
