@@ -66,6 +66,9 @@ type Manager struct {
 	Secure bool
 	// Throttle limits failed logins.
 	Throttle ThrottleConfig
+	// Signer signs values the server hands out and must recognise later
+	// (device cookies, anonymous CSRF tokens) with the shared key.
+	Signer *Signer
 
 	// dummyHash is verified against when the email is unknown, so unknown
 	// users cost the same time as wrong passwords.

@@ -62,6 +62,11 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		frozen: newFrozenCache(frozenCacheEntries)}
 	s.auth = &auth.Manager{Store: d.Store, Hasher: d.Hasher, Logger: d.Logger, Now: d.Now,
 		Idle: d.Config.SessionIdle, Max: d.Config.SessionMax, Secure: d.Config.TLS, Throttle: d.Throttle}
+	key, err := d.Store.ServerKey(ctx, "signing")
+	if err != nil {
+		return nil, err
+	}
+	s.auth.Signer = auth.NewSigner(key)
 	if err := s.auth.Init(ctx); err != nil {
 		return nil, err
 	}
