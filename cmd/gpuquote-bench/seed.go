@@ -95,7 +95,7 @@ func seed(ctx context.Context, dbURL string, n int) (volume, error) {
 		return v, err
 	}
 	defer pool.Close()
-	if _, err := store.Migrate(ctx, pool); err != nil {
+	if _, err := store.Migrate(ctx, pool, store.AppRole{Name: store.DefaultAppRole}); err != nil {
 		return v, fmt.Errorf("migrate: %w", err)
 	}
 	v.password = auth.NewToken()[:20]

@@ -19,7 +19,10 @@ const usage = `gpuquote — GPU rental quotes, hidden costs and total cost of ow
 
 Usage:
   gpuquote serve                 serve the web application (GPUQUOTE_ADDR)
-  gpuquote migrate               create the database if missing and apply migrations
+  gpuquote migrate               create the database if missing, apply migrations, and create
+                                 and grant the serving role (GPUQUOTE_APP_ROLE)
+  gpuquote app-url               print the connection string serve uses: the owner's with the
+                                 serving role's name and password
   gpuquote seed                  load sample data into an empty database
   gpuquote user create --email E [--name N] [--role R] [--password-stdin]
                                  create a user; prints a generated password once
@@ -58,6 +61,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return serve(ctx, cfg, log, stdout)
 	case "migrate":
 		return migrate(ctx, cfg, stdout)
+	case "app-url":
+		return appURL(cfg, stdout)
 	case "seed":
 		return seed(ctx, cfg, stdout)
 	case "user":

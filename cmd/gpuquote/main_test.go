@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
 
@@ -74,7 +75,7 @@ func TestPortTakenExitsWithOneLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	url := testutil.DBURL(t)
+	_, url := testutil.DB(t)
 	_, stderr, code := runMain(t, "serve", "DATABASE_URL="+url, "GPUQUOTE_ADDR="+ln.Addr().String(), "GPUQUOTE_LOG_LEVEL=error")
 	line := oneLine(t, stderr)
 	if code == 0 || !strings.Contains(line, "cannot listen on "+ln.Addr().String()) || !strings.Contains(line, "address already in use") {
@@ -83,14 +84,65 @@ func TestPortTakenExitsWithOneLine(t *testing.T) {
 }
 
 func TestServeRefusesOlderSchema(t *testing.T) {
-	st := testutil.Store(t)
+	owner, url := testutil.DB(t)
+	st := testutil.Open(t, owner)
 	if _, err := st.Pool().Exec(context.Background(), `DELETE FROM goose_db_version WHERE version_id > 0`); err != nil {
 		t.Fatal(err)
 	}
-	url := st.Pool().Config().ConnString()
 	_, stderr, code := runMain(t, "serve", "DATABASE_URL="+url, "GPUQUOTE_ADDR=127.0.0.1:0")
 	if line := oneLine(t, stderr); code == 0 || !strings.Contains(line, "gpuquote migrate") {
 		t.Fatalf("exit %d, %q: want a refusal that says to run migrate", code, line)
+	}
+}
+
+// TestServeRefusesPrivilegedRoles: serve connected as the tables' owner or
+// as a superuser stops with one line naming the way out; with
+// GPUQUOTE_ALLOW_SUPERUSER=1 it goes on (here as far as the taken port).
+func TestServeRefusesPrivilegedRoles(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	owner, app := testutil.DB(t)
+	superuser, err := store.URLForRole(owner, store.AppRole{Name: "postgres"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := neturl.Parse(testutil.ServerURL()); u.User.Username() != "postgres" {
+		superuser = "" // the tests' server has another administrator
+	}
+	addr := "GPUQUOTE_ADDR=" + ln.Addr().String()
+	for name, url := range map[string]string{"owner": owner, "superuser": superuser} {
+		if url == "" {
+			continue
+		}
+		_, stderr, code := runMain(t, "serve", "DATABASE_URL="+url, addr)
+		if line := oneLine(t, stderr); code == 0 || !strings.Contains(line, "refuses to connect as a PostgreSQL superuser or as the owner") ||
+			!strings.Contains(line, "GPUQUOTE_ALLOW_SUPERUSER=1") {
+			t.Errorf("%s: exit %d, %q", name, code, line)
+		}
+		_, stderr, code = runMain(t, "serve", "DATABASE_URL="+url, addr, "GPUQUOTE_ALLOW_SUPERUSER=1", "GPUQUOTE_LOG_LEVEL=warn")
+		if code == 0 || !strings.Contains(stderr, "GPUQUOTE_ALLOW_SUPERUSER=1") || !strings.Contains(stderr, "cannot listen on") {
+			t.Errorf("%s allowed: exit %d, %q: want the warning, then the taken port", name, code, stderr)
+		}
+	}
+	// The serving role passes the check and stops only at the port.
+	_, stderr, code := runMain(t, "serve", "DATABASE_URL="+app, addr)
+	if line := oneLine(t, stderr); code == 0 || !strings.Contains(line, "cannot listen on") {
+		t.Errorf("serving role: exit %d, %q", code, line)
+	}
+}
+
+// TestAppURL: app-url turns the owner's URL into the serving role's.
+func TestAppURL(t *testing.T) {
+	out, stderr, code := runMain(t, "app-url", "DATABASE_URL=postgres://owner:pw@db.example:5432/gq?sslmode=disable",
+		"GPUQUOTE_APP_ROLE=gq_app", "GPUQUOTE_APP_PASSWORD=s3cret")
+	if code != 0 || strings.TrimSpace(out) != "postgres://gq_app:s3cret@db.example:5432/gq?sslmode=disable" {
+		t.Fatalf("exit %d, %q %q", code, out, stderr)
+	}
+	if _, stderr, code := runMain(t, "app-url", "DATABASE_URL=postgres://o@h/d", "GPUQUOTE_APP_ROLE=Robert'); DROP"); code == 0 || !strings.Contains(stderr, "GPUQUOTE_APP_ROLE") {
+		t.Fatalf("a role name that is not an identifier: exit %d, %q", code, stderr)
 	}
 }
 
@@ -119,7 +171,8 @@ func TestMigrateSeedAndUserCommands(t *testing.T) {
 		}
 	})
 	env := "DATABASE_URL=" + url
-	if out, stderr, code := runMain(t, "migrate", env); code != 0 || !strings.Contains(out, "schema at version") {
+	role := "GPUQUOTE_APP_ROLE=" + testutil.AppRoleName
+	if out, stderr, code := runMain(t, "migrate", env, role); code != 0 || !strings.Contains(out, "schema at version") {
 		t.Fatalf("migrate: %d %s %s", code, out, stderr)
 	}
 	out, stderr, code := runMain(t, "seed", env)
@@ -134,6 +187,27 @@ func TestMigrateSeedAndUserCommands(t *testing.T) {
 	cmd.Stdin = strings.NewReader("一个足够长的口令 passphrase\n")
 	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "created admin user Boss@Example.test") || strings.Contains(string(b), "shown once") {
 		t.Fatalf("user create: %v %s", err, b)
+	}
+	// The password policy applies here too: not the account's own email or
+	// name (docs/RULES.md §16.5).
+	run := func(args, pw string) (string, error) {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "GPUQUOTE_RUN_MAIN=1", "GPUQUOTE_ARGS="+args, env)
+		cmd.Stdin = strings.NewReader(pw + "\n")
+		b, err := cmd.CombinedOutput()
+		return string(b), err
+	}
+	if out, err := run("user create --email q@example.test --name Kowalski --password-stdin", "rents four gpus"); err != nil {
+		t.Fatalf("user create: %v %s", err, out)
+	}
+	for _, c := range []struct{ args, pw string }{
+		{"user create --email zhang.wei@example.test --password-stdin", "zhang.wei2026"},
+		{"user create --email z@example.test --name ZhangWei --password-stdin", "zhang wei 88"},
+		{"user password --email q@example.test --password-stdin", "Kowalski 99"}, // the stored display name
+	} {
+		if out, err := run(c.args, c.pw); err == nil || !strings.Contains(out, "password refused") {
+			t.Errorf("%s with %q: %v %s", c.args, c.pw, err, out)
+		}
 	}
 	if _, stderr, code := runMain(t, "user create --email boss@example.TEST --role analyst", env); code == 0 || !strings.Contains(stderr, "already exists") {
 		t.Fatalf("duplicate email (case-insensitive) accepted: %d %s", code, stderr)

@@ -44,7 +44,7 @@ var sampleFXRates = []market.FXRate{
 }
 
 func seed(ctx context.Context, cfg config.Config, stdout io.Writer) error {
-	st, err := openStore(ctx, cfg)
+	st, err := openOwnerStore(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func privateApp(t *testing.T, maxConns int32, opts ...testutil.Option) (*testuti
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	if _, err := store.Migrate(ctx, pool); err != nil {
+	if _, err := store.Migrate(ctx, pool, store.AppRole{Name: testutil.AppRoleName}); err != nil {
 		t.Fatal(err)
 	}
 	return testutil.NewAppOn(t, store.New(pool), opts...), cluster

@@ -26,7 +26,7 @@ func TestReadyzFollowsDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	if _, err := store.Migrate(ctx, pool); err != nil {
+	if _, err := store.Migrate(ctx, pool, store.AppRole{Name: testutil.AppRoleName}); err != nil {
 		t.Fatal(err)
 	}
 	app := testutil.NewAppOn(t, store.New(pool))

@@ -28,29 +28,44 @@ func newProvider(db *sql.DB) (*goose.Provider, error) {
 		goose.WithSessionLocker(locker), goose.WithDisableGlobalRegistry(true))
 }
 
-// Migrate applies every pending migration and returns the resulting version.
-func Migrate(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
+// Migrate applies every pending migration, then makes sure the serving
+// role exists and holds exactly its grants (docs/RULES.md §16.7); it
+// returns the resulting version.
+func Migrate(ctx context.Context, pool *pgxpool.Pool, app AppRole) (int64, error) {
 	db := stdlib.OpenDBFromPool(pool)
 	defer db.Close()
 	p, err := newProvider(db)
 	if err != nil {
 		return 0, fmt.Errorf("migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return 0, fmt.Errorf("migrate: %w", err)
+	if err := migrateDB(ctx, db, p, app); err != nil {
+		return 0, err
 	}
 	return p.GetDBVersion(ctx)
 }
 
-// MigrateDB applies the migrations through a database/sql handle (used by
-// the per-test database template).
-func MigrateDB(ctx context.Context, db *sql.DB) error {
+// MigrateDB is Migrate through a database/sql handle (used by the per-test
+// database template).
+func MigrateDB(ctx context.Context, db *sql.DB, app AppRole) error {
 	p, err := newProvider(db)
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	_, err = p.Up(ctx)
-	return err
+	return migrateDB(ctx, db, p, app)
+}
+
+func migrateDB(ctx context.Context, db *sql.DB, p *goose.Provider, app AppRole) error {
+	if err := app.Validate(); err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	q := sqlDB{db}
+	if err := ensureAppRole(ctx, q, app); err != nil {
+		return err
+	}
+	return grantAppRole(ctx, q, app)
 }
 
 // SchemaVersion is the newest migration embedded in this binary.

@@ -119,7 +119,9 @@ func TestReferencePriceDuplicateDayIsRefused(t *testing.T) {
 func TestReferencePriceIsAuditedInTheSameTransaction(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := testutil.Store(t)
+	// The serving role writes; the owner plants the failing trigger.
+	owner, app := testutil.DB(t)
+	st, own := testutil.Open(t, app), testutil.Open(t, owner)
 	r := addRefPrice(t, st, "snapshot", "CNY", "per_month", "0.000123", "2026-02-01")
 	recs, err := st.AuditLog(ctx, store.AuditFilter{Entity: "reference_price"})
 	if err != nil || len(recs) != 1 {
@@ -136,7 +138,7 @@ func TestReferencePriceIsAuditedInTheSameTransaction(t *testing.T) {
 	}
 
 	// When the audit insert fails, the price is not stored either.
-	_, err = st.Pool().Exec(ctx, `
+	_, err = own.Pool().Exec(ctx, `
 		CREATE FUNCTION fail_reference_price_audit() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN IF NEW.action = 'reference_price.create' THEN RAISE EXCEPTION 'audit unavailable'; END IF; RETURN NEW; END $$;
 		CREATE TRIGGER fail_reference_price_audit BEFORE INSERT ON audit_log

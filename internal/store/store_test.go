@@ -30,7 +30,9 @@ var actor = user.Actor{Email: "tester@example.test", RequestID: "req-1", ClientI
 func TestWriteAndAuditCommitTogether(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := testutil.Store(t)
+	// The serving role writes; the owner plants the failing trigger.
+	owner, app := testutil.DB(t)
+	st, own := testutil.Open(t, app), testutil.Open(t, owner)
 	u, err := st.CreateUser(ctx, actor, user.NewAccount{Email: "Ana@Example.test", DisplayName: "Ana", Role: "analyst", PasswordHash: "x"})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +59,7 @@ func TestWriteAndAuditCommitTogether(t *testing.T) {
 	}
 
 	// A failing audit leaves no write: make audit inserts fail for one action.
-	_, err = st.Pool().Exec(ctx, `
+	_, err = own.Pool().Exec(ctx, `
 		CREATE FUNCTION fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN IF NEW.action = 'user.role' THEN RAISE EXCEPTION 'audit unavailable'; END IF; RETURN NEW; END $$;
 		CREATE TRIGGER fail_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION fail_audit();`)
@@ -119,11 +121,12 @@ func TestUsersFilterAndPaging(t *testing.T) {
 func TestSchemaVersionChecks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := testutil.Store(t)
+	// Migrating and rewinding the schema is the owner's work.
+	st := testutil.OwnerStore(t)
 	if err := st.CheckSchema(ctx); err != nil {
 		t.Fatalf("fresh migrated database: %v", err)
 	}
-	if v, err := store.Migrate(ctx, st.Pool()); err != nil || v != store.SchemaVersion {
+	if v, err := store.Migrate(ctx, st.Pool(), store.AppRole{Name: testutil.AppRoleName}); err != nil || v != store.SchemaVersion {
 		t.Fatalf("migrate again: version %d, %v (want idempotent %d)", v, err, store.SchemaVersion)
 	}
 	// An older schema (the newest migration marked unapplied) is refused.

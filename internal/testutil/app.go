@@ -37,6 +37,8 @@ type App struct {
 	Catalog *i18n.Catalog
 	Config  config.Config
 	users   atomic.Int64
+	// ownerURL connects as the tables' owner (empty: Store's role).
+	ownerURL string
 }
 
 // Option adjusts the server's dependencies before it is built.
@@ -45,7 +47,22 @@ type Option func(*server.Deps)
 // NewApp starts the server for this test.
 func NewApp(t testing.TB, opts ...Option) *App {
 	t.Helper()
-	return NewAppOn(t, Store(t), opts...)
+	owner, app := DB(t)
+	a := NewAppOn(t, Open(t, app), opts...)
+	a.ownerURL = owner
+	return a
+}
+
+// Owner opens a pool on the app's database as the tables' owner, for a
+// test that breaks the schema on purpose; the server itself never has these
+// privileges (docs/RULES.md §16.7). An app on a private cluster has one
+// role for both.
+func (a *App) Owner() *store.Store {
+	a.T.Helper()
+	if a.ownerURL == "" {
+		return a.Store
+	}
+	return Open(a.T, a.ownerURL)
 }
 
 // NewAppOn starts the server for this test over an existing store.
@@ -69,12 +86,16 @@ func NewAppOn(t testing.TB, st *store.Store, opts ...Option) *App {
 	return &App{T: t, Store: st, Server: srv, HTTP: hs, URL: hs.URL, Catalog: cat, Config: d.Config}
 }
 
+// Password is the password CreateUser gives a user of role (it passes the
+// password policy).
+func Password(role auth.Role) string { return "correct horse battery " + string(role) }
+
 // CreateUser makes a user with role and returns its email and password.
 func (a *App) CreateUser(role auth.Role) (email, password string, id int64) {
 	a.T.Helper()
 	n := a.users.Add(1)
 	email = fmt.Sprintf("%s%d@example.test", role, n)
-	password = "correct horse battery " + string(role)
+	password = Password(role)
 	hash, err := auth.NewHasher(FastArgon2, 1).Hash(context.Background(), password)
 	if err != nil {
 		a.T.Fatal(err)

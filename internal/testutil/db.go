@@ -12,8 +12,10 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/peterldowns/pgtestdb"
@@ -65,6 +67,7 @@ type migrator struct{}
 
 func (migrator) Hash() (string, error) {
 	h := sha256.New()
+	h.Write([]byte("grants " + store.GrantsVersion + " " + AppRoleName + "\n"))
 	err := fs.WalkDir(migrations.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -81,21 +84,107 @@ func (migrator) Hash() (string, error) {
 }
 
 func (migrator) Migrate(ctx context.Context, db *sql.DB, _ pgtestdb.Config) error {
-	return store.MigrateDB(ctx, db)
+	return store.MigrateDB(ctx, db, store.AppRole{Name: AppRoleName})
 }
 
-// DBURL creates a fresh, fully migrated database for this test (from a
-// template, so it takes milliseconds) and returns its URL. It is dropped
-// when the test passes and kept for inspection when it fails.
+// AppRoleName and appRolePassword are the serving role the tests' servers
+// and stores connect as, with the grants 'gpuquote migrate' gives
+// (docs/RULES.md §16.7). The role belongs to the test server only; it is
+// created once, by the administrator of the tests' PostgreSQL, because the
+// role that owns the test databases may not create roles.
+const (
+	AppRoleName     = "gpuquote_test_app"
+	appRolePassword = "gpuquote_test_app"
+)
+
+var appRole struct {
+	once sync.Once
+	err  error
+}
+
+// ensureAppRole creates the tests' serving role when the server lacks it.
+func ensureAppRole(t testing.TB) {
+	t.Helper()
+	appRole.once.Do(func() {
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, ServerURL())
+		if err != nil {
+			appRole.err = err
+			return
+		}
+		defer conn.Close(ctx)
+		// One creator at a time across the test binaries that run at once.
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			appRole.err = err
+			return
+		}
+		defer tx.Rollback(ctx) //nolint:errcheck // committed below
+		if _, err = tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7318590412)`); err != nil {
+			appRole.err = err
+			return
+		}
+		var exists bool
+		if err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)`, AppRoleName).Scan(&exists); err != nil {
+			appRole.err = err
+			return
+		}
+		if !exists {
+			_, err = tx.Exec(ctx, "CREATE ROLE "+AppRoleName+" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD '"+appRolePassword+"'")
+			if err != nil {
+				appRole.err = err
+				return
+			}
+		}
+		appRole.err = tx.Commit(ctx)
+	})
+	if appRole.err != nil {
+		t.Fatalf("create the tests' serving role %s: %v", AppRoleName, appRole.err)
+	}
+}
+
+// DB creates a fresh, fully migrated database for this test (from a
+// template, so it takes milliseconds) and returns two URLs for it: as the
+// tables' owner (what 'gpuquote migrate' uses) and as the serving role
+// (what the server uses). It is dropped when the test passes and kept for
+// inspection when it fails.
+func DB(t testing.TB) (owner, app string) {
+	t.Helper()
+	ensureAppRole(t)
+	owner = pgtestdb.Custom(t, pgtestdbConfig(t), migrator{}).URL()
+	app, err := store.URLForRole(owner, store.AppRole{Name: AppRoleName, Password: appRolePassword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return owner, app
+}
+
+// DBURL is DB's owner URL.
 func DBURL(t testing.TB) string {
 	t.Helper()
-	return pgtestdb.Custom(t, pgtestdbConfig(t), migrator{}).URL()
+	owner, _ := DB(t)
+	return owner
 }
 
-// Store opens a pool on a fresh database for this test.
+// Store opens a pool as the serving role on a fresh database for this
+// test: tests see the privileges the server has.
 func Store(t testing.TB) *store.Store {
 	t.Helper()
-	pool, err := pgxpool.New(context.Background(), DBURL(t))
+	_, app := DB(t)
+	return Open(t, app)
+}
+
+// OwnerStore is Store connected as the tables' owner, for the few tests
+// that need more than the server may do (rewinding the schema version).
+func OwnerStore(t testing.TB) *store.Store {
+	t.Helper()
+	return Open(t, DBURL(t))
+}
+
+// Open opens a pool on url, closed when the test ends.
+func Open(t testing.TB, url string) *store.Store {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), url)
 	if err != nil {
 		t.Fatalf("open test pool: %v", err)
 	}
