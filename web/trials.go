@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"gpuquote/internal/money"
+	"gpuquote/internal/trial"
 	"gpuquote/internal/verify"
 )
 
@@ -99,6 +101,11 @@ type TrialRecordView struct {
 	PasteID    int64
 	RecordedBy string
 	RecordedAt string
+	// Output holds only the start of a longer output when Truncated: the
+	// whole is at OutputURL, OutputChars characters (docs/RULES.md §16.3).
+	Truncated   bool
+	OutputChars int
+	OutputURL   string
 }
 
 // TrialCheckForm is the state of one check's recording form.
@@ -152,14 +159,29 @@ type TrialPasteCheckView struct {
 }
 
 // TrialPasteView is pasted nvidia-smi output and what was read from it.
+// Output is the start the page shows (empty for a folded paste); the
+// whole output, Size long, is at URL (docs/RULES.md §16.3).
 type TrialPasteView struct {
 	ID         int64
 	Format     string
 	Samples    int
 	Output     string
+	Truncated  bool
+	Size       string
+	URL        string
 	Checks     []TrialPasteCheckView
 	RecordedBy string
 	RecordedAt string
+}
+
+// TrialPasteURL is the page of the whole output of a paste.
+func TrialPasteURL(trialID, pasteID int64) string {
+	return TrialURL(trialID) + "/pastes/" + strconv.FormatInt(pasteID, 10)
+}
+
+// TrialResultOutputURL is the page of the whole output of a recording.
+func TrialResultOutputURL(trialID, resultID int64) string {
+	return TrialURL(trialID) + "/results/" + strconv.FormatInt(resultID, 10) + "/output"
 }
 
 // NvidiaSMIForm is the state of the paste form. Error is already in the
@@ -187,6 +209,8 @@ type TrialPerfView struct {
 	NominalPct string
 	Threshold  string
 	Below      bool
+	// Trusted says the measurement feeds comparisons (docs/RULES.md §16.3).
+	Trusted bool
 	// Verdict is the verdict in the reader's language.
 	Verdict    string
 	Note       string
@@ -229,9 +253,20 @@ type TrialView struct {
 	Phases      []TrialPhaseView
 	States      []Option
 	NvidiaSMI   NvidiaSMIForm
+	// Pastes are the newest trial.OpenPastes pastes, shown open;
+	// OlderPastes the rest, folded, without their text.
 	Pastes      []TrialPasteView
-	PerfForm    TrialPerfForm
-	Perfs       []TrialPerfView
+	OlderPastes []TrialPasteView
+	// CanWrite says the reader may record on this trial; Writers says who
+	// may (docs/RULES.md §16.3).
+	CanWrite bool
+	Writers  string
+	// Budget is the evidence budget's use, in the reader's language;
+	// BudgetFull says no further paste fits.
+	Budget     string
+	BudgetFull bool
+	PerfForm   TrialPerfForm
+	Perfs      []TrialPerfView
 	// PerfAvailable says the GPU model has catalog figures to compare with.
 	PerfAvailable bool
 }
@@ -299,3 +334,19 @@ func nvsmiCommand() string {
 
 // nvsmiOrders are the column orders header-less CSV may have.
 func nvsmiOrders() []string { return verify.NoHeaderOrderList() }
+
+// previewChars is how many characters of an output a trial page shows
+// (docs/RULES.md §16.3), as the page writes the number.
+func previewChars() string { return groupInt(trial.PreviewChars) }
+
+// groupInt writes a count with thousands grouped (docs/RULES.md §1.5).
+func groupInt(n int) string { return money.Group(strconv.Itoa(n)) }
+
+// budgetClass is the class of the evidence budget line: a warning once
+// no further paste fits.
+func budgetClass(full bool) string {
+	if full {
+		return "alert alert-warn"
+	}
+	return "hint"
+}

@@ -52,10 +52,32 @@ func reasonTexts(tr *i18n.Translator, rs []trial.Reason) []string {
 	return out
 }
 
-// recordView shows one recording.
+// recordView shows one recording, its output cut to trial.PreviewChars
+// characters (docs/RULES.md §16.3).
 func recordView(tr *i18n.Translator, r trial.Result) TrialRecordView {
-	return TrialRecordView{State: string(r.State), Note: r.Note, Output: r.Output, Measured: r.Measured,
+	v := TrialRecordView{State: string(r.State), Note: r.Note, Measured: r.Measured,
 		Reasons: reasonTexts(tr, r.Reasons), PasteID: r.PasteID, RecordedBy: r.RecordedByName, RecordedAt: TrialTime(r.RecordedAt)}
+	v.Output, v.Truncated = trial.Preview(r.Output, trial.PreviewChars)
+	if v.Truncated {
+		v.OutputChars, v.OutputURL = r.OutputChars, TrialResultOutputURL(r.TrialID, r.ID)
+	}
+	return v
+}
+
+// TrialWriters says who may record on a trial opened by name (empty: by
+// the system) (docs/RULES.md §16.3).
+func TrialWriters(tr *i18n.Translator, name string) string {
+	if name == "" {
+		return tr.T("trials.writers.no_owner")
+	}
+	return tr.T("trials.writers", "Name", name)
+}
+
+// TrialBudgetRefused says why a paste of n bytes does not fit a trial
+// that has used u of its evidence budget (docs/RULES.md §16.3).
+func TrialBudgetRefused(tr *i18n.Translator, u trial.Use, n int64) string {
+	return tr.T("trials.budget.refused", "Pastes", strconv.Itoa(u.Pastes), "MaxPastes", strconv.Itoa(trial.MaxPastes),
+		"Used", ByteSize(u.Bytes), "MaxSize", ByteSize(trial.MaxPasteBytes), "Size", ByteSize(n))
 }
 
 // evidence is a failed check's evidence as the verdict names it.
@@ -103,6 +125,10 @@ type TrialRecords struct {
 	Pastes  []trial.Paste
 	Perfs   []trial.Perf
 	Today   time.Time
+	// Use is the trial's evidence budget use; CanWrite says the reader may
+	// record on the trial.
+	Use      trial.Use
+	CanWrite bool
 }
 
 // NewTrialView is a trial's page: progress and verdict from the latest
@@ -114,7 +140,13 @@ func NewTrialView(tr *i18n.Translator, in TrialRecords) TrialView {
 	gpu := tl.GPUVendor + " " + tl.GPUName
 	v := TrialView{ID: tl.ID, Platform: platform, PlatformID: tl.PlatformID, GPU: gpu, GPUModelID: tl.GPUModelID,
 		QuoteURL: "/quotes/" + strconv.FormatInt(tl.QuoteID, 10), StartedOn: FormatDate(tl.StartedOn),
-		Note: tl.Note, CreatedBy: tl.CreatedByName, Verdict: string(tl.Verdict)}
+		Note: tl.Note, CreatedBy: tl.CreatedByName, Verdict: string(tl.Verdict), CanWrite: in.CanWrite}
+	if !in.CanWrite {
+		v.Writers = TrialWriters(tr, tl.CreatedByName)
+	}
+	v.BudgetFull = in.Use.Full()
+	v.Budget = tr.T("trials.budget.use", "Pastes", strconv.Itoa(in.Use.Pastes), "MaxPastes", strconv.Itoa(trial.MaxPastes),
+		"Used", ByteSize(in.Use.Bytes), "MaxSize", ByteSize(trial.MaxPasteBytes))
 	v.Title = tr.T("trials.detail.title", "ID", strconv.FormatInt(tl.ID, 10), "Platform", platform, "GPU", gpu)
 	v.QuoteName = tr.T("quote.detail.title", "Platform", platform, "GPU", gpu, "Count", strconv.Itoa(tl.QuoteGPUCount)) +
 		" · " + TrialQuoteName(tr, tl)
@@ -159,9 +191,12 @@ func NewTrialView(tr *i18n.Translator, in TrialRecords) TrialView {
 		v.Phases = append(v.Phases, pv)
 	}
 
-	for _, p := range in.Pastes {
-		pv := TrialPasteView{ID: p.ID, Format: tr.T("trials.format." + p.Format), Samples: p.Samples, Output: p.Output,
-			RecordedBy: p.RecordedByName, RecordedAt: TrialTime(p.RecordedAt)}
+	for i, p := range in.Pastes {
+		pv := TrialPasteView{ID: p.ID, Format: tr.T("trials.format." + p.Format), Samples: p.Samples, Size: ByteSize(p.Bytes),
+			URL: TrialPasteURL(tl.ID, p.ID), RecordedBy: p.RecordedByName, RecordedAt: TrialTime(p.RecordedAt)}
+		if i < trial.OpenPastes {
+			pv.Output, pv.Truncated = trial.Preview(p.Output, trial.PreviewChars)
+		}
 		for _, ch := range p.Checks {
 			cv := TrialPasteCheckView{TrialCheck: ch.TrialCheck, Outcome: ch.Outcome, Text: tr.TMap(ch.MessageID, ch.Args)}
 			if ck, ok := trial.Check(ch.TrialCheck); ok {
@@ -174,7 +209,11 @@ func NewTrialView(tr *i18n.Translator, in TrialRecords) TrialView {
 			}
 			pv.Checks = append(pv.Checks, cv)
 		}
-		v.Pastes = append(v.Pastes, pv)
+		if i < trial.OpenPastes {
+			v.Pastes = append(v.Pastes, pv)
+		} else {
+			v.OlderPastes = append(v.OlderPastes, pv)
+		}
 	}
 
 	pct := func(r decimal.Decimal) string { return percent(tr, decimal.NewNullDecimal(r)) }
@@ -182,7 +221,7 @@ func NewTrialView(tr *i18n.Translator, in TrialRecords) TrialView {
 		pv := TrialPerfView{ID: p.ID, PrecisionID: PerfLabelID(p.Precision), Measured: specNumber(p.MeasuredTFLOPS),
 			Benchmark: p.Benchmark, Nominal: specNumber(p.NominalTFLOPS), Sparse: p.Sparse, Basis: p.Basis,
 			BasisTFLOPS: specNumber(p.BasisTFLOPS), RatioPct: pct(p.Ratio), NominalPct: pct(p.RatioToNominal),
-			Threshold: money.Fixed(p.ThresholdTFLOPS, 2), Below: p.Below, Verdict: tr.TMap(p.Message.MessageID, p.Message.Args),
+			Threshold: money.Fixed(p.ThresholdTFLOPS, 2), Below: p.Below, Trusted: p.Trusted, Verdict: tr.TMap(p.Message.MessageID, p.Message.Args),
 			Note: p.Note, RecordedBy: p.RecordedByName, RecordedAt: TrialTime(p.RecordedAt)}
 		if p.ReferenceTFLOPS.Valid {
 			pv.Reference = specNumber(p.ReferenceTFLOPS.Decimal)

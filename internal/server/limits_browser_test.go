@@ -16,8 +16,8 @@ import (
 // translated and shows the signed-in user.
 func TestBrowserOversizedPasteIsRefusedAndKept(t *testing.T) {
 	app := testutil.NewApp(t)
-	id := routeTrial(app)
-	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+	email, pw, analystID := app.CreateUser(auth.RoleAnalyst)
+	id := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, specSeedGPU(app).ID), analystID).ID // the analyst's own trial
 	ctx := testutil.Browser(t)
 	const n = 1<<20 + 1 // verify.MaxInputBytes + 1
 	if err := chromedp.Do(ctx,

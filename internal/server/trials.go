@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/auth"
 	"gpuquote/internal/form"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
@@ -219,12 +220,56 @@ func (s *Server) renderTrial(c echo.Context, status int, id int64, adjust func(*
 	return s.render(c, status, v.Page, web.Trial(v))
 }
 
+// mayWriteTrial reports whether the signed-in user may record on trial t:
+// its author, an editor or an admin (docs/RULES.md §16.3).
+func mayWriteTrial(c echo.Context, t trial.Trial) bool {
+	cur := auth.CurrentUser(c)
+	return cur != nil && trial.MayWrite(t, cur.UserID, string(cur.Role))
+}
+
+// trialForWrite reads trial id for a write by the signed-in user. ok is
+// false when the write must not go on: err is then ErrNotFound for a
+// missing trial, or the 403 page (docs/RULES.md §16.3) has been written.
+func (s *Server) trialForWrite(c echo.Context, id int64) (t trial.Trial, ok bool, err error) {
+	if t, err = s.store.TrialByID(c.Request().Context(), id); err != nil {
+		return t, false, err
+	}
+	if !mayWriteTrial(c, t) {
+		return t, false, s.trialForbidden(c, t)
+	}
+	return t, true, nil
+}
+
+// trialForbidden is the 403 page of a write to a trial by someone who may
+// only read it: it says who may record (docs/RULES.md §16.3).
+func (s *Server) trialForbidden(c echo.Context, t trial.Trial) error {
+	tr := translator(c)
+	p := s.page(c, "error.403.title")
+	return s.render(c, http.StatusForbidden, p, web.ErrorPage(web.ErrorView{Page: p, Status: http.StatusForbidden,
+		Message:   web.TrialWriters(tr, t.CreatedByName) + " " + tr.T("trials.forbidden.read"),
+		RequestID: c.Response().Header().Get(echo.HeaderXRequestID)}))
+}
+
+// trialWriteError answers a refusal of the store: a user who may not
+// write to the trial (their role changed since the check) gets the 403
+// page.
+func (s *Server) trialWriteError(c echo.Context, t trial.Trial, err error) error {
+	if errors.Is(err, store.ErrNotAllowed) {
+		return s.trialForbidden(c, t)
+	}
+	return err
+}
+
 // trialView reads a trial and everything its page shows.
 func (s *Server) trialView(c echo.Context, id int64) (web.TrialView, error) {
 	ctx := c.Request().Context()
 	in := web.TrialRecords{Today: s.today()}
 	var err error
 	if in.Trial, err = s.store.TrialByID(ctx, id); err != nil {
+		return web.TrialView{}, err
+	}
+	in.CanWrite = mayWriteTrial(c, in.Trial)
+	if in.Use, err = s.store.TrialEvidenceUse(ctx, id); err != nil {
 		return web.TrialView{}, err
 	}
 	if in.GPU, err = s.store.GPUModelByID(ctx, in.Trial.GPUModelID); err != nil {
@@ -247,6 +292,10 @@ func (s *Server) trialView(c echo.Context, id int64) (web.TrialView, error) {
 func (s *Server) trialRecordCheck(c echo.Context) error {
 	id, err := pathID(c)
 	if err != nil {
+		return err
+	}
+	before, ok, err := s.trialForWrite(c, id)
+	if !ok {
 		return err
 	}
 	values, err := formValues(c)
@@ -285,14 +334,10 @@ func (s *Server) trialRecordCheck(c echo.Context) error {
 			}
 		})
 	}
-	before, err := s.store.TrialByID(c.Request().Context(), id)
-	if err != nil {
-		return err
-	}
 	after, err := s.store.RecordTrialResults(c.Request().Context(), s.actor(c), id, nil, []trial.Record{{
 		Check: ck.Number, State: st, Note: cf.Note, Output: cf.Output, Measured: cf.Measured}})
 	if err != nil {
-		return err
+		return s.trialWriteError(c, before, err)
 	}
 	target := web.TrialURL(id) + "#check-" + strconv.Itoa(ck.Number)
 	if after.Verdict == trial.Exit && before.Verdict != trial.Exit {
@@ -311,6 +356,10 @@ func (s *Server) trialNvidiaSMI(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	before, ok, err := s.trialForWrite(c, id)
+	if !ok {
+		return err
+	}
 	ctx := c.Request().Context()
 	tr := translator(c)
 	output := c.FormValue("output")
@@ -322,9 +371,15 @@ func (s *Server) trialNvidiaSMI(c echo.Context) error {
 	if strings.TrimSpace(output) == "" {
 		return fail(tr.T("trials.nvsmi.required"))
 	}
-	before, err := s.store.TrialByID(ctx, id)
+	// The evidence budget, checked again under the trial's lock when the
+	// paste is stored (docs/RULES.md §16.3).
+	use, err := s.store.TrialEvidenceUse(ctx, id)
 	if err != nil {
 		return err
+	}
+	var over *trial.BudgetError
+	if errors.As(use.Admit(int64(len(output))), &over) {
+		return fail(web.TrialBudgetRefused(tr, over.Used, over.Adding))
 	}
 	rep, err := verify.Parse(output)
 	var pe *verify.ParseError
@@ -341,8 +396,11 @@ func (s *Server) trialNvidiaSMI(c echo.Context) error {
 	checks := verify.Evaluate(rep, trial.VerifySpec(g)) // the JSON API's spec and checks (nvidiasmi.go)
 	recs, failed := trial.RecordsFromChecks(checks)
 	after, err := s.store.RecordTrialResults(ctx, s.actor(c), id, trial.PasteOf(output, rep, checks), recs)
+	if errors.As(err, &over) {
+		return fail(web.TrialBudgetRefused(tr, over.Used, over.Adding))
+	}
 	if err != nil {
-		return err
+		return s.trialWriteError(c, before, err)
 	}
 	target := web.TrialURL(id) + "#nvidia-smi"
 	counts := []string{"Samples", strconv.Itoa(len(rep.Samples)), "Decided", strconv.Itoa(len(recs)), "Failed", strconv.Itoa(failed)}
@@ -366,8 +424,8 @@ func (s *Server) trialPerformance(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	tl, err := s.store.TrialByID(ctx, id)
-	if err != nil {
+	tl, ok, err := s.trialForWrite(c, id)
+	if !ok {
 		return err
 	}
 	g, err := s.store.GPUModelByID(ctx, tl.GPUModelID)
@@ -395,11 +453,57 @@ func (s *Server) trialPerformance(c echo.Context) error {
 	}
 	rec, verdict := trial.Measured(id, perf, measured.Decimal, pf.Benchmark, pf.Note)
 	if _, err := s.store.RecordTrialPerf(ctx, s.actor(c), rec); err != nil {
-		return err
+		return s.trialWriteError(c, tl, err)
 	}
 	target := web.TrialURL(id) + "#performance"
 	if verdict.Below {
 		return s.redirectWithFlash(c, target, "error", "trials.flash.perf_below")
 	}
 	return s.redirectWithFlash(c, target, "ok", "trials.flash.perf")
+}
+
+// trialPasteOutput is GET /trials/:id/pastes/:paste: the whole output of
+// one paste as plain text. The trial page shows only the start of the
+// newest pastes (docs/RULES.md §16.3).
+func (s *Server) trialPasteOutput(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	pid, err := strconv.ParseInt(c.Param("paste"), 10, 64)
+	if err != nil || pid <= 0 {
+		return store.ErrNotFound
+	}
+	out, err := s.store.TrialPasteOutput(c.Request().Context(), id, pid)
+	if err != nil {
+		return err
+	}
+	return trialText(c, out)
+}
+
+// trialResultOutput is GET /trials/:id/results/:result/output: the whole
+// command output of one recording as plain text (docs/RULES.md §16.3).
+func (s *Server) trialResultOutput(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	rid, err := strconv.ParseInt(c.Param("result"), 10, 64)
+	if err != nil || rid <= 0 {
+		return store.ErrNotFound
+	}
+	out, err := s.store.TrialResultOutput(c.Request().Context(), id, rid)
+	if err != nil {
+		return err
+	}
+	return trialText(c, out)
+}
+
+// trialText answers recorded output as plain text that no browser renders
+// as anything else.
+func trialText(c echo.Context, text string) error {
+	h := c.Response().Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Disposition", "inline")
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(text))
 }

@@ -24,8 +24,8 @@ import (
 func TestBrowserTrialPasteOfAPowerCappedCard(t *testing.T) {
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
-	tr := openTrial(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID))
-	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+	email, pw, analystID := app.CreateUser(auth.RoleAnalyst)
+	tr := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID), analystID)
 	ctx := testutil.Browser(t)
 	if err := chromedp.Do(ctx,
 		signIn(app, email, pw),
@@ -91,8 +91,8 @@ func TestTrialPageAsksForIdleAndLoadInOnePaste(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
-	tr := openTrial(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID))
-	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	analyst, analystID := app.AsUser(auth.RoleAnalyst)
+	tr := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID), analystID)
 
 	capture := between(trialPage(t, analyst, tr.ID), `data-testid="nvsmi-capture"`, `data-testid="nvsmi-form"`)
 	command := "nvidia-smi --query-gpu=" + verify.Query() + " --format=csv -l 1"

@@ -80,11 +80,40 @@ func openTrial(a *testutil.App, quoteID int64) trial.Trial {
 	return tr
 }
 
+// openTrialBy opens a trial of a quote as user userID, who is then its
+// author (docs/RULES.md §16.3).
+func openTrialBy(a *testutil.App, quoteID, userID int64) trial.Trial {
+	a.T.Helper()
+	tr, err := a.Store.CreateTrial(context.Background(), user.Actor{UserID: userID}, trial.Start{QuoteID: quoteID,
+		StartedOn: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		a.T.Fatal(err)
+	}
+	return tr
+}
+
 // routeTrial is a trial of a fresh platform's quote of a GPU model with an
 // fp32 figure, for the route policy test.
 func routeTrial(a *testutil.App) int64 {
 	a.T.Helper()
 	return openTrial(a, trialQuote(a, specSeedPlatform(a).ID, specSeedGPU(a).ID)).ID
+}
+
+// routeTrialOutputs is a trial opened by the system with one paste and
+// one recording with command output: their ids.
+func routeTrialOutputs(a *testutil.App) (trialID, pasteID, resultID int64) {
+	a.T.Helper()
+	ctx := context.Background()
+	trialID = routeTrial(a)
+	if _, err := a.Store.RecordTrialResults(ctx, user.SystemActor, trialID, &trial.Paste{Output: throttledRTX3090, Format: "csv", Samples: 3},
+		[]trial.Record{{Check: 11, State: trial.Fail, Output: "sm 420 MHz"}}); err != nil {
+		a.T.Fatal(err)
+	}
+	if err := a.Store.Pool().QueryRow(ctx, `SELECT p.id, r.id FROM trial_pastes p JOIN trial_check_results r ON r.paste_id = p.id
+		WHERE p.trial_id = $1`, trialID).Scan(&pasteID, &resultID); err != nil {
+		a.T.Fatal(err)
+	}
+	return trialID, pasteID, resultID
 }
 
 // throttledRTX3090 is the guide's case: an RTX 3090 drawing ~40 W under
@@ -217,8 +246,8 @@ func TestTrialOpenValidatesAndLists(t *testing.T) {
 func TestTrialDayOneFailureMeansExit(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
-	tr := openTrial(app, publishedQuote(app))
-	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	analyst, analystID := app.AsUser(auth.RoleAnalyst)
+	tr := openTrialBy(app, publishedQuote(app), analystID)
 	path := "/trials/" + itoa(tr.ID) + "/checks"
 
 	// A later-day failure: concerns, with its evidence.
@@ -307,10 +336,10 @@ func TestTrialNvidiaSMIPasteDecidesChecks(t *testing.T) {
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	quote := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
-	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	analyst, analystID := app.AsUser(auth.RoleAnalyst)
 
 	// The guide's throttled card: model and VRAM pass, check 11 fails.
-	tr := openTrial(app, quote)
+	tr := openTrialBy(app, quote, analystID)
 	r := analyst.PostForm("/trials/"+itoa(tr.ID)+"/nvidia-smi", url.Values{"output": {throttledRTX3090}})
 	if r.StatusCode != http.StatusSeeOther || !strings.HasSuffix(r.Header.Get("Location"), "#nvidia-smi") {
 		t.Fatalf("paste: %d\n%s", r.StatusCode, r.Body)
@@ -335,7 +364,7 @@ func TestTrialNvidiaSMIPasteDecidesChecks(t *testing.T) {
 	}
 
 	// A vGPU slice on day 1: check 2 fails, the verdict is exit.
-	tr2 := openTrial(app, quote)
+	tr2 := openTrialBy(app, quote, analystID)
 	r = analyst.PostForm("/trials/"+itoa(tr2.ID)+"/nvidia-smi", url.Values{"output": {slicedRTX3090}})
 	if r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("paste: %d", r.StatusCode)
@@ -371,8 +400,8 @@ func TestTrialPerformanceBelow85FlagsTheComparison(t *testing.T) {
 	gpu := trialGPU(app, "GeForce RTX 4090", false, trialBF16("132", ""))
 	measuredOn := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
 	other := trialQuote(app, specSeedPlatform(app).ID, gpu.ID) // another platform, same model
-	tr := openTrial(app, measuredOn)
-	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	analyst, analystID := app.AsUser(auth.RoleAnalyst)
+	tr := openTrialBy(app, measuredOn, analystID)
 	path := "/trials/" + itoa(tr.ID) + "/performance"
 
 	// Validation first: every problem at once, nothing stored.
@@ -431,7 +460,7 @@ func TestTrialPerformanceBelow85FlagsTheComparison(t *testing.T) {
 	analyst.Header.Del("Accept-Language")
 
 	// A newer measurement of the pair replaces it: 120 of 132 is 90.9 %.
-	tr2 := openTrial(app, measuredOn)
+	tr2 := openTrialBy(app, measuredOn, analystID)
 	if r := analyst.PostForm("/trials/"+itoa(tr2.ID)+"/performance", url.Values{"precision": {"bf16"}, "measured": {"120"}, "benchmark": {"matmul"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("second measurement: %d", r.StatusCode)
 	}

@@ -127,8 +127,8 @@ func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, 
 			t.decided,
 			(SELECT pf.below FROM trial_perf pf WHERE pf.trial_id = t.id ORDER BY pf.id DESC LIMIT 1),
 			count(*) OVER ()`+trialFrom+`
-		WHERE ($1 = 0 OR t.platform_id = $1) AND ($2 = 0 OR t.gpu_model_id = $2)
-			AND ($3 = 0 OR t.quote_id = $3) AND ($4 = '' OR t.verdict = $4)
+		WHERE ($1::bigint = 0 OR t.platform_id = $1) AND ($2::bigint = 0 OR t.gpu_model_id = $2)
+			AND ($3::bigint = 0 OR t.quote_id = $3) AND ($4 = '' OR t.verdict = $4)
 		ORDER BY t.started_on DESC, t.id DESC
 		OFFSET $5 LIMIT $6`, f.PlatformID, f.GPUModelID, f.QuoteID, verdict, f.Offset, f.Limit)
 	if err != nil {
@@ -147,8 +147,8 @@ func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, 
 		// Past the last page: report the true total anyway.
 		if err := s.pool.QueryRow(ctx, `
 			SELECT count(*) FROM trials t
-			WHERE ($1 = 0 OR t.platform_id = $1) AND ($2 = 0 OR t.gpu_model_id = $2)
-				AND ($3 = 0 OR t.quote_id = $3) AND ($4 = '' OR t.verdict = $4)`,
+			WHERE ($1::bigint = 0 OR t.platform_id = $1) AND ($2::bigint = 0 OR t.gpu_model_id = $2)
+				AND ($3::bigint = 0 OR t.quote_id = $3) AND ($4 = '' OR t.verdict = $4)`,
 			f.PlatformID, f.GPUModelID, f.QuoteID, verdict).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("trials: %w", err)
 		}
@@ -188,10 +188,22 @@ func (s *Store) RecordTrialResults(ctx context.Context, a user.Actor, trialID in
 		if err := tx.QueryRow(ctx, `SELECT verdict FROM trials WHERE id = $1 FOR UPDATE`, trialID).Scan(&before); err != nil {
 			return notFound(err)
 		}
+		if err := mayWriteTrial(ctx, tx, a, trialID); err != nil {
+			return err
+		}
 		var pasteID *int64
 		action := ActionTrialRecord
 		var pasteAudit any
 		if paste != nil {
+			// The trial row is locked: two pastes at once are counted one
+			// after the other (docs/RULES.md §16.3).
+			use, err := trialEvidenceUse(ctx, tx, trialID)
+			if err != nil {
+				return err
+			}
+			if err := use.Admit(int64(len(paste.Output))); err != nil {
+				return err
+			}
 			checks, err := json.Marshal(nonNilChecks(paste.Checks))
 			if err != nil {
 				return fmt.Errorf("trial paste checks: %w", err)
@@ -261,6 +273,44 @@ func nonNilChecks(c []trial.PasteCheck) []trial.PasteCheck {
 	return c
 }
 
+// mayWriteTrial refuses (ErrNotAllowed) a write to trial trialID by an
+// actor who is neither its author nor an editor or admin, reading the
+// actor's role as it is now (docs/RULES.md §16.3). The system actor
+// (command line, seed) may write.
+func mayWriteTrial(ctx context.Context, q Querier, a user.Actor, trialID int64) error {
+	if a.UserID == 0 {
+		return nil
+	}
+	var (
+		createdBy int64
+		role      string
+	)
+	if err := q.QueryRow(ctx, `
+		SELECT coalesce(t.created_by, 0), coalesce((SELECT u.role FROM users u WHERE u.id = $2), '')
+		FROM trials t WHERE t.id = $1`, trialID, a.UserID).Scan(&createdBy, &role); err != nil {
+		return notFound(err)
+	}
+	if !trial.MayWrite(trial.Trial{ID: trialID, CreatedBy: createdBy}, a.UserID, role) {
+		return ErrNotAllowed
+	}
+	return nil
+}
+
+func trialEvidenceUse(ctx context.Context, q Querier, trialID int64) (trial.Use, error) {
+	var u trial.Use
+	if err := q.QueryRow(ctx, `SELECT count(*), coalesce(sum(octet_length(output)), 0) FROM trial_pastes WHERE trial_id = $1`,
+		trialID).Scan(&u.Pastes, &u.Bytes); err != nil {
+		return trial.Use{}, fmt.Errorf("trial evidence use: %w", err)
+	}
+	return u, nil
+}
+
+// TrialEvidenceUse is how much of its evidence budget trial trialID has
+// used: pastes and their bytes (docs/RULES.md §16.3).
+func (s *Store) TrialEvidenceUse(ctx context.Context, trialID int64) (trial.Use, error) {
+	return trialEvidenceUse(ctx, s.pool, trialID)
+}
+
 // trialCheckStates returns every recording of a trial's checks, oldest
 // first, with only what the verdict reads (check and state).
 func trialCheckStates(ctx context.Context, q Querier, trialID int64) ([]trial.Result, error) {
@@ -280,14 +330,17 @@ func trialCheckStates(ctx context.Context, q Querier, trialID int64) ([]trial.Re
 }
 
 // TrialResults returns every recording of a trial's checks, oldest first
-// (the history; the last one of each check is its state).
+// (the history; the last one of each check is its state). Output holds at
+// most trial.PreviewChars+1 characters of each output (so a reader can
+// tell it was cut) and OutputChars the whole length: the page embeds a
+// bounded start, TrialResultOutput reads the rest (docs/RULES.md §16.3).
 func (s *Store) TrialResults(ctx context.Context, trialID int64) ([]trial.Result, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT r.id, r.trial_id, r.check_no, r.state, r.note, r.output, r.measured, r.reasons,
+		SELECT r.id, r.trial_id, r.check_no, r.state, r.note, left(r.output, $2), char_length(r.output), r.measured, r.reasons,
 			coalesce(r.paste_id, 0), coalesce(r.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), r.recorded_at
 		FROM trial_check_results r LEFT JOIN users u ON u.id = r.recorded_by
 		WHERE r.trial_id = $1
-		ORDER BY r.id`, trialID)
+		ORDER BY r.id`, trialID, trial.PreviewChars+1)
 	if err != nil {
 		return nil, fmt.Errorf("trial results: %w", err)
 	}
@@ -298,7 +351,7 @@ func (s *Store) TrialResults(ctx context.Context, trialID int64) ([]trial.Result
 			r       trial.Result
 			reasons []byte
 		)
-		if err := rows.Scan(&r.ID, &r.TrialID, &r.Check, &r.State, &r.Note, &r.Output, &r.Measured, &reasons,
+		if err := rows.Scan(&r.ID, &r.TrialID, &r.Check, &r.State, &r.Note, &r.Output, &r.OutputChars, &r.Measured, &reasons,
 			&r.PasteID, &r.RecordedBy, &r.RecordedByName, &r.RecordedAt); err != nil {
 			return nil, fmt.Errorf("trial results: %w", err)
 		}
@@ -310,14 +363,20 @@ func (s *Store) TrialResults(ctx context.Context, trialID int64) ([]trial.Result
 	return out, rows.Err()
 }
 
-// TrialPastes returns the output pasted into a trial, newest first.
+// TrialPastes returns the output pasted into a trial, newest first, with
+// what was read from it. Only the newest trial.OpenPastes carry text, at
+// most trial.PreviewChars+1 characters of it (so a reader can tell it was
+// cut); Chars and Bytes are every paste's whole length. TrialPaste reads
+// one whole (docs/RULES.md §16.3).
 func (s *Store) TrialPastes(ctx context.Context, trialID int64) ([]trial.Paste, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT pa.id, pa.trial_id, pa.output, pa.format, pa.samples, pa.checks,
+		SELECT pa.id, pa.trial_id,
+			CASE WHEN row_number() OVER (ORDER BY pa.id DESC) <= $2 THEN left(pa.output, $3) ELSE '' END,
+			char_length(pa.output), octet_length(pa.output), pa.format, pa.samples, pa.checks,
 			coalesce(pa.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pa.recorded_at
 		FROM trial_pastes pa LEFT JOIN users u ON u.id = pa.recorded_by
 		WHERE pa.trial_id = $1
-		ORDER BY pa.id DESC`, trialID)
+		ORDER BY pa.id DESC`, trialID, trial.OpenPastes, trial.PreviewChars+1)
 	if err != nil {
 		return nil, fmt.Errorf("trial pastes: %w", err)
 	}
@@ -328,7 +387,7 @@ func (s *Store) TrialPastes(ctx context.Context, trialID int64) ([]trial.Paste, 
 			p      trial.Paste
 			checks []byte
 		)
-		if err := rows.Scan(&p.ID, &p.TrialID, &p.Output, &p.Format, &p.Samples, &checks,
+		if err := rows.Scan(&p.ID, &p.TrialID, &p.Output, &p.Chars, &p.Bytes, &p.Format, &p.Samples, &checks,
 			&p.RecordedBy, &p.RecordedByName, &p.RecordedAt); err != nil {
 			return nil, fmt.Errorf("trial pastes: %w", err)
 		}
@@ -340,10 +399,39 @@ func (s *Store) TrialPastes(ctx context.Context, trialID int64) ([]trial.Paste, 
 	return out, rows.Err()
 }
 
-const trialPerfColumns = `pf.id, pf.trial_id, pf.platform_id, pf.gpu_model_id, pf.precision, pf.measured_tflops, pf.benchmark,
+// TrialPasteOutput returns the whole output of paste pasteID of trial
+// trialID. ErrNotFound when the trial has no such paste.
+func (s *Store) TrialPasteOutput(ctx context.Context, trialID, pasteID int64) (string, error) {
+	var out string
+	err := s.pool.QueryRow(ctx, `SELECT output FROM trial_pastes WHERE trial_id = $1 AND id = $2`, trialID, pasteID).Scan(&out)
+	return out, notFound(err)
+}
+
+// TrialResultOutput returns the whole command output of recording
+// resultID of trial trialID. ErrNotFound when the trial has no such
+// recording.
+func (s *Store) TrialResultOutput(ctx context.Context, trialID, resultID int64) (string, error) {
+	var out string
+	err := s.pool.QueryRow(ctx, `SELECT output FROM trial_check_results WHERE trial_id = $1 AND id = $2`, trialID, resultID).Scan(&out)
+	return out, notFound(err)
+}
+
+var trialPerfColumns = `pf.id, pf.trial_id, pf.platform_id, pf.gpu_model_id, pf.precision, pf.measured_tflops, pf.benchmark,
 	pf.nominal_tflops, pf.sparse, pf.reference_tflops, pf.basis, pf.basis_tflops, pf.ratio, pf.ratio_to_nominal,
 	pf.threshold_tflops, pf.below, pf.message, pf.note,
-	coalesce(pf.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pf.recorded_at`
+	coalesce(pf.recorded_by, 0), coalesce(nullif(u.display_name, ''), u.email, ''), pf.recorded_at, ` + trustedPerf
+
+// trialPerfFrom joins a measurement to its trial and its recorder, as
+// trustedPerf reads them.
+const trialPerfFrom = ` FROM trial_perf pf JOIN trials t ON t.id = pf.trial_id LEFT JOIN users u ON u.id = pf.recorded_by`
+
+// trustedPerf says, over trialPerfFrom, whether a measurement may feed
+// comparisons (docs/RULES.md §16.3): recorded by the trial's author, by a
+// user whose role is now one of trial.WriterRoles, or by the system.
+// Measurements anyone else recorded — possible before trials had owners —
+// stay on the trial's page but flag nothing.
+var trustedPerf = `(pf.recorded_by IS NULL OR pf.recorded_by = t.created_by OR coalesce(u.role IN ('` +
+	strings.Join(trial.WriterRoles, "', '") + `'), false))`
 
 func scanTrialPerf(row pgx.Row) (trial.Perf, error) {
 	var (
@@ -352,7 +440,7 @@ func scanTrialPerf(row pgx.Row) (trial.Perf, error) {
 	)
 	if err := row.Scan(&p.ID, &p.TrialID, &p.PlatformID, &p.GPUModelID, &p.Precision, &p.MeasuredTFLOPS, &p.Benchmark,
 		&p.NominalTFLOPS, &p.Sparse, &p.ReferenceTFLOPS, &p.Basis, &p.BasisTFLOPS, &p.Ratio, &p.RatioToNominal,
-		&p.ThresholdTFLOPS, &p.Below, &msg, &p.Note, &p.RecordedBy, &p.RecordedByName, &p.RecordedAt); err != nil {
+		&p.ThresholdTFLOPS, &p.Below, &msg, &p.Note, &p.RecordedBy, &p.RecordedByName, &p.RecordedAt, &p.Trusted); err != nil {
 		return trial.Perf{}, err
 	}
 	if err := decodeJSON(msg, &p.Message); err != nil {
@@ -373,6 +461,9 @@ func (s *Store) RecordTrialPerf(ctx context.Context, a user.Actor, p trial.Perf)
 			Scan(&p.PlatformID, &p.GPUModelID); err != nil {
 			return notFound(err)
 		}
+		if err := mayWriteTrial(ctx, tx, a, p.TrialID); err != nil {
+			return err
+		}
 		msg, err := json.Marshal(p.Message)
 		if err != nil {
 			return fmt.Errorf("trial perf message: %w", err)
@@ -389,8 +480,7 @@ func (s *Store) RecordTrialPerf(ctx context.Context, a user.Actor, p trial.Perf)
 			p.ThresholdTFLOPS, p.Below, msg, strings.TrimSpace(p.Note), nullableActorID(a)).Scan(&id); err != nil {
 			return fmt.Errorf("record trial perf: %w", err)
 		}
-		if out, err = scanTrialPerf(tx.QueryRow(ctx, `SELECT `+trialPerfColumns+`
-			FROM trial_perf pf LEFT JOIN users u ON u.id = pf.recorded_by WHERE pf.id = $1`, id)); err != nil {
+		if out, err = scanTrialPerf(tx.QueryRow(ctx, `SELECT `+trialPerfColumns+trialPerfFrom+` WHERE pf.id = $1`, id)); err != nil {
 			return fmt.Errorf("record trial perf: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE trials SET updated_at = now() WHERE id = $1`, p.TrialID); err != nil {
@@ -403,8 +493,7 @@ func (s *Store) RecordTrialPerf(ctx context.Context, a user.Actor, p trial.Perf)
 
 // TrialPerfs returns a trial's performance measurements, newest first.
 func (s *Store) TrialPerfs(ctx context.Context, trialID int64) ([]trial.Perf, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+trialPerfColumns+`
-		FROM trial_perf pf LEFT JOIN users u ON u.id = pf.recorded_by
+	rows, err := s.pool.Query(ctx, `SELECT `+trialPerfColumns+trialPerfFrom+`
 		WHERE pf.trial_id = $1 ORDER BY pf.id DESC`, trialID)
 	if err != nil {
 		return nil, fmt.Errorf("trial perfs: %w", err)
@@ -418,13 +507,15 @@ func (s *Store) TrialPerfs(ctx context.Context, trialID int64) ([]trial.Perf, er
 
 // PerformanceRatios returns, per platform × GPU model, the measured ratio
 // (measured ÷ the basis the 85 % rule compared against) of the newest
-// performance measurement of any trial of that pair: what comparisons use
-// as the TCO engine's performance_ratio.
+// trusted performance measurement of any trial of that pair: what
+// comparisons use as the TCO engine's performance_ratio. A measurement
+// recorded by someone other than the trial's author, an editor or an admin
+// is passed over (trustedPerf, docs/RULES.md §16.3).
 func (s *Store) PerformanceRatios(ctx context.Context) (map[market.PlatformGPU]decimal.Decimal, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT DISTINCT ON (platform_id, gpu_model_id) platform_id, gpu_model_id, ratio
-		FROM trial_perf
-		ORDER BY platform_id, gpu_model_id, id DESC`)
+		SELECT DISTINCT ON (pf.platform_id, pf.gpu_model_id) pf.platform_id, pf.gpu_model_id, pf.ratio`+trialPerfFrom+`
+		WHERE `+trustedPerf+`
+		ORDER BY pf.platform_id, pf.gpu_model_id, pf.id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("performance ratios: %w", err)
 	}

@@ -257,3 +257,16 @@ func TestPlatformTermsSaveUnderOptimisticLocking(t *testing.T) {
 		t.Fatalf("save for a missing platform: %v", err)
 	}
 }
+
+// TestTrialFiltersTakeEveryID: an id past 32 bits is a valid filter that
+// matches nothing, not a database error.
+func TestTrialFiltersTakeEveryID(t *testing.T) {
+	t.Parallel()
+	st := testutil.Store(t)
+	for _, f := range []store.TrialFilter{{PlatformID: 1 << 31}, {GPUModelID: 1<<63 - 1}, {QuoteID: 1 << 40}} {
+		list, total, err := st.Trials(context.Background(), f)
+		if err != nil || total != 0 || len(list) != 0 {
+			t.Errorf("%+v: %d trials, %v", f, total, err)
+		}
+	}
+}

@@ -54,13 +54,16 @@ type Reason struct {
 // Result is one recording of one check. The newest recording of a
 // check is its state; the older ones are its history.
 type Result struct {
-	ID       int64  `json:"id"`
-	TrialID  int64  `json:"trial_id"`
-	Check    int    `json:"check"`
-	State    State  `json:"state"`
-	Note     string `json:"note,omitempty"`
-	Output   string `json:"-"` // can be long; the audit records its length
-	Measured string `json:"measured,omitempty"`
+	ID      int64  `json:"id"`
+	TrialID int64  `json:"trial_id"`
+	Check   int    `json:"check"`
+	State   State  `json:"state"`
+	Note    string `json:"note,omitempty"`
+	Output  string `json:"-"` // can be long; the audit records its length
+	// OutputChars is the length of the whole output when Output holds
+	// only its start (lists read a preview, docs/RULES.md §16.3).
+	OutputChars int    `json:"-"`
+	Measured    string `json:"measured,omitempty"`
 	// Reasons are internal/verify's reasons when the result came from
 	// pasted nvidia-smi output (PasteID).
 	Reasons        []Reason  `json:"reasons,omitempty"`
@@ -93,9 +96,14 @@ type PasteCheck struct {
 // Paste is nvidia-smi output pasted into a trial with what was read
 // from it when it was recorded.
 type Paste struct {
-	ID             int64        `json:"id"`
-	TrialID        int64        `json:"trial_id"`
-	Output         string       `json:"-"`
+	ID      int64  `json:"id"`
+	TrialID int64  `json:"trial_id"`
+	Output  string `json:"-"`
+	// Chars and Bytes are the whole output's length in characters and in
+	// UTF-8 bytes: Output may hold only its start, or nothing (lists read
+	// a preview of the newest pastes only, docs/RULES.md §16.3).
+	Chars          int          `json:"-"`
+	Bytes          int64        `json:"-"`
 	Format         string       `json:"format"`
 	Samples        int          `json:"samples"`
 	Checks         []PasteCheck `json:"checks"`
@@ -132,6 +140,9 @@ type Perf struct {
 	RecordedBy     int64     `json:"recorded_by"`
 	RecordedByName string    `json:"-"`
 	RecordedAt     time.Time `json:"recorded_at"`
+	// Trusted says the measurement feeds comparisons: it was recorded by
+	// the trial's author, an editor or an admin (docs/RULES.md §16.3).
+	Trusted bool `json:"-"`
 }
 
 // RatioPlaces is how many decimal places a stored performance ratio keeps
