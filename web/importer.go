@@ -14,11 +14,12 @@ type ImportView struct {
 	Example  string
 	// FileErrors are problems with the file as a whole, translated.
 	FileErrors []string
-	// RowErrors are the listed row problems; MoreErrors how many more were
-	// found; BadRows how many rows have any.
-	RowErrors  []ImportError
-	MoreErrors int
-	BadRows    int
+	// RowErrors are the listed row problems (the first ones found);
+	// TotalErrors how many were found in all; BadRows how many rows have
+	// any.
+	RowErrors   []ImportError
+	TotalErrors int
+	BadRows     int
 }
 
 // importValueIDs are the messages of the import page that say how values

@@ -222,15 +222,15 @@ func Importer(v ImportView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if v.MoreErrors > 0 {
+				if v.TotalErrors > len(v.RowErrors) {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<p class=\"muted\" data-testid=\"more-errors\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var13 string
-					templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(T(ctx, "import.error.more", "Count", strconv.Itoa(v.MoreErrors)))
+					templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(ctx, "import.error.first", v.TotalErrors, "Shown", len(v.RowErrors)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/importer.templ`, Line: 46, Col: 113}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/importer.templ`, Line: 46, Col: 124}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 					if templ_7745c5c3_Err != nil {

@@ -191,6 +191,35 @@ type Decimal struct {
 	Max decimal.NullDecimal
 	// Required refuses an empty field.
 	Required bool
+	// Digits, when set, is the most digits before the decimal point: what
+	// the field's NUMERIC(p, s) column holds, p − s (docs/RULES.md §16.4).
+	Digits int
+}
+
+// Numeric is the rule of a field stored in a NUMERIC(precision, scale)
+// column: at most scale places and precision − scale digits before the
+// point, so whatever the form takes, the column holds.
+func Numeric(precision, scale int) Decimal {
+	return Decimal{Places: scale, Digits: precision - scale}
+}
+
+// MsgDigits is the message of a number with more than n digits before the
+// decimal point.
+func MsgDigits(n int) string {
+	if n == 1 {
+		return "form.error.digits.one"
+	}
+	return "form.error.digits.other"
+}
+
+// IntDigits is how many digits d has before the decimal point (0 for a
+// number below 1).
+func IntDigits(d decimal.Decimal) int {
+	n := d.Abs().Truncate(0)
+	if n.Sign() == 0 {
+		return 0
+	}
+	return n.NumDigits() + int(n.Exponent())
 }
 
 // Decimal reads a decimal field; an empty one is null (or a problem when
@@ -213,6 +242,8 @@ func (r *Reader) Decimal(name string, rule Decimal) decimal.NullDecimal {
 		r.Fail(name, MsgNegative)
 	case rule.Positive && d.Sign() == 0:
 		r.Fail(name, MsgPositive)
+	case rule.Digits > 0 && IntDigits(d) > rule.Digits:
+		r.Fail(name, MsgDigits(rule.Digits), "Digits", rule.Digits)
 	case rule.Below.Valid && d.GreaterThanOrEqual(rule.Below.Decimal):
 		r.Fail(name, MsgTooLarge)
 	case rule.Max.Valid && d.GreaterThan(rule.Max.Decimal):

@@ -28,6 +28,9 @@ const (
 	CSVMaxRows = 10000
 	// CSVMaxBytes is the largest file an import takes.
 	CSVMaxBytes = 20 << 20
+	// CSVMaxErrors is how many row problems an import keeps to show; the
+	// others are only counted (docs/RULES.md §16.4).
+	CSVMaxErrors = 100
 )
 
 // csvIdentity are the export's leading columns, ignored on import.
@@ -145,19 +148,40 @@ type CSVRowProblem struct {
 }
 
 // CSVProblems is what is wrong with an uploaded file: problems with the
-// file as a whole, or with single rows.
+// file as a whole, or with single rows. Only the first CSVMaxErrors row
+// problems are kept; RowProblems counts them all (up to where reading
+// stopped), so a file of millions of bad rows costs no more memory than
+// one of a hundred (docs/RULES.md §16.4).
 type CSVProblems struct {
 	File []form.Message
+	// Rows are the first CSVMaxErrors row problems, in file order.
 	Rows []CSVRowProblem
+	// RowProblems counts every row problem found, kept or not.
+	RowProblems int
 	// BadRows counts rows with at least one problem.
 	BadRows int
 }
 
 // Any reports whether there is a problem.
-func (p CSVProblems) Any() bool { return len(p.File) > 0 || len(p.Rows) > 0 }
+func (p CSVProblems) Any() bool { return len(p.File) > 0 || p.RowProblems > 0 }
 
 func (p *CSVProblems) file(id string, args ...any) {
 	p.File = append(p.File, form.Message{ID: id, Args: args})
+}
+
+// row counts a row problem and keeps it while fewer than CSVMaxErrors are
+// kept. args is only called for a kept problem, so a dropped one costs
+// nothing beyond the count.
+func (p *CSVProblems) row(rowNum int, column, id string, args func() []any) {
+	p.RowProblems++
+	if len(p.Rows) >= CSVMaxErrors {
+		return
+	}
+	var a []any
+	if args != nil {
+		a = args()
+	}
+	p.Rows = append(p.Rows, CSVRowProblem{Row: rowNum, Column: column, Message: form.Message{ID: id, Args: a}})
 }
 
 // ReadCSV reads and validates a whole file: every row through Read, all or
@@ -214,7 +238,10 @@ func ReadCSV(r io.Reader, refs Refs, today time.Time) ([]Quote, CSVProblems) {
 		return nil, p
 	}
 
-	// Rows: each validated on its own by Read; every problem kept.
+	// Rows: each validated on its own by Read; every problem counted, the
+	// first CSVMaxErrors kept. Every record read counts against the row
+	// cap, whatever is wrong with it, and reading stops at the cap
+	// (docs/RULES.md §16.4).
 	order := map[string]int{}
 	for i, col := range CSVDataColumns {
 		order[col] = i
@@ -227,13 +254,8 @@ func ReadCSV(r io.Reader, refs Refs, today time.Time) ([]Quote, CSVProblems) {
 			break
 		}
 		var pe *csv.ParseError
-		if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-			p.BadRows++
-			p.Rows = append(p.Rows, CSVRowProblem{Row: rowNum, Message: form.Message{ID: "import.error.field_count",
-				Args: []any{"Row", rowNum, "Got", len(rec), "Want", len(header)}}})
-			continue
-		}
-		if err != nil {
+		fieldCount := errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount)
+		if err != nil && !fieldCount {
 			p.file("import.error.csv", "Line", syntaxLine(err))
 			return nil, p
 		}
@@ -241,12 +263,22 @@ func ReadCSV(r io.Reader, refs Refs, today time.Time) ([]Quote, CSVProblems) {
 			p.file("import.error.too_many_rows", "Max", CSVMaxRows)
 			return nil, p
 		}
+		if fieldCount {
+			p.BadRows++
+			got := len(rec)
+			id := "import.error.field_count.other"
+			if got == 1 {
+				id = "import.error.field_count.one"
+			}
+			p.row(rowNum, "", id, func() []any { return []any{"Row", rowNum, "Got", got, "Want", len(header)} })
+			continue
+		}
 		if blank(rec) {
 			continue
 		}
 		if !validText(rec) {
 			p.BadRows++
-			p.Rows = append(p.Rows, CSVRowProblem{Row: rowNum, Message: form.Message{ID: "import.error.encoding", Args: []any{"Row", rowNum}}})
+			p.row(rowNum, "", "import.error.encoding", func() []any { return []any{"Row", rowNum} })
 			continue
 		}
 		get := func(name string) string {
@@ -257,7 +289,9 @@ func ReadCSV(r io.Reader, refs Refs, today time.Time) ([]Quote, CSVProblems) {
 		}
 		q, errs := Read(get, refs, today)
 		if len(errs) == 0 {
-			quotes = append(quotes, q)
+			if p.RowProblems == 0 { // once a row is wrong, nothing is imported
+				quotes = append(quotes, q)
+			}
 			continue
 		}
 		fields := make([]string, 0, len(errs))
@@ -276,7 +310,8 @@ func ReadCSV(r io.Reader, refs Refs, today time.Time) ([]Quote, CSVProblems) {
 		sort.Slice(fields, func(i, j int) bool { return order[fields[i]] < order[fields[j]] })
 		p.BadRows++
 		for _, f := range fields {
-			p.Rows = append(p.Rows, CSVRowProblem{Row: rowNum, Column: f, Message: errs[f]})
+			m := errs[f]
+			p.row(rowNum, f, m.ID, func() []any { return m.Args })
 		}
 	}
 	if len(missing) > 0 {
@@ -289,6 +324,9 @@ func ReadCSV(r io.Reader, refs Refs, today time.Time) ([]Quote, CSVProblems) {
 	}
 	if len(quotes) == 0 && !p.Any() {
 		p.file("import.error.empty")
+	}
+	if p.Any() {
+		return nil, p
 	}
 	return quotes, p
 }

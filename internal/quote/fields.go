@@ -87,6 +87,20 @@ var MaxAmount = decimal.New(1, 12)
 // PricePlaces is the most decimal places of a price.
 const PricePlaces = 6
 
+// columnDigits is how many digits before the decimal point each decimal
+// column of quotes and quote_lines holds: p − s of its NUMERIC(p, s) in
+// migrations/00003_market.sql. A form or CSV value with more is refused
+// with a message, never left for the database to refuse (docs/RULES.md
+// §16.4); a test reads the migration and compares.
+var columnDigits = map[string]int{
+	"vram_gb": 8, "ram_gb": 8,
+	"included_system_disk_gb": 12, "included_data_disk_gb": 12, "included_mbps": 12,
+	"hourly": 14, "monthly": 14, "yearly": 14, "spot_hourly": 14, "deposit": 14,
+	"early_termination_pct": 4, "tax_rate": 2, "sla_availability_pct": 3,
+	// quote_lines
+	"unit_price": 14, "free_allowance": 14,
+}
+
 var hundred = decimal.NewNullDecimal(decimal.New(100, 0))
 
 func strs[T ~string](xs []T) []string {

@@ -188,7 +188,7 @@ func Read(get func(string) string, refs Refs, today time.Time) (Quote, form.Erro
 // type says whether an empty value is null, zero or a problem).
 func readField(r *form.Reader, f Field, dst any, refs Refs, today time.Time) {
 	rule := form.Decimal{Places: f.Places, Positive: f.Positive, Below: decimal.NewNullDecimal(MaxAmount), Max: f.MaxValue,
-		Required: f.Required}
+		Required: f.Required, Digits: columnDigits[f.Column]}
 	switch p := dst.(type) {
 	case *int64: // KindRef
 		v := r.Raw(f.Name)
@@ -258,7 +258,7 @@ func readLine(r *form.Reader, it catalog.Item) Line {
 	if r.Has(k + "unit") {
 		r.Errs.Set(k+"unit", MsgUnit)
 	}
-	price := form.Decimal{Places: PricePlaces, Below: decimal.NewNullDecimal(MaxAmount)}
+	price := form.Decimal{Places: PricePlaces, Below: decimal.NewNullDecimal(MaxAmount), Digits: columnDigits["unit_price"]}
 	l.UnitPrice = r.Decimal(k+"unit_price", price)
 	l.FreeAllowance = r.Decimal(k+"free_allowance", price).Decimal
 	// The engine's rule, applied here too (docs/RULES.md §3.4).

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -110,6 +111,18 @@ type Event struct {
 	RelatedRevision int
 }
 
+// ErrFiguresTooLarge is a report whose figures, computed from inputs each
+// within its bounds, are beyond what the report list's columns store
+// (docs/RULES.md §16.4): refused, never left for the database to refuse.
+var ErrFiguresTooLarge = errors.New("report: figures too large to store")
+
+// storedFigureBelow is the first amount the reports table's NUMERIC(20,2)
+// columns (recommended_tco, recommended_tco_pessimistic) cannot hold.
+var storedFigureBelow = decimal.New(1, 18)
+
+// storable reports whether d, rounded to the column's 2 places, fits.
+func storable(d decimal.Decimal) bool { return d.Round(2).Abs().LessThan(storedFigureBelow) }
+
 // Save is what the store saves of a frozen snapshot under a title and
 // purpose: the snapshot's bytes and the values the report list filters
 // by, copied from it (the recommended option's figures among them).
@@ -129,6 +142,9 @@ func Save(snap Snapshot, title, purpose string) (NewReport, error) {
 		res := snap.Rows[sum.Recommended].Result
 		nr.RecommendedTCO = decimal.NewNullDecimal(res.TCO)
 		nr.RecommendedTCOPessimistic = decimal.NewNullDecimal(res.TCOPessimistic)
+		if !storable(res.TCO) || !storable(res.TCOPessimistic) {
+			return NewReport{}, ErrFiguresTooLarge
+		}
 	}
 	return nr, nil
 }

@@ -38,6 +38,9 @@ var compareQualifications = []web.Option{
 
 // compareValues is the page's state from the query (compare.PageState),
 // with the saved profile it names, if any.
+// maxFreshDays is the longest freshness filter the compare page applies.
+const maxFreshDays = 36500
+
 func (s *Server) compareValues(c echo.Context) (url.Values, string, error) {
 	q := c.QueryParams()
 	var saved map[string]string
@@ -70,7 +73,9 @@ func (s *Server) comparePage(c echo.Context) error {
 	if sh := values.Get("sharing"); catalog.Sharing(sh).Valid() {
 		f.Sharing = sh
 	}
-	if days, err := strconv.Atoi(values.Get("fresh")); err == nil && days > 0 {
+	// A freshness beyond a century filters nothing; left unbounded, the
+	// day it names would lie outside what PostgreSQL's dates hold.
+	if days, err := strconv.Atoi(values.Get("fresh")); err == nil && days > 0 && days <= maxFreshDays {
 		f.AsOfFrom = today.AddDate(0, 0, -days)
 	}
 	f.Qualifications = values["qual"]

@@ -228,3 +228,16 @@ func TestLanguageSwitchKeepsTheComparison(t *testing.T) {
 		t.Error("the quote list's switch drops its filters")
 	}
 }
+
+// TestCompareFreshnessBeyondDates: a freshness filter of more days than
+// PostgreSQL's dates span filters nothing instead of failing the page.
+func TestCompareFreshnessBeyondDates(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	c, _ := app.AsUser(auth.RoleAnalyst)
+	for _, days := range []string{"36500", "36501", "2147483647", "2147483648"} {
+		if r := c.Get("/compare?fresh=" + days); r.StatusCode != http.StatusOK {
+			t.Errorf("fresh=%s: %d", days, r.StatusCode)
+		}
+	}
+}

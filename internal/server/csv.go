@@ -19,9 +19,6 @@ import (
 // request limit is much smaller).
 const importBodyLimit = quote.CSVMaxBytes
 
-// importMaxErrors is how many row problems the page lists.
-const importMaxErrors = 200
-
 // exportQuotesCSV streams the quotes matching the quote list's filters as
 // CSV: UTF-8 with a BOM (so spreadsheets detect the encoding), CRLF line
 // ends, one row per quote. Only editors may export drafts or archived
@@ -137,12 +134,10 @@ func (s *Server) renderImportProblems(c echo.Context, p quote.CSVProblems) error
 	for _, m := range p.File {
 		v.FileErrors = append(v.FileErrors, tr.T(m.ID, m.Args...))
 	}
-	v.BadRows = p.BadRows
-	rows := p.Rows
-	if len(rows) > importMaxErrors {
-		rows, v.MoreErrors = rows[:importMaxErrors], len(rows)-importMaxErrors
-	}
-	for _, r := range rows {
+	// quote.ReadCSV keeps only the first quote.CSVMaxErrors problems, so
+	// only those are translated; the rest are a count (docs/RULES.md §16.4).
+	v.BadRows, v.TotalErrors = p.BadRows, p.RowProblems
+	for _, r := range p.Rows {
 		v.RowErrors = append(v.RowErrors, web.ImportError{Row: r.Row, Column: r.Column, Message: tr.T(r.ID, r.Args...)})
 	}
 	return s.render(c, http.StatusUnprocessableEntity, v.Page, web.Importer(v))

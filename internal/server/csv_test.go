@@ -339,7 +339,7 @@ func TestCSVImportFileProblems(t *testing.T) {
 		"header only":  {strings.SplitAfter(valid, "\r\n")[0], en.T("import.error.empty")},
 		"bare quote":   {valid + `a"b` + "\r\n", en.T("import.error.csv", "Line", 3)},
 		"not UTF-8":    {strings.Replace(valid, "晨涧云", "\xb3\xbf", 1), en.T("import.error.encoding", "Row", 2)},
-		"column count": {valid + "x,y\r\n", en.T("import.error.field_count", "Row", 3, "Got", 2, "Want", 10)},
+		"column count": {valid + "x,y\r\n", en.T("import.error.field_count.other", "Row", 3, "Got", 2, "Want", 10)},
 	} {
 		res := csvUpload(t, app, editor, []byte(c.file))
 		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(res.Body, htmlEscape(c.want)) {

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/report"
 	"gpuquote/internal/store"
 	"gpuquote/web"
 )
@@ -35,6 +36,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 		status = he.Code
 	case errors.Is(err, store.ErrNotFound):
 		status = http.StatusNotFound
+	case tooLargeToStore(err):
+		status = http.StatusUnprocessableEntity
 	case errors.Is(err, context.DeadlineExceeded):
 		status = http.StatusServiceUnavailable
 	case clientGone(err):
@@ -65,6 +68,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if errors.Is(err, errUnstorableText) {
 		msgID = "error.unstorable.text"
 	}
+	if errors.Is(err, errIDOutOfRange) {
+		msgID = "error.id_range.text"
+	}
+	if status == http.StatusUnprocessableEntity && tooLargeToStore(err) {
+		msgID = "error.too_large_to_store.text"
+	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
 		return
@@ -75,6 +84,20 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	p := s.page(c, titleID)
 	_ = s.render(c, status, p, web.ErrorPage(web.ErrorView{Page: p, Status: status, Message: tr.T(msgID), RequestID: reqID}))
+}
+
+// tooLargeToStore reports that err is figures too large for the columns
+// that store them: refused by the code that computes them, or, for any
+// such figure no check foresaw, by PostgreSQL (numeric_value_out_of_range,
+// 22003) with nothing written, since the transaction rolled back
+// (docs/RULES.md §16.4). Either way the request is refused with 422, not a
+// server error.
+func tooLargeToStore(err error) bool {
+	if errors.Is(err, report.ErrFiguresTooLarge) {
+		return true
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "22003"
 }
 
 func isAPI(c echo.Context) bool {

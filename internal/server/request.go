@@ -1,9 +1,11 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,13 +17,84 @@ import (
 // take an action.
 
 // pathID parses the :id of a record's page; anything but a positive
-// integer is a page that does not exist.
+// integer is a page that does not exist, and a number too large for an id
+// is a bad request (docs/RULES.md §16.4).
 func pathID(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	raw := c.Param("id")
+	if idOutOfRange(raw) {
+		return 0, badID()
+	}
+	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || id <= 0 {
 		return 0, echo.ErrNotFound
 	}
 	return id, nil
+}
+
+// errIDOutOfRange is an id written in digits that no record can have: it
+// does not fit in the 64-bit integer every id is.
+var errIDOutOfRange = errors.New("id out of range")
+
+// badID answers such an id: 400, with a message saying why.
+func badID() error { return echo.NewHTTPError(http.StatusBadRequest).SetInternal(errIDOutOfRange) }
+
+// idOutOfRange reports whether raw starts as a number beyond what an int64
+// holds: strconv.ParseInt refuses it as out of range (it does so at the
+// first digit too many, before any other character: "1…(30 digits).5"
+// is out of range too) and yields the largest int64, which a handler that
+// ignores the error would go on to use.
+func idOutOfRange(raw string) bool {
+	_, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+	return errors.Is(err, strconv.ErrRange)
+}
+
+// idParams are the query parameters that carry a record's id, whatever
+// the route: the list filters (platform, GPU model, quote, author), the
+// audit log's cursor, a saved profile, the report a new one revises.
+// revise_of is also a posted field. (Other fields that take an id also
+// take a name, such as a quote form's platform: they answer a field
+// message instead.)
+var idParams = []string{"platform", "gpu", "quote", "author", "before", "profile_id", "revise_of"}
+
+// idFormParams are the posted fields that carry only an id.
+var idFormParams = []string{"revise_of"}
+
+// idGuard refuses with 400, before any handler reads it, a request whose
+// path id or id parameter is a number too large to be an id: the handlers'
+// own parsing then only sees ids that fit (docs/RULES.md §16.4). It runs
+// after inputGuard, so the values are text the database can store.
+func idGuard(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		for _, name := range c.ParamNames() {
+			if name == "id" && idOutOfRange(c.Param(name)) {
+				return badID()
+			}
+		}
+		q := c.QueryParams()
+		for _, k := range idParams {
+			for _, v := range q[k] {
+				if idOutOfRange(v) {
+					return badID()
+				}
+			}
+		}
+		r := c.Request()
+		if r.Method != http.MethodGet && r.Method != http.MethodHead &&
+			strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationForm) {
+			f, err := c.FormParams()
+			if err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest).SetInternal(err)
+			}
+			for _, k := range idFormParams {
+				for _, v := range f[k] {
+					if idOutOfRange(v) {
+						return badID()
+					}
+				}
+			}
+		}
+		return next(c)
+	}
 }
 
 // maxPage is the highest page number a list is asked for: beyond it the

@@ -1,0 +1,502 @@
+package server_test
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/server"
+	"gpuquote/internal/testutil"
+)
+
+// walkValues are what the route walk sends in every parameter: control
+// characters, numbers beyond int64 and beyond every numeric column, an
+// exponent, nothing, and a long text; and ids past 32 bits and at the top
+// of int64, valid ids that match nothing.
+var walkValues = []string{
+	"a\x00b", "\x01", "123456789012345678901234567890", "9223372036854775808", "-9223372036854775809",
+	"2147483648", "9223372036854775807",
+	"1e400", "99999999999999999999999999.99", "", strings.Repeat("x", 10000),
+}
+
+// walkCase says how to call one route: a concrete path (its ids those of
+// records the caller may see, its query a valid one), a valid form, and
+// the query parameters and posted fields the handler reads beyond those
+// the pages' own forms and links name.
+type walkCase struct {
+	path   func(a *testutil.App, c *testutil.Client) string
+	form   func(a *testutil.App) url.Values
+	query  []string
+	fields []string
+	// noQuery: the route's query is not walked (the profiler would run
+	// for as many seconds as asked).
+	noQuery bool
+}
+
+// profileQuery is the comparison's usage profile for one quote.
+func profileQuery(a *testutil.App) string {
+	return "profile.hours_per_month=200&profile.months=1&profile.instances=1&q=" + itoa(publishedQuote(a))
+}
+
+// ownReport is a draft report of the client's own (someone else's for an
+// anonymous client).
+func ownReport(a *testutil.App, c *testutil.Client) int64 {
+	r := c.PostForm("/reports", reportForm("Walk", "200", publishedQuote(a)))
+	m := reportPath.FindStringSubmatch(r.Header.Get("Location"))
+	if m == nil {
+		return someonesReport(a, "draft")
+	}
+	var id int64
+	fmt.Sscan(m[1], &id)
+	return id
+}
+
+// walkCases are the routes that need more than their bare path: every
+// route with an :id, and those whose handler reads a query or form the
+// pages do not show in full.
+func walkCases() map[string]walkCase {
+	p := func(f func(a *testutil.App) string) func(*testutil.App, *testutil.Client) string {
+		return func(a *testutil.App, _ *testutil.Client) string { return f(a) }
+	}
+	listQuery := []string{"page", "q", "platform", "gpu", "quote", "author", "state", "status", "currency", "stale",
+		"verdict", "from", "to", "min", "max", "sort", "dir"}
+	return map[string]walkCase{
+		"GET /login":                {query: []string{"next"}},
+		"POST /login":               {fields: []string{"email", "password", "next"}},
+		"POST /lang":                {fields: []string{"lang", "next"}},
+		"POST /api/v1/tco/evaluate": {},
+		"POST /calculator": {form: func(*testutil.App) url.Values {
+			return url.Values{"quote.currency": {"EUR"}, "quote.gpu_count": {"1"}, "quote.hourly": {"0.471"},
+				"quote.billing_granularity": {"second"}, "quote.prices_include_tax": {"true"},
+				"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"}}
+		}},
+		"POST /api/v1/verify/nvidia-smi": {path: p(func(a *testutil.App) string {
+			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(a).ID)
+		}), query: []string{"gpu_model"}, fields: []string{"text"}},
+		"POST /account/password": {form: func(*testutil.App) url.Values {
+			return url.Values{"current": {"not my password"}, "new": {"a new long password"}, "confirm": {"a new long password"}}
+		}},
+		"POST /account/tokens":            {form: func(*testutil.App) url.Values { return url.Values{"name": {"walk"}} }},
+		"POST /account/tokens/:id/revoke": {path: p(func(a *testutil.App) string { return "/account/tokens/" + itoa(someonesAPIToken(a)) + "/revoke" })},
+		"POST /account/sessions/:id/end": {path: p(func(*testutil.App) string {
+			return "/account/sessions/00000000-0000-4000-8000-000000000000/end"
+		})},
+
+		"GET /platforms":          {query: []string{"q", "qual", "has", "page"}},
+		"POST /platforms":         {form: specPlatformForm},
+		"GET /platforms/:id":      {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) })},
+		"GET /platforms/:id/edit": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/edit" })},
+		"POST /platforms/:id": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) }),
+			form: func(a *testutil.App) url.Values { v := specPlatformForm(a); v.Set("lock_version", "1"); return v }},
+		"GET /gpus":          {query: []string{"q", "interconnect", "page"}},
+		"POST /gpus":         {form: specGPUForm},
+		"GET /gpus/:id":      {path: p(func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) })},
+		"GET /gpus/:id/edit": {path: p(func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) + "/edit" })},
+		"POST /gpus/:id": {path: p(func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) }),
+			form: func(a *testutil.App) url.Values { v := specGPUForm(a); v.Set("lock_version", "1"); return v }},
+
+		"GET /quotes":     {query: listQuery},
+		"GET /quotes/new": {query: []string{"platform", "gpu_model", "currency"}},
+		"POST /quotes":    {form: quoteForm},
+		"GET /quotes/:id": {path: p(func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) })},
+		"GET /quotes/:id/edit": {path: p(func(a *testutil.App) string {
+			return "/quotes/" + itoa(draftQuote(a).ID) + "/edit"
+		})},
+		"POST /quotes/:id": {path: p(func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) }),
+			form: func(a *testutil.App) url.Values { v := quoteForm(a); v.Set("lock_version", "1"); return v }},
+		"POST /quotes/:id/publish": {path: p(func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) + "/publish" }),
+			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}} }},
+		"POST /quotes/:id/versions": {path: p(func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) + "/versions" })},
+		"POST /quotes/:id/archive":  {path: p(func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) + "/archive" })},
+		"POST /quotes/:id/delete": {path: p(func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) + "/delete" }),
+			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}} }},
+
+		"GET /prices": {query: []string{"ref_item", "ref_currency", "ref_page", "fx_base", "fx_quote", "fx_page", "item"}},
+		"POST /prices/reference": {form: func(*testutil.App) url.Values {
+			return url.Values{"item": {"egress"}, "currency": {"CNY"}, "unit": {"per_gb"}, "unit_price": {"0.8"},
+				"as_of": {"2001-01-01"}, "source": {"walk"}}
+		}},
+		"POST /prices/fx": {form: func(*testutil.App) url.Values {
+			return url.Values{"base": {"EUR"}, "quote": {"CNY"}, "rate": {"7.8"}, "as_of": {"2001-01-01"}, "source": {"walk"}}
+		}},
+		"GET /history": {path: p(func(a *testutil.App) string {
+			publishedQuote(a)
+			pid, gid := marketRefs(a)
+			return "/history?platform=" + itoa(pid) + "&gpu=" + itoa(gid)
+		}), query: []string{"platform", "gpu", "currency"}},
+		"GET /quotes/export.csv": {query: listQuery},
+
+		"GET /trials": {query: listQuery},
+		"GET /trials/new": {path: p(func(a *testutil.App) string { return "/trials/new?quote=" + itoa(publishedQuote(a)) }),
+			query: []string{"quote"}},
+		"POST /trials": {form: func(a *testutil.App) url.Values {
+			return url.Values{"quote": {itoa(publishedQuote(a))}, "started_on": {"2020-01-01"}}
+		}},
+		"GET /trials/:id": {path: p(func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) })},
+		"POST /trials/:id/checks": {path: p(func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/checks" }),
+			form: func(*testutil.App) url.Values { return url.Values{"check": {"1"}, "state": {"pass"}} }},
+		"POST /trials/:id/nvidia-smi": {path: p(func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/nvidia-smi" }),
+			form: func(*testutil.App) url.Values { return url.Values{"output": {throttledRTX3090}} }},
+		"POST /trials/:id/performance": {path: p(func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/performance" }),
+			form: func(*testutil.App) url.Values {
+				return url.Values{"precision": {"fp32"}, "measured": {"80"}, "benchmark": {"sgemm"}}
+			}},
+		"GET /platforms/:id/terms/edit": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms/edit"
+		})},
+		"POST /platforms/:id/terms": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms" }),
+			form: func(*testutil.App) url.Values {
+				return termsForm(map[string]string{"sla.data_loss.answer": "walk", "sla.data_loss.in_writing": "true"})
+			}},
+
+		"GET /compare": {path: p(func(a *testutil.App) string { return "/compare?" + profileQuery(a) }),
+			query: []string{"profile_id", "preset", "q", "gpu", "sharing", "fresh", "currency", "report_currency", "sort", "dir", "fit", "qual"}},
+		"GET /compare/questions": {path: p(func(a *testutil.App) string {
+			return "/compare/questions?" + profileQuery(a) + "&quote=" + itoa(publishedQuote(a))
+		}),
+			query: []string{"quote"}},
+		"POST /compare/profiles": {form: func(*testutil.App) url.Values {
+			return url.Values{"name": {"Walk"}, "profile.hours_per_month": {"600"}, "profile.months": {"12"}, "profile.instances": {"1"}}
+		}, fields: []string{"next"}},
+		"POST /compare/profiles/:id/delete": {path: p(func(a *testutil.App) string {
+			return "/compare/profiles/" + itoa(someonesProfile(a)) + "/delete"
+		}), fields: []string{"next"}},
+
+		"GET /reports":       {query: listQuery},
+		"GET /reports/inbox": {query: listQuery},
+		"GET /reports/new": {path: p(func(a *testutil.App) string {
+			return "/reports/new?" + reportForm("", "200", publishedQuote(a)).Encode()
+		}), query: []string{"revise_of", "title", "purpose", "report_currency", "q"}},
+		"POST /reports": {form: func(a *testutil.App) url.Values { return reportForm("Walk", "200", publishedQuote(a)) },
+			fields: []string{"revise_of"}},
+		"GET /reports/:id": {path: p(func(a *testutil.App) string { return "/reports/" + itoa(someonesReport(a, "submitted")) })},
+		"GET /reports/:id/export.csv": {path: p(func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/export.csv"
+		})},
+		"GET /reports/:id/export.xlsx": {path: p(func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/export.xlsx"
+		})},
+		"POST /reports/:id/submit": {path: func(a *testutil.App, c *testutil.Client) string {
+			return "/reports/" + itoa(ownReport(a, c)) + "/submit"
+		}},
+		"POST /reports/:id/approve": {path: p(func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/approve"
+		}), fields: []string{"comment"}},
+		"POST /reports/:id/return": {path: p(func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/return"
+		}), form: func(*testutil.App) url.Values { return url.Values{"comment": {"Use twelve months"}} }},
+		"POST /reports/:id/revise": {path: p(func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "returned")) + "/revise"
+		}), form: func(*testutil.App) url.Values { return url.Values{"title": {"Revised"}, "data": {"same"}} }},
+		"POST /reports/:id/recompute": {path: p(func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "submitted")) + "/recompute"
+		})},
+		"POST /reports/:id/retitle": {path: func(a *testutil.App, c *testutil.Client) string {
+			return "/reports/" + itoa(ownReport(a, c)) + "/retitle"
+		}, form: func(*testutil.App) url.Values { return url.Values{"title": {"Renamed"}, "purpose": {"walk"}} }},
+		"POST /reports/:id/delete": {path: func(a *testutil.App, c *testutil.Client) string {
+			return "/reports/" + itoa(ownReport(a, c)) + "/delete"
+		}},
+
+		"GET /admin/users": {query: []string{"q", "role", "page"}},
+		"POST /admin/users": {form: func(*testutil.App) url.Values {
+			return url.Values{"email": {"walk@example.test"}, "display_name": {"Walk"}, "role": {"analyst"}}
+		}, fields: []string{"password"}},
+		"POST /admin/users/:id/role": {path: p(func(a *testutil.App) string {
+			_, _, id := a.CreateUser(auth.RoleAnalyst)
+			return "/admin/users/" + itoa(id) + "/role"
+		}), form: func(*testutil.App) url.Values { return url.Values{"role": {"finance"}} }, fields: []string{"back"}},
+		"POST /admin/users/:id/disable": {path: p(func(a *testutil.App) string {
+			_, _, id := a.CreateUser(auth.RoleAnalyst)
+			return "/admin/users/" + itoa(id) + "/disable"
+		}), fields: []string{"back"}},
+		"POST /admin/users/:id/enable": {path: p(func(a *testutil.App) string {
+			_, _, id := a.CreateUser(auth.RoleAnalyst)
+			return "/admin/users/" + itoa(id) + "/enable"
+		}), fields: []string{"back"}},
+		"GET /admin/audit":   {query: []string{"actor", "entity", "action", "from", "to", "before"}},
+		"GET /debug/pprof/*": {noQuery: true},
+	}
+}
+
+var (
+	formTag   = regexp.MustCompile(`(?is)<form\b([^>]*)>(.*?)</form>`)
+	attrRe    = regexp.MustCompile(`(?is)\b(action|method)="([^"]*)"`)
+	nameAttr  = regexp.MustCompile(`(?is)<(?:input|select|textarea|button)\b[^>]*\bname="([^"]+)"`)
+	hrefQuery = regexp.MustCompile(`(?is)href="(/[^"?#]*)\?([^"#]*)"`)
+)
+
+// routeKey is the route of the table that serves method path ("" when
+// none): literal segments before :id, as the router prefers them.
+func routeKey(routes []server.Route, method, path string) string {
+	best, bestLiterals := "", -1
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	for _, r := range routes {
+		if r.Method != method || strings.Contains(r.Path, "*") {
+			continue
+		}
+		pat := strings.Split(strings.Trim(r.Path, "/"), "/")
+		if len(pat) != len(segs) {
+			continue
+		}
+		literals := 0
+		for i, ps := range pat {
+			if strings.HasPrefix(ps, ":") {
+				continue
+			}
+			if ps != segs[i] {
+				literals = -1
+				break
+			}
+			literals++
+		}
+		if literals > bestLiterals {
+			best, bestLiterals = r.Method+" "+r.Path, literals
+		}
+	}
+	return best
+}
+
+// scrape adds the fields of every form on a page to the route its form
+// posts (or gets) to, and the query names of every link to the route it
+// leads to.
+func scrape(routes []server.Route, page, body string, names map[string]map[string]bool) {
+	add := func(key, name string) {
+		if key == "" || name == "_csrf" {
+			return
+		}
+		if names[key] == nil {
+			names[key] = map[string]bool{}
+		}
+		names[key][name] = true
+	}
+	for _, m := range formTag.FindAllStringSubmatch(body, -1) {
+		action, method := page, "GET"
+		for _, a := range attrRe.FindAllStringSubmatch(m[1], -1) {
+			switch strings.ToLower(a[1]) {
+			case "action":
+				if a[2] != "" {
+					action = html.UnescapeString(a[2])
+				}
+			case "method":
+				method = strings.ToUpper(a[2])
+			}
+		}
+		u, err := url.Parse(action)
+		if err != nil {
+			continue
+		}
+		key := routeKey(routes, method, u.Path)
+		for k := range u.Query() {
+			add(key, k)
+		}
+		for _, n := range nameAttr.FindAllStringSubmatch(m[2], -1) {
+			add(key, html.UnescapeString(n[1]))
+		}
+	}
+	for _, m := range hrefQuery.FindAllStringSubmatch(body, -1) {
+		q, err := url.ParseQuery(html.UnescapeString(m[2]))
+		if err != nil {
+			continue
+		}
+		key := routeKey(routes, http.MethodGet, m[1])
+		for k := range q {
+			add(key, k)
+		}
+	}
+}
+
+// TestRouteWalkAnswersNoServerError walks every route of the route table,
+// signed in as an admin and anonymously, and sends each of its parameters
+// (the path id, the query parameters its handler reads or its pages link
+// with, the fields of the forms that post to it) each of walkValues, the
+// rest of the request valid, with a valid CSRF token. No answer may be a
+// server error (docs/RULES.md §16.4).
+func TestRouteWalkAnswersNoServerError(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.PublicRateLimit = 0 })
+	routes := app.Server.Routes()
+	cases := walkCases()
+
+	// The pages' forms and links, as an admin sees them.
+	names := map[string]map[string]bool{}
+	crawler, _ := app.AsUser(auth.RoleAdmin)
+	for _, r := range routes {
+		key := r.Method + " " + r.Path
+		if r.Method != http.MethodGet || r.Bare || strings.Contains(r.Path, "*") || strings.Contains(r.Path, "export.") {
+			continue
+		}
+		path := r.Path
+		if c := cases[key]; c.path != nil {
+			path = c.path(app, crawler)
+		}
+		res := crawler.Get(path)
+		scrape(routes, strings.SplitN(path, "?", 2)[0], res.Body, names)
+	}
+
+	// Each route's concrete path, made once (as the admin, whose own
+	// reports some are) for both callers.
+	paths := map[string]string{}
+	for _, r := range routes {
+		key := r.Method + " " + r.Path
+		paths[key] = pathParam.ReplaceAllString(r.Path, "1")
+		if c := cases[key]; c.path != nil {
+			paths[key] = c.path(app, crawler)
+		}
+	}
+
+	// A route without a case is still walked: its path parameters with
+	// "1" in the others, and the fields of its pages' forms. One admin
+	// client walks them all (signing in again only when a route signed it
+	// out), so the login throttle is not what the walk measures.
+	admin := crawler
+	anonymous := app.Client()
+	anonymous.Get("/login")
+	for _, who := range []string{"admin", "anonymous"} {
+		for _, r := range routes {
+			key := r.Method + " " + r.Path
+			client := anonymous
+			if who == "admin" {
+				if admin.Get("/account").StatusCode != http.StatusOK {
+					admin, _ = app.AsUser(auth.RoleAdmin)
+				}
+				client = admin
+			}
+			start := time.Now()
+			n := walkRoute(t, app, client, r, paths[key], cases[key], names[key], who)
+			if testing.Verbose() {
+				t.Logf("as %s, %s: %d requests in %v", who, key, n, time.Since(start).Round(time.Millisecond))
+			}
+		}
+	}
+}
+
+// walkRoute sends one route every walk value in every parameter and
+// returns how many requests it sent.
+func walkRoute(t *testing.T, app *testutil.App, client *testutil.Client, r server.Route, base string, c walkCase, scraped map[string]bool, who string) int {
+	t.Helper()
+	n := 0
+	basePath, rawQuery, _ := strings.Cut(base, "?")
+	baseQuery, _ := url.ParseQuery(rawQuery)
+	baseForm := url.Values{}
+	if c.form != nil {
+		baseForm = c.form(app)
+	}
+	call := func(path string, q, form url.Values, what string) {
+		t.Helper()
+		target := path
+		if len(q) > 0 {
+			target += "?" + q.Encode()
+		}
+		n++
+		var res *testutil.Response
+		switch r.Method {
+		case http.MethodGet:
+			res = client.Get(target)
+		case http.MethodPost:
+			res = client.PostForm(target, form)
+		default:
+			t.Fatalf("no way to call %s", r.Method)
+		}
+		if res.StatusCode >= 500 {
+			t.Errorf("as %s, %s %s with %s: status %d", who, r.Method, r.Path, what, res.StatusCode)
+		}
+	}
+	label := func(v string) string {
+		if len(v) > 40 {
+			return fmt.Sprintf("%q… (%d bytes)", v[:10], len(v))
+		}
+		return fmt.Sprintf("%q", v)
+	}
+
+	// The path's parameter: the id, or what the wildcard matches.
+	pat := strings.Split(r.Path, "/")
+	for i, seg := range pat {
+		if !strings.HasPrefix(seg, ":") && !strings.HasSuffix(seg, "*") {
+			continue
+		}
+		concrete := strings.Split(basePath, "/")
+		for _, v := range walkValues {
+			segs := append([]string(nil), concrete...)
+			if i >= len(segs) {
+				segs = append(segs, "")
+			}
+			segs[i] = strings.TrimSuffix(seg, "*") + url.PathEscape(v)
+			if strings.HasSuffix(seg, "*") {
+				segs = segs[:i+1]
+			}
+			call(strings.Join(segs, "/"), baseQuery, baseForm, "path "+label(v))
+		}
+	}
+	// The query: what the handler reads and what links name.
+	query := map[string]bool{}
+	if !c.noQuery {
+		for k := range baseQuery {
+			query[k] = true
+		}
+		for _, k := range c.query {
+			query[k] = true
+		}
+		if r.Method == http.MethodGet {
+			for k := range scraped {
+				query[k] = true
+			}
+		}
+	}
+	// The form: the valid one's fields and those of the pages' forms.
+	fields := map[string]bool{}
+	if r.Method == http.MethodPost {
+		for k := range baseForm {
+			fields[k] = true
+		}
+		for _, k := range c.fields {
+			fields[k] = true
+		}
+		for k := range scraped {
+			fields[k] = true
+		}
+	}
+	for _, k := range sortedKeys(query) {
+		for _, v := range walkValues {
+			q := url.Values{}
+			for kk, vv := range baseQuery {
+				q[kk] = vv
+			}
+			q.Set(k, v)
+			call(basePath, q, baseForm, "query "+k+"="+label(v))
+		}
+	}
+	for _, k := range sortedKeys(fields) {
+		for _, v := range walkValues {
+			f := url.Values{}
+			for kk, vv := range baseForm {
+				f[kk] = vv
+			}
+			f.Set(k, v)
+			call(basePath, baseQuery, f, "field "+k+"="+label(v))
+		}
+	}
+	if len(query) == 0 && len(fields) == 0 && !strings.Contains(r.Path, ":") {
+		call(basePath, baseQuery, baseForm, "no parameters")
+	}
+	return n
+}
+
+// pathParam is a path parameter of the route table (":id").
+var pathParam = regexp.MustCompile(`:[a-z]+`)
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
