@@ -1,5 +1,7 @@
 package web
 
+import "context"
+
 // LoginView is the login page's view model.
 type LoginView struct {
 	Page  Page
@@ -24,6 +26,40 @@ type AccountView struct {
 	NewToken *NewAPIToken
 	// TokenErrors are the errors of the create-token form.
 	TokenErrors Errors
+	// Sessions are the user's live sessions, this browser's first.
+	Sessions []SessionRow
+}
+
+// SessionRow is one live session in the account page's list, named by its
+// public id (never by its token).
+type SessionRow struct {
+	ID string
+	// Browser and OS describe the device from its User-Agent; either is ""
+	// when the header does not say.
+	Browser, OS string
+	// UserAgent is the header itself, for a closer look.
+	UserAgent string
+	// Address is the client address the session signed in from.
+	Address  string
+	SignedIn string // UTC, "2006-01-02 15:04"
+	LastSeen string // UTC, "2006-01-02 15:04"
+	// Current marks this browser's own session.
+	Current bool
+}
+
+// sessionDevice words a session's device: "Firefox on Windows", or as much
+// of it as the User-Agent told.
+func sessionDevice(ctx context.Context, r SessionRow) string {
+	switch {
+	case r.Browser != "" && r.OS != "":
+		return T(ctx, "account.sessions.device", "Browser", r.Browser, "OS", r.OS)
+	case r.Browser != "":
+		return r.Browser
+	case r.OS != "":
+		return T(ctx, "account.sessions.device.os", "OS", r.OS)
+	default:
+		return T(ctx, "account.sessions.device.unknown")
+	}
 }
 
 // APITokenRow is one API token in the account page's list.

@@ -42,10 +42,10 @@ func userCommand(ctx context.Context, cfg config.Config, args []string, stdin io
 		}
 		password, generated = strings.TrimRight(line, "\r\n"), false
 	}
-	if err := auth.CheckPassword(password); err != nil {
-		return fmt.Errorf("password refused: %w (8–128 characters, not a common password)", err)
+	if err := auth.CheckPassword(password, addr.Address, *name); err != nil {
+		return passwordRefused(err)
 	}
-	st, err := openStore(ctx, cfg)
+	st, err := openOwnerStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -82,6 +82,9 @@ func userCommand(ctx context.Context, cfg config.Config, args []string, stdin io
 		if !found {
 			return fmt.Errorf("no user with email %s", addr.Address)
 		}
+		if err := auth.CheckPassword(password, u.Email, u.DisplayName); err != nil {
+			return passwordRefused(err)
+		}
 		if err := st.SetUserPassword(ctx, user.SystemActor, u.ID, hash, nil); err != nil {
 			return err
 		}
@@ -93,4 +96,11 @@ func userCommand(ctx context.Context, cfg config.Config, args []string, stdin io
 		fmt.Fprintf(stdout, "password (shown once): %s\n", password)
 	}
 	return nil
+}
+
+// passwordRefused says why the password policy (docs/RULES.md §16.5)
+// refused a password given on standard input.
+func passwordRefused(err error) error {
+	return fmt.Errorf("password refused: %w (8–128 characters; not only spaces, one short group repeated, "+
+		"a keyboard or alphabet sequence, a common password or dictionary word, nor the account's email or name)", err)
 }

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -9,8 +8,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -28,46 +30,198 @@ const (
 var (
 	ErrPasswordTooShort = errors.New("password too short")
 	ErrPasswordTooLong  = errors.New("password too long")
-	ErrPasswordCommon   = errors.New("password is one of the most common")
+	ErrPasswordCommon   = errors.New("password is a common password or a dictionary word")
 	ErrPasswordInvalid  = errors.New("password is not valid UTF-8")
+	// ErrPasswordBlank: the password is nothing but whitespace.
+	ErrPasswordBlank = errors.New("password is only whitespace")
+	// ErrPasswordRepeated: one character, or a group of at most
+	// maxRepeatUnit characters, repeated.
+	ErrPasswordRepeated = errors.New("password is one short group of characters repeated")
+	// ErrPasswordSequence: a run along a keyboard row, the alphabet or the digits.
+	ErrPasswordSequence = errors.New("password is a keyboard or alphabet sequence")
+	// ErrPasswordPersonal: the account's email, its local part or the
+	// display name, alone or with a few characters or only digits and
+	// symbols added.
+	ErrPasswordPersonal = errors.New("password is the account's email or name")
 )
 
 // ErrMalformedHash means a stored hash could not be decoded.
 var ErrMalformedHash = errors.New("auth: malformed password hash")
 
+// commonPasswordsFile is the refused-password list: lower case, sorted
+// bytewise, one a line, '#' lines are comments (scripts/common-passwords.sh
+// builds it; README.md beside it names the public-domain sources).
+//
 //go:embed common-passwords.txt
 var commonPasswordsFile string
 
-var commonPasswords = func() map[string]struct{} {
-	m := make(map[string]struct{}, 1000)
-	sc := bufio.NewScanner(strings.NewReader(commonPasswordsFile))
-	for sc.Scan() {
-		line := sc.Text()
+// commonPasswords returns the list's entries in order; the strings share
+// the embedded file's memory, so the list costs one slice header each.
+var commonPasswords = sync.OnceValue(func() []string {
+	out := make([]string, 0, 180_000)
+	for line := range strings.Lines(commonPasswordsFile) {
+		line = strings.TrimRight(line, "\r\n")
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		m[strings.ToLower(line)] = struct{}{}
+		out = append(out, line)
 	}
-	return m
-}()
+	return out
+})
 
-// CheckPassword applies the password policy: 8–128 characters of any
-// Unicode, not one of the 1,000 most common passwords (case-insensitively).
-func CheckPassword(pw string) error {
+// isCommonPassword reports whether pw, ignoring case, is on the list.
+func isCommonPassword(pw string) bool {
+	list := commonPasswords()
+	_, found := slices.BinarySearch(list, strings.ToLower(pw))
+	return found
+}
+
+// CheckPassword applies the password policy of docs/RULES.md §16.5: 8–128
+// characters of any Unicode, not only whitespace, not one character or a
+// short group repeated, not a keyboard or alphabet sequence, not on the
+// common-password list (ignoring case), and not one of personal — the
+// account's email and display name — alone or barely dressed up. Callers
+// pass the email and display name of the account the password is for.
+func CheckPassword(pw string, personal ...string) error {
 	if !utf8.ValidString(pw) {
 		return ErrPasswordInvalid
 	}
-	n := utf8.RuneCountInString(norm.NFC.String(pw))
+	pw = norm.NFC.String(pw)
+	n := utf8.RuneCountInString(pw)
 	switch {
 	case n < MinPasswordLen:
 		return ErrPasswordTooShort
 	case n > MaxPasswordLen:
 		return ErrPasswordTooLong
-	}
-	if _, ok := commonPasswords[strings.ToLower(pw)]; ok {
+	case strings.TrimFunc(pw, unicode.IsSpace) == "":
+		return ErrPasswordBlank
+	case isRepeated(pw):
+		return ErrPasswordRepeated
+	case isSequence(pw):
+		return ErrPasswordSequence
+	case isCommonPassword(pw):
 		return ErrPasswordCommon
+	case isPersonal(pw, personal):
+		return ErrPasswordPersonal
 	}
 	return nil
+}
+
+// maxRepeatUnit is the longest group whose repetition is refused:
+// "aaaaaaaa", "abababab" and "123123123" alike.
+const maxRepeatUnit = 3
+
+// isRepeated reports whether pw is one group of 1 to maxRepeatUnit
+// characters repeated, ignoring case.
+func isRepeated(pw string) bool {
+	r := []rune(strings.ToLower(pw))
+	for unit := 1; unit <= maxRepeatUnit && unit < len(r); unit++ {
+		if len(r)%unit != 0 {
+			continue
+		}
+		same := true
+		for i := unit; i < len(r) && same; i++ {
+			same = r[i] == r[i-unit]
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+// sequences are the runs a sequence password walks: the rows of a US
+// keyboard (the layout Chinese and English users type on alike), the
+// alphabet and the digits. Each may be walked either way.
+var sequences = []string{
+	"`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./",
+	"abcdefghijklmnopqrstuvwxyz", "0123456789",
+}
+
+// minSequenceRun is the shortest run that counts as a piece of a sequence.
+const minSequenceRun = 3
+
+// isSequence reports whether pw, ignoring case, is made entirely of runs of
+// at least minSequenceRun consecutive characters of one of sequences, each
+// run forwards or backwards: "qwertyuiop", "1234567890", "987654321",
+// "qwertyasdfgh" and "abc123456" are; "qwerty7x" is not.
+func isSequence(pw string) bool {
+	s := strings.ToLower(pw)
+	// ends[i] is true when s[i:] splits into runs; filled from the end.
+	ends := make([]bool, len(s)+1)
+	ends[len(s)] = true
+	for i := len(s) - 1; i >= 0; i-- {
+		for _, seq := range sequences {
+			for _, dir := range []int{1, -1} {
+				for j := runEnd(s, i, seq, dir); j-i >= minSequenceRun && !ends[i]; j-- {
+					ends[i] = ends[j]
+				}
+			}
+		}
+	}
+	return ends[0]
+}
+
+// runEnd returns the end of the longest run of s from i that steps through
+// seq in direction dir (i+1 when s[i] is not in seq). Only ASCII is in any
+// sequence, so bytes are characters here.
+func runEnd(s string, i int, seq string, dir int) int {
+	at := strings.IndexByte(seq, s[i])
+	if at < 0 {
+		return i + 1
+	}
+	j := i + 1
+	for j < len(s) {
+		at += dir
+		if at < 0 || at >= len(seq) || seq[at] != s[j] {
+			break
+		}
+		j++
+	}
+	return j
+}
+
+// minPersonalLen is the shortest personal word looked for inside a
+// password; shorter names are refused only as the whole password, which
+// the length rule already prevents.
+const minPersonalLen = 3
+
+// isPersonal reports whether pw, ignoring case and whitespace, contains the
+// email, the email's local part or a display name of personal and what is
+// left is short (under 4 characters) or has no letter: "ana@example.com",
+// "Ana.Li2024!" and "li wei 123" for ana.li@example.com, "Li Wei".
+func isPersonal(pw string, personal []string) bool {
+	squash := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, strings.ToLower(norm.NFC.String(s)))
+	}
+	p := squash(pw)
+	var words []string
+	for _, w := range personal {
+		w = squash(w)
+		words = append(words, w)
+		if local, _, ok := strings.Cut(w, "@"); ok {
+			words = append(words, local)
+		}
+	}
+	for _, w := range words {
+		if utf8.RuneCountInString(w) < minPersonalLen {
+			continue
+		}
+		i := strings.Index(p, w)
+		if i < 0 {
+			continue
+		}
+		rest := p[:i] + p[i+len(w):]
+		if utf8.RuneCountInString(rest) < 4 || !strings.ContainsFunc(rest, unicode.IsLetter) {
+			return true
+		}
+	}
+	return false
 }
 
 // Argon2Params are the argon2id cost parameters, stored with every hash.

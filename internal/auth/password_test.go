@@ -16,23 +16,105 @@ func TestCheckPassword(t *testing.T) {
 	}{
 		{"short1", ErrPasswordTooShort},
 		{"1234567", ErrPasswordTooShort},
-		{"password", ErrPasswordCommon},      // #3 of the list
+		{"password", ErrPasswordCommon},      // the list's best-known entry
 		{"PASSWORD", ErrPasswordCommon},      // case-insensitive
-		{"12345678", ErrPasswordCommon},      // 8 characters but common
+		{"Elephant", ErrPasswordCommon},      // a dictionary word
+		{"sunshine", ErrPasswordCommon},      // a common password of 8 letters
 		{"ilovegpus!", nil},                  // ordinary, fine
 		{"算力租用避坑指南", nil},                    // 8 Chinese characters
 		{strings.Repeat("算力租用避坑指南", 8), nil}, // 64 non-ASCII characters
-		{strings.Repeat("é", 128), nil},
+		{strings.Repeat("é", 127) + "x", nil},
 		{strings.Repeat("é", 129), ErrPasswordTooLong},
 		{"bad\xffbytes!!", ErrPasswordInvalid},
+		// The security review's findings.
+		{"aaaaaaaa", ErrPasswordRepeated},
+		{"        ", ErrPasswordBlank},
+		{"\t \u3000  \n  ", ErrPasswordBlank}, // any whitespace, ideographic space included
+		{"qwertyuiop", ErrPasswordSequence},
+		{"1234567890", ErrPasswordSequence},
+		// Repetition of a short group, in any script.
+		{"AAAAaaaa", ErrPasswordRepeated},
+		{"abababab", ErrPasswordRepeated},
+		{"123123123", ErrPasswordRepeated},
+		{"密密密密密密密密", ErrPasswordRepeated},
+		{"abcdabcd", ErrPasswordSequence}, // a group of 4 repeated is a sequence twice
+		{"abcdeabcdeX", nil},              // a sequence twice and a stray
+		// Sequences: keyboard rows, the alphabet and the digits, either way,
+		// whole runs of 3 or more.
+		{"QWERTYUIOP", ErrPasswordSequence},
+		{"poiuytrewq", ErrPasswordSequence},
+		{"987654321", ErrPasswordSequence},
+		{"qwertyasdfgh", ErrPasswordSequence},
+		{"abc12345", ErrPasswordSequence},
+		{"zxcvbnm,./", ErrPasswordSequence},
+		{"abcdefghijk", ErrPasswordSequence},
+		{"qwerty7x", nil},      // a run and two strays
+		{"qwertz1234", nil},    // a German row is not a US row: "qwert" + "z" + ...
+		{"horse-battery", nil}, // no run at all
 	}
 	for _, c := range cases {
 		if got := CheckPassword(c.pw); !errors.Is(got, c.want) {
 			t.Errorf("CheckPassword(%q) = %v, want %v", c.pw, got, c.want)
 		}
 	}
-	if len(commonPasswords) != 1000 {
-		t.Fatalf("common password list has %d entries", len(commonPasswords))
+	if n := len(commonPasswords()); n < 10_000 {
+		t.Fatalf("common password list has %d entries", n)
+	}
+}
+
+// TestCheckPasswordPersonal: the account's own email, its local part and
+// its display name are refused, also with a few characters or only digits
+// and symbols added; a passphrase that merely contains them is not.
+func TestCheckPasswordPersonal(t *testing.T) {
+	email, name := "Ana.Li@Example.com", "Zhang Wei"
+	cases := []struct {
+		pw   string
+		want error
+	}{
+		{"ana.li@example.com", ErrPasswordPersonal},
+		{"ANA.LI@EXAMPLE.COM", ErrPasswordPersonal},
+		{"ana.li2024!", ErrPasswordPersonal}, // local part and digits
+		{"ana.li@ab", ErrPasswordPersonal},   // local part and 3 characters
+		{"ana.li@abcd", nil},                 // 4 characters with letters added
+		{"zhangwei", ErrPasswordPersonal},    // the display name without its space
+		{"Zhang Wei 1988", ErrPasswordPersonal},
+		{"xzhangweix", ErrPasswordPersonal}, // 2 characters added
+		{"zhang wei rents gpus", nil},       // a passphrase that contains the name
+		{"ana.li likes h100s", nil},
+		{"ilovegpus!", nil},
+	}
+	for _, c := range cases {
+		if got := CheckPassword(c.pw, email, name); !errors.Is(got, c.want) {
+			t.Errorf("CheckPassword(%q, %q, %q) = %v, want %v", c.pw, email, name, got, c.want)
+		}
+	}
+	// Without the personal words the same passwords pass.
+	if err := CheckPassword("ana.li2024!"); err != nil {
+		t.Errorf("without personal words: %v", err)
+	}
+	// A very short name is looked for only as the whole password.
+	if err := CheckPassword("li-rents-gpus", "li@example.com", "Li"); err != nil {
+		t.Errorf("short name: %v", err)
+	}
+}
+
+// TestCommonPasswordList: the shipped list is sorted, lower case and
+// without duplicates (the lookup is a binary search), and keeps its
+// best-known entries.
+func TestCommonPasswordList(t *testing.T) {
+	list := commonPasswords()
+	for i, e := range list {
+		if e != strings.ToLower(e) || strings.TrimSpace(e) != e {
+			t.Fatalf("entry %d %q is not lower case and trimmed", i, e)
+		}
+		if i > 0 && list[i-1] >= e {
+			t.Fatalf("entries %d and %d (%q, %q) are out of order or repeated", i-1, i, list[i-1], e)
+		}
+	}
+	for _, e := range []string{"123456", "password", "iloveyou", "trustno1", "elephant"} {
+		if !isCommonPassword(e) {
+			t.Errorf("%q missing", e)
+		}
 	}
 }
 

@@ -108,7 +108,7 @@ func (s *Server) adminCreateUser(c echo.Context) error {
 	if !auth.Role(f.Role).Valid() {
 		f.Errors.Set("role", "form.role.invalid")
 	}
-	if err := auth.CheckPassword(password); err != nil {
+	if err := auth.CheckPassword(password, f.Email, f.Name); err != nil {
 		f.Errors.Set("password", passwordErrorID(err))
 	}
 	var created user.User

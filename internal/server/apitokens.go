@@ -31,6 +31,9 @@ func (s *Server) renderAccountView(c echo.Context, status int, v web.AccountView
 		}
 		v.Tokens = append(v.Tokens, row)
 	}
+	if v.Sessions, err = s.sessionRows(c.Request().Context(), cur); err != nil {
+		return err
+	}
 	v.Page = s.page(c, "account.title")
 	v.Email, v.DisplayName, v.Role = cur.Email, cur.DisplayName, string(cur.Role)
 	return s.render(c, status, v.Page, web.Account(v))
@@ -38,9 +41,13 @@ func (s *Server) renderAccountView(c echo.Context, status int, v web.AccountView
 
 // createAPIToken makes a personal API token for the signed-in user and
 // shows it on the account page this once: only its hash is stored, so it
-// can never be shown again (201, like a new user's one-time password).
+// can never be shown again (201, like a new user's one-time password). The
+// user's password is asked for again first: a token outlives the session,
+// so a borrowed or stolen session must not be able to mint one
+// (docs/RULES.md §16.5). A wrong password creates nothing (422).
 func (s *Server) createAPIToken(c echo.Context) error {
 	name := strings.TrimSpace(c.FormValue("name"))
+	password := c.FormValue("password")
 	errs := web.Errors{}
 	switch {
 	case name == "":
@@ -48,8 +55,24 @@ func (s *Server) createAPIToken(c echo.Context) error {
 	case utf8.RuneCountInString(name) > apiTokenNameMax:
 		errs.Set("token_name", "apitoken.name.too_long")
 	}
+	if password == "" {
+		errs.Set("token_password", "form.required")
+	}
 	if len(errs) > 0 {
 		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
+	}
+	// The re-check is counted and may be refused like the one of
+	// /account/password (docs/RULES.md §16.2).
+	switch err := s.auth.VerifyCurrentPassword(c.Request().Context(), s.actor(c), auth.CurrentUser(c).UserID, password); {
+	case errors.Is(err, auth.ErrThrottled):
+		c.Response().Header().Set("Retry-After", s.auth.RetryAfterSeconds(err))
+		errs.Set("token_password", "account.password.throttled")
+		return s.renderAccountView(c, http.StatusTooManyRequests, web.AccountView{TokenErrors: errs})
+	case errors.Is(err, auth.ErrInvalidCredentials):
+		errs.Set("token_password", "account.password.wrong")
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
+	case err != nil:
+		return err
 	}
 	token := auth.NewAPIToken()
 	t, err := s.store.CreateAPIToken(c.Request().Context(), s.actor(c), name, auth.HashToken(token), s.now())

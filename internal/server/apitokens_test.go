@@ -32,10 +32,11 @@ func someonesAPIToken(a *testutil.App) int64 {
 
 var tokenSecret = regexp.MustCompile(`data-testid="api-token-secret">([^<]+)<`)
 
-// createToken creates a token through the account page and returns it.
-func createToken(t *testing.T, c *testutil.Client, name string) string {
+// createToken creates a token through the account page, giving the
+// user's password, and returns it.
+func createToken(t *testing.T, c *testutil.Client, name, password string) string {
 	t.Helper()
-	r := c.PostForm("/account/tokens", url.Values{"name": {name}})
+	r := c.PostForm("/account/tokens", url.Values{"name": {name}, "password": {password}})
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("create token: status %d\n%s", r.StatusCode, r.Body)
 	}
@@ -71,7 +72,7 @@ func TestAPITokenLifecycle(t *testing.T) {
 		t.Fatalf("account page without tokens: %d", r.StatusCode)
 	}
 
-	token := createToken(t, c, "trial box 3")
+	token := createToken(t, c, "trial box 3", testutil.Password(auth.RoleAnalyst))
 	if !strings.HasPrefix(token, auth.APITokenPrefix) || len(token) != len(auth.APITokenPrefix)+43 {
 		t.Errorf("token %q", token)
 	}
@@ -158,7 +159,7 @@ func TestAPITokenForm(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := c.PostForm("/account/tokens", url.Values{"name": {tc.value}})
+			r := c.PostForm("/account/tokens", url.Values{"name": {tc.value}, "password": {testutil.Password(auth.RoleFinance)}})
 			if r.StatusCode != tc.status {
 				t.Fatalf("status %d, want %d", r.StatusCode, tc.status)
 			}
@@ -174,7 +175,7 @@ func TestAPITokenForm(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := c.PostForm("/account/tokens", url.Values{"name": {"one too many"}})
+	r := c.PostForm("/account/tokens", url.Values{"name": {"one too many"}, "password": {testutil.Password(auth.RoleFinance)}})
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-token_name"`) {
 		t.Errorf("over the limit: %d", r.StatusCode)
 	}
@@ -184,7 +185,7 @@ func TestAPITokenRevokeOnlyYourOwn(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	owner, _ := app.AsUser(auth.RoleAnalyst)
-	token := createToken(t, owner, "mine")
+	token := createToken(t, owner, "mine", testutil.Password(auth.RoleAnalyst))
 	var id int64
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT id FROM api_tokens`).Scan(&id); err != nil {
 		t.Fatal(err)
@@ -209,7 +210,7 @@ func TestBearerTokenOnlyOnTokenRoutes(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleAdmin)
-	token := createToken(t, c, "admin script")
+	token := createToken(t, c, "admin script", testutil.Password(auth.RoleAdmin))
 
 	if r := bearer(t, app, http.MethodGet, "/account", token, "", ""); r.StatusCode != http.StatusSeeOther ||
 		!strings.HasPrefix(r.Header.Get("Location"), "/login") {
@@ -243,7 +244,7 @@ func TestBearerTokenRejected(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	c, uid := app.AsUser(auth.RoleEditor)
-	token := createToken(t, c, "ci")
+	token := createToken(t, c, "ci", testutil.Password(auth.RoleEditor))
 	path := "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(app).ID)
 	body := "name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n"
 	sessionCookie := c.Cookie("gq_session").Value
@@ -302,7 +303,7 @@ func TestAPITokensEndWithThePasswordRoleAndAccount(t *testing.T) {
 			"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n")
 		return r.StatusCode == http.StatusOK
 	}
-	token := createToken(t, c, "before the password")
+	token := createToken(t, c, "before the password", pw)
 	if !works(token) {
 		t.Fatal("a new token does not work")
 	}
@@ -313,7 +314,7 @@ func TestAPITokensEndWithThePasswordRoleAndAccount(t *testing.T) {
 	if works(token) {
 		t.Error("the token outlived the password change")
 	}
-	token = createToken(t, c, "before the role")
+	token = createToken(t, c, "before the role", newPW)
 	if r := admin.PostForm("/admin/users/"+itoa(uid)+"/role", url.Values{"role": {string(auth.RoleEditor)}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("set role: %d", r.StatusCode)
 	}
@@ -321,7 +322,7 @@ func TestAPITokensEndWithThePasswordRoleAndAccount(t *testing.T) {
 		t.Error("the token outlived the role change")
 	}
 	c.Login(email, newPW) // the role change ended the session too
-	token = createToken(t, c, "before disabling")
+	token = createToken(t, c, "before disabling", newPW)
 	for _, step := range []string{"disable", "enable"} {
 		if r := admin.PostForm("/admin/users/"+itoa(uid)+"/"+step, nil); r.StatusCode != http.StatusSeeOther {
 			t.Fatalf("%s: %d", step, r.StatusCode)

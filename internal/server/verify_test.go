@@ -120,7 +120,7 @@ func TestVerifyWithToken(t *testing.T) {
 	app := testutil.NewApp(t)
 	g := seedRTX3090(t, app)
 	c, _ := app.AsUser(auth.RoleFinance)
-	token := createToken(t, c, "box")
+	token := createToken(t, c, "box", testutil.Password(auth.RoleFinance))
 
 	req, _ := http.NewRequest(http.MethodPost, app.URL+"/api/v1/verify/nvidia-smi?gpu_model="+url.QueryEscape("nvidia geforce rtx 3090"),
 		strings.NewReader(verifyFixture(t, "rtx3090_throttled.csv")))

@@ -19,7 +19,7 @@ import (
 // constant belongs here too; TestEveryAuditActionIsListed fails otherwise.
 var AuditActions = []string{
 	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword,
-	ActionLogin, ActionLoginFailed, ActionLogout, ActionFXRateCreate,
+	ActionLogin, ActionLoginFailed, ActionLogout, ActionSessionEnd, ActionFXRateCreate,
 	ActionPlatformCreate, ActionPlatformUpdate, ActionPlatformTermsUpdate, ActionGPUModelCreate, ActionGPUModelUpdate,
 	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,
 	ActionQuoteDeleteDraft, ActionQuoteImport, ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,

@@ -72,3 +72,67 @@ func (s *Store) DeleteStaleSessions(ctx context.Context, now time.Time, idle tim
 	}
 	return tag.RowsAffected(), nil
 }
+
+// ActionSessionEnd: a user ended one of their sessions from the account page.
+const ActionSessionEnd = "session.end"
+
+// UserSession is one live session as the account page lists it. It names
+// the session by its public id; the token hash never leaves the store
+// (docs/RULES.md §16.5).
+type UserSession struct {
+	PublicID   string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ClientIP   string
+	UserAgent  string
+	// Current marks the session of the request that asked (this browser).
+	Current bool
+}
+
+// UserSessions lists the user's live sessions at now — within both the
+// absolute expiry and the idle limit — the one whose token hash is current
+// first, then the most recently seen.
+func (s *Store) UserSessions(ctx context.Context, userID int64, current []byte, now time.Time, idle time.Duration) ([]UserSession, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT public_id::text, created_at, last_seen_at, client_ip, user_agent, token_hash = $2
+		FROM sessions
+		WHERE user_id = $1 AND expires_at > $3 AND last_seen_at > $4
+		ORDER BY token_hash = $2 DESC, last_seen_at DESC, created_at DESC, public_id`,
+		userID, current, now, now.Add(-idle))
+	if err != nil {
+		return nil, fmt.Errorf("user sessions: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (UserSession, error) {
+		var us UserSession
+		err := row.Scan(&us.PublicID, &us.CreatedAt, &us.LastSeenAt, &us.ClientIP, &us.UserAgent, &us.Current)
+		return us, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("user sessions: %w", err)
+	}
+	return out, nil
+}
+
+// EndSession ends the acting user's session publicID and audits it in the
+// same transaction; current is the token hash of the request's own session,
+// and wasCurrent says whether the session ended was that one. ErrNotFound
+// when the user has no session with that id (someone else's included).
+func (s *Store) EndSession(ctx context.Context, a user.Actor, publicID string, current []byte) (wasCurrent bool, err error) {
+	err = s.InTx(ctx, func(tx pgx.Tx) error {
+		var ended UserSession
+		err := tx.QueryRow(ctx, `
+			DELETE FROM sessions WHERE user_id = $1 AND public_id::text = $2
+			RETURNING public_id::text, created_at, last_seen_at, client_ip, user_agent, token_hash = $3`,
+			a.UserID, publicID, current).Scan(
+			&ended.PublicID, &ended.CreatedAt, &ended.LastSeenAt, &ended.ClientIP, &ended.UserAgent, &ended.Current)
+		if err != nil {
+			return notFound(err)
+		}
+		wasCurrent = ended.Current
+		return audit(ctx, tx, a, AuditEntry{Action: ActionSessionEnd, Entity: "user", EntityID: strconv.FormatInt(a.UserID, 10),
+			Before: map[string]any{"session": ended.PublicID, "client_ip": ended.ClientIP, "user_agent": ended.UserAgent,
+				"signed_in_at": ended.CreatedAt, "last_seen_at": ended.LastSeenAt},
+			After: map[string]any{"this_browser": ended.Current}})
+	})
+	return wasCurrent, err
+}
