@@ -52,10 +52,14 @@ func (s *Server) login(c echo.Context) error {
 			return err
 		}
 	}
-	token, _, err := s.auth.Login(c.Request().Context(), s.actor(c), email, password, c.Request().UserAgent())
+	device := ""
+	if ck, err := c.Cookie(s.auth.DeviceCookieName()); err == nil {
+		device = ck.Value
+	}
+	token, u, err := s.auth.Login(c.Request().Context(), s.actor(c), email, password, c.Request().UserAgent(), device)
 	switch {
 	case errors.Is(err, auth.ErrThrottled):
-		c.Response().Header().Set("Retry-After", "900")
+		c.Response().Header().Set("Retry-After", s.auth.RetryAfterSeconds(err))
 		v.Page, v.ErrorID = s.page(c, "login.title"), "login.error.throttled"
 		return s.render(c, http.StatusTooManyRequests, v.Page, web.Login(v))
 	case errors.Is(err, auth.ErrInvalidCredentials):
@@ -65,6 +69,9 @@ func (s *Server) login(c echo.Context) error {
 		return err
 	}
 	c.SetCookie(s.auth.SessionCookie(token))
+	// A fresh device cookie: later sign-ins from this browser count in a
+	// bucket of their own (docs/RULES.md §16.2).
+	c.SetCookie(s.auth.DeviceCookie(u.ID))
 	return c.Redirect(http.StatusSeeOther, v.Next)
 }
 
@@ -93,6 +100,14 @@ func passwordErrorID(err error) string {
 		return "password.too_long"
 	case errors.Is(err, auth.ErrPasswordCommon):
 		return "password.common"
+	case errors.Is(err, auth.ErrPasswordBlank):
+		return "password.blank"
+	case errors.Is(err, auth.ErrPasswordRepeated):
+		return "password.repeated"
+	case errors.Is(err, auth.ErrPasswordSequence):
+		return "password.sequence"
+	case errors.Is(err, auth.ErrPasswordPersonal):
+		return "password.personal"
 	default:
 		return "password.invalid"
 	}
@@ -105,24 +120,25 @@ func (s *Server) changePassword(c echo.Context) error {
 	cur := auth.CurrentUser(c)
 	current, next, confirm := c.FormValue("current"), c.FormValue("new"), c.FormValue("confirm")
 	errs := web.Errors{}
-	u, err := s.store.UserByID(ctx, cur.UserID)
-	if err != nil {
-		return err
-	}
-	ok, err := s.hasher.Verify(ctx, current, u.PasswordHash)
-	if err != nil && !errors.Is(err, auth.ErrMalformedHash) {
-		return err
-	}
-	if !ok {
+	status := http.StatusUnprocessableEntity
+	// The re-check is counted and may be refused (docs/RULES.md §16.2).
+	switch err := s.auth.VerifyCurrentPassword(ctx, s.actor(c), cur.UserID, current); {
+	case errors.Is(err, auth.ErrThrottled):
+		c.Response().Header().Set("Retry-After", s.auth.RetryAfterSeconds(err))
+		errs.Set("current", "account.password.throttled")
+		status = http.StatusTooManyRequests
+	case errors.Is(err, auth.ErrInvalidCredentials):
 		errs.Set("current", "account.password.wrong")
+	case err != nil:
+		return err
 	}
-	if err := auth.CheckPassword(next); err != nil {
+	if err := auth.CheckPassword(next, cur.Email, cur.DisplayName); err != nil {
 		errs.Set("new", passwordErrorID(err))
 	} else if next != confirm {
 		errs.Set("confirm", "account.password.mismatch")
 	}
 	if len(errs) > 0 {
-		return s.renderAccount(c, http.StatusUnprocessableEntity, errs)
+		return s.renderAccount(c, status, errs)
 	}
 	hash, err := s.hasher.Hash(ctx, next)
 	if err != nil {

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -268,19 +266,19 @@ func TestUnknownUserAndWrongPasswordLookIdentical(t *testing.T) {
 	}
 	c := app.Client()
 	c.Get("/login")
-	try := func(email string) (*testutil.Response, time.Duration, int64) {
+	// The same work is the same time: each answer costs exactly one
+	// full-cost argon2id, counted rather than timed (a timed assertion
+	// flakes on a shared machine).
+	try := func(email string) (*testutil.Response, int64) {
 		runs := hasher.Runs()
-		start := time.Now()
 		r := c.PostForm("/login", url.Values{"email": {email}, "password": {"definitely wrong"}})
-		return r, time.Since(start), hasher.Runs() - runs
+		return r, hasher.Runs() - runs
 	}
 	// Same typed email text for both so the re-rendered forms can be compared.
 	unknownEmail := "zz" + email[2:]
-	var tUnknown, tWrong []time.Duration
 	for i := 0; i < 4; i++ { // below the per-account limit of 5
-		ru, du, nu := try(unknownEmail)
-		rw, dw, nw := try(email)
-		tUnknown, tWrong = append(tUnknown, du), append(tWrong, dw)
+		ru, nu := try(unknownEmail)
+		rw, nw := try(email)
 		if ru.StatusCode != rw.StatusCode || ru.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("status unknown=%d wrong=%d, want both 401", ru.StatusCode, rw.StatusCode)
 		}
@@ -290,59 +288,6 @@ func TestUnknownUserAndWrongPasswordLookIdentical(t *testing.T) {
 		if nu != 1 || nw != 1 {
 			t.Fatalf("argon2id runs: unknown=%d wrong=%d, want one each (same work, same time)", nu, nw)
 		}
-	}
-	mu, mw := median(tUnknown), median(tWrong)
-	t.Logf("median response time: unknown user %s, wrong password %s", mu, mw)
-	// Both do one full-cost argon2id; a generous bound only catches a
-	// missing dummy verification (which would be ~100× faster).
-	if ratio := float64(mu) / float64(mw); ratio < 0.25 || ratio > 4 {
-		t.Fatalf("timing differs: unknown %s vs wrong %s", mu, mw)
-	}
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
-
-func TestLoginThrottle(t *testing.T) {
-	t.Parallel()
-	clock := testutil.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
-	app := testutil.NewApp(t, withClock(clock))
-	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
-	c := app.Client()
-	for i := 0; i < 5; i++ {
-		if r := c.PostForm("/login", url.Values{"email": {email}, "password": {"wrong"}}); r.StatusCode != http.StatusUnauthorized {
-			t.Fatalf("failure %d: %d, want 401", i+1, r.StatusCode)
-		}
-	}
-	// Now even the right password is refused for this account…
-	r := c.PostForm("/login", url.Values{"email": {email}, "password": {pw}})
-	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
-		t.Fatalf("after 5 failures: %d (Retry-After %q), want 429 with Retry-After", r.StatusCode, r.Header.Get("Retry-After"))
-	}
-	// …and for an unknown account the answer is the same.
-	for i := 0; i < 5; i++ {
-		c.PostForm("/login", url.Values{"email": {"ghost@example.test"}, "password": {"wrong"}})
-	}
-	if r := c.PostForm("/login", url.Values{"email": {"ghost@example.test"}, "password": {"wrong"}}); r.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("unknown account after 5 failures: %d, want 429", r.StatusCode)
-	}
-	// No permanent lockout: once the window passes, the right password works.
-	clock.Advance(15*time.Minute + time.Second)
-	c.Login(email, pw)
-
-	// Per address: many accounts from one address hit the address limit.
-	app2 := testutil.NewApp(t, withClock(clock), func(d *server.Deps) {
-		d.Throttle = auth.ThrottleConfig{Window: 15 * time.Minute, PerAccount: 5, PerAddress: 3}
-	})
-	c2 := app2.Client()
-	for i := 0; i < 3; i++ {
-		c2.PostForm("/login", url.Values{"email": {"user" + strconv.Itoa(i) + "@example.test"}, "password": {"wrong"}})
-	}
-	if r := c2.PostForm("/login", url.Values{"email": {"fresh@example.test"}, "password": {"wrong"}}); r.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("address limit: %d, want 429", r.StatusCode)
 	}
 }
 
@@ -394,7 +339,7 @@ func TestSecurityHeadersOnEveryStatus(t *testing.T) {
 	}
 	// A broken database table makes session loading fail: a real 500.
 	user, _ := app.AsUser(auth.RoleAnalyst)
-	if _, err := app.Store.Pool().Exec(context.Background(), `ALTER TABLE sessions RENAME TO sessions_gone`); err != nil {
+	if _, err := app.Owner().Pool().Exec(context.Background(), `ALTER TABLE sessions RENAME TO sessions_gone`); err != nil {
 		t.Fatal(err)
 	}
 	r500 := user.Get("/account")

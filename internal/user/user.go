@@ -59,3 +59,18 @@ type APIToken struct {
 	LastUsedAt *time.Time `json:"last_used_at"`
 	RevokedAt  *time.Time `json:"revoked_at"`
 }
+
+// AttemptBucket is one counter a password attempt is counted against
+// (docs/RULES.md §16.2): Key names it, and an attempt that takes the count
+// past Limit within the window gets no password check (0: never refused).
+type AttemptBucket struct {
+	Key   string
+	Limit int
+}
+
+// AttemptCount is a bucket's count in its open window, this attempt included.
+type AttemptCount struct {
+	Key         string
+	Attempts    int
+	WindowStart time.Time
+}
