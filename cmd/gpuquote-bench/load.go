@@ -248,7 +248,7 @@ func soak(ctx context.Context, o options, srv *server, ts []target) error {
 	}
 	start := time.Now()
 	take := func() {
-		s := sample{at: time.Since(start).Round(time.Second), rssMiB: rssMiB(srv.pid), goroutines: goroutines(srv.url)}
+		s := sample{at: time.Since(start).Round(time.Second), rssMiB: rssMiB(srv.pid), goroutines: goroutines(srv.metricsURL)}
 		samples = append(samples, s)
 		logf("  %v: RSS %.1f MiB, %d goroutines", s.at, s.rssMiB, s.goroutines)
 	}
@@ -303,7 +303,7 @@ func rssMiB(pid int) float64 {
 	return 0
 }
 
-// goroutines reads go_goroutines from the server's /metrics.
+// goroutines reads go_goroutines from the server's metrics listener.
 func goroutines(base string) int {
 	resp, err := http.Get(base + "/metrics")
 	if err != nil {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"gpuquote/internal/store"
 )
 
 // server is the gpuquote process under test.
@@ -24,6 +26,8 @@ type server struct {
 	cmd *exec.Cmd
 	url string
 	pid int
+	// metricsURL is the metrics listener's address (off the site's port).
+	metricsURL string
 }
 
 // startServer runs the binary on a free loopback port with GOMAXPROCS=2,
@@ -35,15 +39,29 @@ func startServer(ctx context.Context, bin, dbURL string) (*server, error) {
 		return nil, err
 	}
 	addr := ln.Addr().String()
+	mln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	metricsAddr := mln.Addr().String()
+	mln.Close()
 	ln.Close()
+	// The server runs as the serving role the seed's migration granted,
+	// as in production (docs/RULES.md §16.7).
+	dbURL, err = store.URLForRole(dbURL, store.AppRole{Name: store.DefaultAppRole})
+	if err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "GPUQUOTE_ADDR="+addr, "GOMAXPROCS=2",
 		"GPUQUOTE_BENCH_ROUTES=true", "GPUQUOTE_PUBLIC_RATE_LIMIT=0", "GPUQUOTE_LOG_LEVEL=error")
+	cmd.Env = append(cmd.Env, "GPUQUOTE_METRICS_ADDR="+metricsAddr)
 	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	s := &server{cmd: cmd, url: "http://" + addr, pid: cmd.Process.Pid}
+	s := &server{cmd: cmd, url: "http://" + addr, pid: cmd.Process.Pid, metricsURL: "http://" + metricsAddr}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp, err := http.Get(s.url + "/readyz")

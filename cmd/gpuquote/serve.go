@@ -19,12 +19,22 @@ import (
 	"gpuquote/internal/store"
 )
 
-// openStore opens the pool for cfg; the error is one clear line.
+// openStore opens the serving role's pool for cfg; the error is one clear
+// line.
 func openStore(ctx context.Context, cfg config.Config) (*store.Store, error) {
+	return openStoreAt(ctx, cfg, cfg.DatabaseURL)
+}
+
+// openOwnerStore opens a pool as the tables' owner (migrate, seed, user).
+func openOwnerStore(ctx context.Context, cfg config.Config) (*store.Store, error) {
+	return openStoreAt(ctx, cfg, cfg.OwnerURL())
+}
+
+func openStoreAt(ctx context.Context, cfg config.Config, url string) (*store.Store, error) {
 	if err := cfg.RequireDatabase(); err != nil {
 		return nil, err
 	}
-	pool, err := store.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	pool, err := store.Open(ctx, url, cfg.DBMaxConns)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +72,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 	if err != nil {
 		return fmt.Errorf("cannot reach PostgreSQL: %w", err)
 	}
+	if err := checkServingRole(ctx, st, cfg, log); err != nil {
+		return err
+	}
 
 	catalog, err := i18n.Load()
 	if err != nil {
@@ -78,6 +91,21 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 	url := "http://" + ln.Addr().String()
 	if cfg.TLS {
 		url = "https://" + ln.Addr().String() + " (TLS terminated by your proxy)"
+	}
+	if cfg.MetricsAddr != "" {
+		// Prometheus gets a listener of its own, off the site's port
+		// (docs/RULES.md §16.6).
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("cannot listen on %s (GPUQUOTE_METRICS_ADDR): %w", cfg.MetricsAddr, unwrapSyscall(err))
+		}
+		go func() {
+			if err := srv.ServeMetrics(ctx, mln); err != nil {
+				log.Error("metrics listener stopped", "addr", mln.Addr().String(), "err", err)
+			}
+		}()
+		log.Info("serving metrics", "addr", mln.Addr().String())
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "schema", store.SchemaVersion)
 	fmt.Fprintf(stdout, "gpuquote is serving at %s (Ctrl-C to stop)\n", url)
@@ -98,18 +126,57 @@ func migrate(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	if err := cfg.RequireDatabase(); err != nil {
 		return err
 	}
-	if err := store.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
+	if err := store.EnsureDatabase(ctx, cfg.OwnerURL()); err != nil {
 		return err
 	}
-	st, err := openStore(ctx, cfg)
+	st, err := openOwnerStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer st.Pool().Close()
-	v, err := store.Migrate(ctx, st.Pool())
+	v, err := store.Migrate(ctx, st.Pool(), store.AppRole{Name: cfg.AppRole, Password: cfg.AppPassword})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "database schema at version %d\n", v)
+	fmt.Fprintf(stdout, "database schema at version %d; the server runs as role %s\n", v, cfg.AppRole)
+	return nil
+}
+
+// errPrivileged is serve's one line when it connects with more privileges
+// than it needs.
+var errPrivileged = errors.New("serve refuses to connect as a PostgreSQL superuser or as the owner of the tables: " +
+	"set DATABASE_URL to the serving role that 'gpuquote migrate' creates (GPUQUOTE_APP_ROLE, default gpuquote_app), " +
+	"or GPUQUOTE_ALLOW_SUPERUSER=1 for a throwaway local database")
+
+// checkServingRole refuses to serve as a role that could alter tables,
+// disable their triggers or bypass them (docs/RULES.md §16.7), unless
+// GPUQUOTE_ALLOW_SUPERUSER says so, which is logged as a warning.
+func checkServingRole(ctx context.Context, st *store.Store, cfg config.Config, log *slog.Logger) error {
+	p, err := st.CurrentPrivileges(ctx)
+	if err != nil {
+		return err
+	}
+	if !p.Superuser && !p.OwnsTables {
+		return nil
+	}
+	if !cfg.AllowSuperuser {
+		return fmt.Errorf("%w (connected as %q)", errPrivileged, p.Role)
+	}
+	log.WarnContext(ctx, "serving as a superuser or the tables' owner (GPUQUOTE_ALLOW_SUPERUSER=1): history is protected by triggers only",
+		"role", p.Role, "superuser", p.Superuser)
+	return nil
+}
+
+// appURL prints DATABASE_URL (or the owner's) rewritten to connect as the
+// serving role, for scripts that migrate as the owner and then serve.
+func appURL(cfg config.Config, stdout io.Writer) error {
+	if err := cfg.RequireDatabase(); err != nil {
+		return err
+	}
+	u, err := store.URLForRole(cfg.OwnerURL(), store.AppRole{Name: cfg.AppRole, Password: cfg.AppPassword})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, u)
 	return nil
 }

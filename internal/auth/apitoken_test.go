@@ -64,7 +64,7 @@ func TestCSRFSkipsOnlyTokenRequestsOnTokenRoutes(t *testing.T) {
 				ctx.Set(ctxCurrent, c.cur)
 				ctx.Set(ctxCSRF, c.cur.CSRFToken)
 			}
-			err := CSRF(c.policy)(ok)(ctx)
+			err := CSRF(c.policy, Site{})(ok)(ctx)
 			status := rec.Code
 			if he, isHTTP := err.(*echo.HTTPError); isHTTP {
 				status = he.Code

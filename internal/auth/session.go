@@ -33,17 +33,19 @@ var (
 	// ErrInvalidCredentials covers unknown email, wrong password and a
 	// disabled account alike: the three must look identical from outside.
 	ErrInvalidCredentials = errors.New("auth: invalid credentials")
-	// ErrThrottled means too many recent failures for this account or address.
+	// ErrThrottled means too many recent attempts in the counter an attempt
+	// fell in (docs/RULES.md §16.2); a *ThrottleError says until when.
 	ErrThrottled = errors.New("auth: too many failed logins")
 )
 
 // Store is what authentication reads and writes; the store implements it.
 // A lookup that finds nothing says so with found == false.
 type Store interface {
-	LoginFailures(ctx context.Context, keys []string, now time.Time, window time.Duration) (map[string]int, error)
-	RecordLoginFailure(ctx context.Context, a user.Actor, email string, keys []string, now time.Time, window time.Duration) error
-	ClearLoginFailures(ctx context.Context, key string) error
+	CountLoginAttempt(ctx context.Context, a user.Actor, email string, buckets []user.AttemptBucket, now time.Time, window time.Duration) ([]user.AttemptCount, error)
+	RecordLoginFailure(ctx context.Context, a user.Actor, email string) error
+	RefundLoginAttempt(ctx context.Context, key string, windowStart time.Time) error
 	UserByEmail(ctx context.Context, email string) (u user.User, found bool, err error)
+	UserByID(ctx context.Context, id int64) (user.User, error)
 	CreateSession(ctx context.Context, a user.Actor, ses user.Session) error
 	ActiveSession(ctx context.Context, tokenHash []byte, now time.Time, idle time.Duration) (ses user.Session, u user.User, found bool, err error)
 	TouchSession(ctx context.Context, tokenHash []byte, now time.Time) error
@@ -64,7 +66,7 @@ type Manager struct {
 	// Secure marks cookies Secure and names the session cookie with the
 	// __Host- prefix (the site is served over TLS).
 	Secure bool
-	// Throttle limits failed logins.
+	// Throttle bounds password attempts (docs/RULES.md §16.2).
 	Throttle ThrottleConfig
 	// Signer signs values the server hands out and must recognise later
 	// (device cookies, anonymous CSRF tokens) with the shared key.
@@ -75,25 +77,12 @@ type Manager struct {
 	dummyHash string
 }
 
-// ThrottleConfig bounds failed logins per account and per client address
-// within a window; the window passing resets the count (no permanent lockout).
-type ThrottleConfig struct {
-	Window     time.Duration
-	PerAccount int
-	PerAddress int
-}
-
-// DefaultThrottle allows 5 failures per account and 50 per address in 15 minutes.
-var DefaultThrottle = ThrottleConfig{Window: 15 * time.Minute, PerAccount: 5, PerAddress: 50}
-
 // Init prepares the manager (computes the dummy hash); call once.
 func (m *Manager) Init(ctx context.Context) error {
 	if m.Now == nil {
 		m.Now = time.Now
 	}
-	if m.Throttle.Window == 0 {
-		m.Throttle = DefaultThrottle
-	}
+	m.Throttle = m.Throttle.withDefaults()
 	h, err := m.Hasher.Hash(ctx, NewToken())
 	if err != nil {
 		return err
@@ -120,24 +109,21 @@ func (m *Manager) anonCSRFCookie() string {
 	return "gq_csrf"
 }
 
-func throttleKeys(email, ip string) (account, address string) {
-	return "account:" + strings.ToLower(strings.TrimSpace(email)), "ip:" + ip
-}
-
 // Login checks credentials and, on success, starts a new session with a
 // fresh token (so a token planted before login is worthless). It returns the
-// token to put in the cookie.
-func (m *Manager) Login(ctx context.Context, a user.Actor, email, password, userAgent string) (string, user.User, error) {
+// token to put in the cookie. device is the value of the request's device
+// cookie ("" without one). The attempt is counted before the password is
+// checked and may be refused or delayed (docs/RULES.md §16.2); a success
+// does not clear any count.
+func (m *Manager) Login(ctx context.Context, a user.Actor, email, password, userAgent, device string) (string, user.User, error) {
 	now := m.Now()
-	acctKey, ipKey := throttleKeys(email, a.ClientIP)
-	fails, err := m.Store.LoginFailures(ctx, []string{acctKey, ipKey}, now, m.Throttle.Window)
+	email = strings.TrimSpace(email)
+	u, found, err := m.Store.UserByEmail(ctx, email)
 	if err != nil {
 		return "", user.User{}, err
 	}
-	if fails[acctKey] >= m.Throttle.PerAccount || fails[ipKey] >= m.Throttle.PerAddress {
-		return "", user.User{}, ErrThrottled
-	}
-	u, found, err := m.Store.UserByEmail(ctx, email)
+	buckets, address := m.loginBuckets(email, a.ClientIP, device, u, found, now)
+	counted, err := m.admit(ctx, a, email, buckets, address)
 	if err != nil {
 		return "", user.User{}, err
 	}
@@ -150,11 +136,12 @@ func (m *Manager) Login(ctx context.Context, a user.Actor, email, password, user
 		return "", user.User{}, verr
 	}
 	if !found || !ok || u.Disabled {
-		if rerr := m.Store.RecordLoginFailure(ctx, a, strings.TrimSpace(email), []string{acctKey, ipKey}, now, m.Throttle.Window); rerr != nil {
+		if rerr := m.Store.RecordLoginFailure(ctx, a, email); rerr != nil {
 			return "", user.User{}, rerr
 		}
 		return "", user.User{}, ErrInvalidCredentials
 	}
+	now = m.Now()
 	token := NewToken()
 	a.UserID, a.Email = u.ID, u.Email
 	err = m.Store.CreateSession(ctx, a, user.Session{
@@ -165,8 +152,11 @@ func (m *Manager) Login(ctx context.Context, a user.Actor, email, password, user
 	if err != nil {
 		return "", user.User{}, err
 	}
-	if err := m.Store.ClearLoginFailures(ctx, acctKey); err != nil {
-		m.Logger.WarnContext(ctx, "clear login failures", "err", err)
+	if address >= 0 {
+		// Only the address counter gives the attempt back (docs/RULES.md §16.2).
+		if err := m.Store.RefundLoginAttempt(ctx, counted[address].Key, counted[address].WindowStart); err != nil {
+			m.Logger.WarnContext(ctx, "refund login attempt", "err", err)
+		}
 	}
 	return token, u, nil
 }
@@ -229,13 +219,18 @@ func (m *Manager) Load(next echo.HandlerFunc) echo.HandlerFunc {
 				c.SetCookie(m.ClearCookie())
 			}
 		}
+		// The anonymous token is one the server signed; a cookie that does
+		// not verify (made up, planted, or from before signing) is replaced,
+		// never adopted (docs/RULES.md §16.6).
+		if m.Signer == nil {
+			return errors.New("auth: Manager.Signer is not set")
+		}
 		token := ""
-		if ck, err := c.Cookie(m.anonCSRFCookie()); err == nil && len(ck.Value) == 43 {
+		if ck, err := c.Cookie(m.anonCSRFCookie()); err == nil && validAnonCSRF(m.Signer, ck.Value) {
 			token = ck.Value
 		} else {
-			token = NewToken()
-			c.SetCookie(&http.Cookie{Name: m.anonCSRFCookie(), Value: token, Path: "/",
-				HttpOnly: true, Secure: m.Secure, SameSite: http.SameSiteLaxMode})
+			token = newAnonCSRF(m.Signer)
+			c.SetCookie(m.anonCSRFCookieFor(token))
 		}
 		c.Set(ctxCSRF, token)
 		return next(c)
@@ -286,12 +281,13 @@ func (m *Manager) Require(p Policy) echo.MiddlewareFunc {
 var ErrCSRF = echo.NewHTTPError(http.StatusForbidden, "csrf")
 
 // CSRF protects state-changing requests: a request a browser marks as
-// cross-site is refused outright, and the form field _csrf or the
-// X-CSRF-Token header (htmx) must equal the session's token (or the
+// cross-site is refused outright, so is one whose Origin header is present
+// but not the site's own (docs/RULES.md §16.6), and the form field _csrf or
+// the X-CSRF-Token header (htmx) must equal the session's token (or the
 // anonymous cookie's for visitors). Safe methods never change state, and
 // neither a NoCSRF route nor a request authenticated by an API token on a
 // Token route needs the check.
-func CSRF(p Policy) echo.MiddlewareFunc {
+func CSRF(p Policy, site Site) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
@@ -305,7 +301,7 @@ func CSRF(p Policy) echo.MiddlewareFunc {
 			if cur := CurrentUser(c); p.Token && cur != nil && cur.APITokenID != 0 {
 				return next(c)
 			}
-			if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+			if r.Header.Get("Sec-Fetch-Site") == "cross-site" || !site.originAllowed(c) {
 				return ErrCSRF
 			}
 			want := CSRFToken(c)

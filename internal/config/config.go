@@ -18,8 +18,20 @@ import (
 
 // Config is the whole runtime configuration of one gpuquote process.
 type Config struct {
-	// DatabaseURL is the PostgreSQL connection string (DATABASE_URL).
+	// DatabaseURL is the PostgreSQL connection string (DATABASE_URL): for
+	// serve, the least-privileged serving role's (docs/RULES.md §16.7).
 	DatabaseURL string
+	// OwnerDatabaseURL is how migrate, seed and user connect: as the role
+	// that owns the tables (GPUQUOTE_OWNER_DATABASE_URL, default
+	// DatabaseURL).
+	OwnerDatabaseURL string
+	// AppRole is the serving role migrate creates and grants to
+	// (GPUQUOTE_APP_ROLE, default gpuquote_app); AppPassword, when set, is
+	// the password migrate gives it (GPUQUOTE_APP_PASSWORD).
+	AppRole, AppPassword string
+	// AllowSuperuser lets serve run as a superuser or the tables' owner
+	// (GPUQUOTE_ALLOW_SUPERUSER=1), for throwaway local use only.
+	AllowSuperuser bool
 	// Addr is the listen address (GPUQUOTE_ADDR), default 127.0.0.1:8080.
 	Addr string
 	// LogLevel is the minimum slog level (GPUQUOTE_LOG_LEVEL).
@@ -68,7 +80,21 @@ type Config struct {
 	// /bench/fortunes (GPUQUOTE_BENCH_ROUTES, default false; make bench
 	// turns it on). Off, they answer 404.
 	BenchRoutes bool
+	// MetricsAddr is the listen address of the Prometheus endpoint
+	// (GPUQUOTE_METRICS_ADDR, e.g. 127.0.0.1:9464), a listener of its own
+	// apart from the site's. Empty (the default): no such listener
+	// (docs/RULES.md §16.6).
+	MetricsAddr string
+	// MetricsToken, when set (GPUQUOTE_METRICS_TOKEN, at least 32
+	// characters), also serves /metrics on the site's own port to requests
+	// carrying "Authorization: Bearer <token>"; every other request for
+	// /metrics there answers 404.
+	MetricsToken string
 }
+
+// minMetricsToken is the shortest metrics token accepted: a guessable one
+// would reopen what the separate listener closes.
+const minMetricsToken = 32
 
 // Default returns the configuration used when the environment says nothing.
 func Default() Config {
@@ -83,6 +109,7 @@ func Default() Config {
 		ShutdownTimeout: 20 * time.Second,
 		DBMaxConns:      10,
 		PublicRateLimit: 10,
+		AppRole:         "gpuquote_app",
 	}
 }
 
@@ -122,6 +149,15 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 	if v, ok := get("DATABASE_URL"); ok {
 		c.DatabaseURL = v
 	}
+	if v, ok := get("GPUQUOTE_OWNER_DATABASE_URL"); ok {
+		c.OwnerDatabaseURL = v
+	}
+	if v, ok := get("GPUQUOTE_APP_ROLE"); ok {
+		c.AppRole = v
+	}
+	if v, ok := lookup("GPUQUOTE_APP_PASSWORD"); ok {
+		c.AppPassword = v
+	}
 	if v, ok := get("GPUQUOTE_ADDR"); ok {
 		c.Addr = v
 	}
@@ -131,6 +167,21 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_PUBLIC_URL=%q: want an http or https address such as https://gpuquote.example.com", v))
 		} else {
 			c.PublicURL = strings.TrimRight(u.String(), "/")
+		}
+	}
+	if v, ok := get("GPUQUOTE_METRICS_ADDR"); ok {
+		if _, port, err := net.SplitHostPort(v); err != nil || port == "" {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_METRICS_ADDR=%q: want a listen address such as 127.0.0.1:9464", v))
+		} else {
+			c.MetricsAddr = v
+		}
+	}
+	if v, ok := get("GPUQUOTE_METRICS_TOKEN"); ok {
+		if len(v) < minMetricsToken {
+			// The value is a secret: never repeated in the error.
+			errs = append(errs, fmt.Errorf("GPUQUOTE_METRICS_TOKEN: want at least %d characters (e.g. openssl rand -hex 32)", minMetricsToken))
+		} else {
+			c.MetricsToken = v
 		}
 	}
 	if v, ok := get("GPUQUOTE_LOG_LEVEL"); ok {
@@ -144,6 +195,7 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 	}{
 		{"GPUQUOTE_TLS", &c.TLS},
 		{"GPUQUOTE_BENCH_ROUTES", &c.BenchRoutes},
+		{"GPUQUOTE_ALLOW_SUPERUSER", &c.AllowSuperuser},
 	}
 	for _, b := range bools {
 		if v, ok := get(b.key); ok {
@@ -220,6 +272,15 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 		errs = append(errs, errors.New("GPUQUOTE_SESSION_IDLE must not exceed GPUQUOTE_SESSION_MAX"))
 	}
 	return c, errors.Join(errs...)
+}
+
+// OwnerURL is the connection string of the tables' owner: what migrate,
+// seed and user use.
+func (c Config) OwnerURL() string {
+	if c.OwnerDatabaseURL != "" {
+		return c.OwnerDatabaseURL
+	}
+	return c.DatabaseURL
 }
 
 // RequireDatabase reports a clear error when no database is configured.

@@ -67,3 +67,21 @@ func TestParseReportsEveryBadVariable(t *testing.T) {
 		}
 	}
 }
+
+func TestMetricsSettings(t *testing.T) {
+	c, err := Parse(env(nil))
+	if err != nil || c.MetricsAddr != "" || c.MetricsToken != "" {
+		t.Fatalf("metrics must be off by default: %q %q %v", c.MetricsAddr, c.MetricsToken, err)
+	}
+	token := strings.Repeat("t", 32)
+	c, err = Parse(env(map[string]string{"GPUQUOTE_METRICS_ADDR": "127.0.0.1:9464", "GPUQUOTE_METRICS_TOKEN": token}))
+	if err != nil || c.MetricsAddr != "127.0.0.1:9464" || c.MetricsToken != token {
+		t.Fatalf("parsed: %q %q %v", c.MetricsAddr, c.MetricsToken, err)
+	}
+	short := "short-secret-value"
+	_, err = Parse(env(map[string]string{"GPUQUOTE_METRICS_ADDR": "9464", "GPUQUOTE_METRICS_TOKEN": short}))
+	if err == nil || !strings.Contains(err.Error(), "GPUQUOTE_METRICS_ADDR") || !strings.Contains(err.Error(), "GPUQUOTE_METRICS_TOKEN") ||
+		strings.Contains(err.Error(), short) {
+		t.Fatalf("want both named and the token never echoed: %v", err)
+	}
+}

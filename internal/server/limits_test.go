@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -150,17 +149,12 @@ func TestClientGoneIsNotAServerError(t *testing.T) {
 		t.Errorf("no request log line for /platforms in:\n%s", logs.String())
 	}
 
-	resp, err := http.Get(app.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	body := scrapeMetrics(t, app)
 	series := `gpuquote_http_requests_total{code="499",method="GET",route="/platforms"} 1`
-	if !strings.Contains(string(body), series) {
+	if !strings.Contains(body, series) {
 		t.Errorf("metrics lack %s", series)
 	}
-	for _, line := range strings.Split(string(body), "\n") {
+	for _, line := range strings.Split(body, "\n") {
 		if strings.HasPrefix(line, "gpuquote_http_requests_total{code=\"5") && strings.Contains(line, `route="/platforms"`) {
 			t.Errorf("counted as a server error: %s", line)
 		}

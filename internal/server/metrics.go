@@ -1,8 +1,15 @@
 package server
 
 import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -66,8 +73,71 @@ func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-func (m *metrics) handler() echo.HandlerFunc {
-	return echo.WrapHandler(promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// metricsOnAppPort is /metrics on the site's own port: the exposition names
+// every route and counts logins, so it is served there only to a request
+// carrying the configured GPUQUOTE_METRICS_TOKEN as a bearer token; every
+// other request (and every request when no token is configured) gets the
+// 404 of a path that does not exist (docs/RULES.md §16.6).
+func (s *Server) metricsOnAppPort() echo.HandlerFunc {
+	serve := echo.WrapHandler(s.metrics.handler())
+	return func(c echo.Context) error {
+		if s.cfg.MetricsToken == "" || !metricsTokenMatches(c.Request(), s.cfg.MetricsToken) {
+			return echo.ErrNotFound
+		}
+		return serve(c)
+	}
+}
+
+// metricsTokenMatches compares the request's bearer token with want in
+// constant time (over SHA-256 digests, so not even the length leaks).
+func metricsTokenMatches(r *http.Request, want string) bool {
+	scheme, got, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	g, w := sha256.Sum256([]byte(strings.TrimSpace(got))), sha256.Sum256([]byte(want))
+	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
+}
+
+// MetricsHandler is the Prometheus endpoint of the metrics listener
+// (GPUQUOTE_METRICS_ADDR): /metrics without authentication, for a listener
+// only the monitoring network reaches; any other path is 404.
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.metrics.handler())
+	return mux
+}
+
+// ServeMetrics serves MetricsHandler on ln until ctx is cancelled.
+func (s *Server) ServeMetrics(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.MetricsHandler(),
+		ReadHeaderTimeout: s.cfg.HeaderTimeout,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 // poolCollector exports pgxpool statistics at scrape time.

@@ -34,7 +34,9 @@ func (s *Server) Routes() []Route {
 		// Operations.
 		{Method: http.MethodGet, Path: "/healthz", Policy: auth.Public, Handler: s.healthz, Bare: true},
 		{Method: http.MethodGet, Path: "/readyz", Policy: auth.Public, Handler: s.readyz, Bare: true},
-		{Method: http.MethodGet, Path: "/metrics", Policy: auth.Public, Handler: s.metrics.handler(), Bare: true},
+		// 404 unless GPUQUOTE_METRICS_TOKEN is set and presented; the metrics
+		// listener (GPUQUOTE_METRICS_ADDR) is the usual way in.
+		{Method: http.MethodGet, Path: "/metrics", Policy: auth.Public, Handler: s.metricsOnAppPort(), Bare: true},
 		{Method: http.MethodGet, Path: static.Prefix + "*", Policy: auth.Public, Handler: echo.WrapHandler(static.Handler()), Bare: true},
 		// The load test's two ceilings (404 unless GPUQUOTE_BENCH_ROUTES is
 		// on): they pass through the same middleware as every page.
@@ -59,6 +61,7 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/account/password", Policy: auth.AnyUser, Handler: s.changePassword},
 		{Method: http.MethodPost, Path: "/account/tokens", Policy: auth.AnyUser, Handler: s.createAPIToken},
 		{Method: http.MethodPost, Path: "/account/tokens/:id/revoke", Policy: auth.AnyUser, Handler: s.revokeAPIToken},
+		{Method: http.MethodPost, Path: "/account/sessions/:id/end", Policy: auth.AnyUser, Handler: s.endSession},
 
 		// Market: platforms and GPU models (everyone signed in reads, editors write).
 		{Method: http.MethodGet, Path: "/platforms", Policy: auth.AnyUser, Handler: s.platformList},
@@ -108,6 +111,11 @@ func (s *Server) Routes() []Route {
 		// verify.MaxInputBytes, refused by verify.Parse with a message.
 		{Method: http.MethodPost, Path: "/trials/:id/nvidia-smi", Policy: auth.AnyUser, Handler: s.trialNvidiaSMI, BodyLimit: verifyBodyLimit},
 		{Method: http.MethodPost, Path: "/trials/:id/performance", Policy: auth.AnyUser, Handler: s.trialPerformance},
+		// Writes to a trial are its author's, editors' and admins' (the
+		// handlers check, docs/RULES.md §16.3); everyone reads the whole
+		// recorded output, which the trial page shows only the start of.
+		{Method: http.MethodGet, Path: "/trials/:id/pastes/:paste", Policy: auth.AnyUser, Handler: s.trialPasteOutput},
+		{Method: http.MethodGet, Path: "/trials/:id/results/:result/output", Policy: auth.AnyUser, Handler: s.trialResultOutput},
 		{Method: http.MethodGet, Path: "/platforms/:id/terms/edit", Policy: editor, Handler: s.platformTermsEdit},
 		{Method: http.MethodPost, Path: "/platforms/:id/terms", Policy: editor, Handler: s.platformTermsUpdate},
 

@@ -40,7 +40,7 @@ func TestRoutePolicies(t *testing.T) {
 	cases := map[string]routeCase{
 		"GET /healthz":  {want: want{200, 200, 200, 200, 200}},
 		"GET /readyz":   {want: want{200, 200, 200, 200, 200}},
-		"GET /metrics":  {want: want{200, 200, 200, 200, 200}},
+		"GET /metrics":  {want: want{404, 404, 404, 404, 404}}, // docs/RULES.md §16.6
 		"GET /static/*": {path: "/static/css/app.css", want: want{200, 200, 200, 200, 200}},
 
 		// The load test's ceilings are off unless configured.
@@ -62,8 +62,12 @@ func TestRoutePolicies(t *testing.T) {
 		}, form: func(*testutil.App) url.Values {
 			return url.Values{"text": {"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n"}}
 		}, want: want{401, 200, 200, 200, 200}},
-		"POST /account/tokens": {form: func(*testutil.App) url.Values { return url.Values{"name": {"route test"}} },
-			want: want{401, 201, 201, 201, 201}},
+		// Reaching the handler: the password is asked for again and this one is wrong.
+		"POST /account/tokens": {form: func(*testutil.App) url.Values {
+			return url.Values{"name": {"route test"}, "password": {"not my password"}}
+		}, want: want{401, 422, 422, 422, 422}},
+		"POST /account/sessions/:id/end": {path: "/account/sessions/00000000-0000-4000-8000-000000000000/end",
+			want: want{401, 404, 404, 404, 404}},
 		"POST /account/tokens/:id/revoke": {setup: func(a *testutil.App) string {
 			return "/account/tokens/" + itoa(someonesAPIToken(a)) + "/revoke"
 		}, want: want{401, 404, 404, 404, 404}},
@@ -152,13 +156,23 @@ func TestRoutePolicies(t *testing.T) {
 		}, want: want{401, 303, 303, 303, 303}},
 		"GET /trials/:id": {setup: func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) }, want: want{303, 200, 200, 200, 200}},
 		"POST /trials/:id/checks": {setup: func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/checks" },
-			form: func(*testutil.App) url.Values { return url.Values{"check": {"1"}, "state": {"pass"}} }, want: want{401, 303, 303, 303, 303}},
+			form: func(*testutil.App) url.Values { return url.Values{"check": {"1"}, "state": {"pass"}} }, want: want{401, 403, 403, 303, 303}},
 		"POST /trials/:id/nvidia-smi": {setup: func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/nvidia-smi" },
-			form: func(*testutil.App) url.Values { return url.Values{"output": {throttledRTX3090}} }, want: want{401, 303, 303, 303, 303}},
+			form: func(*testutil.App) url.Values { return url.Values{"output": {throttledRTX3090}} }, want: want{401, 403, 403, 303, 303}},
 		"POST /trials/:id/performance": {setup: func(a *testutil.App) string { return "/trials/" + itoa(routeTrial(a)) + "/performance" },
 			form: func(*testutil.App) url.Values {
 				return url.Values{"precision": {"fp32"}, "measured": {"80"}, "benchmark": {"sgemm"}}
-			}, want: want{401, 303, 303, 303, 303}},
+			}, want: want{401, 403, 403, 303, 303}},
+		// Someone else's trial (docs/RULES.md §16.3): everyone reads it.
+		"GET /trials/:id/pastes/:paste": {setup: func(a *testutil.App) string {
+			id, paste, _ := routeTrialOutputs(a)
+			return "/trials/" + itoa(id) + "/pastes/" + itoa(paste)
+		},
+			want: want{303, 200, 200, 200, 200}},
+		"GET /trials/:id/results/:result/output": {setup: func(a *testutil.App) string {
+			id, _, result := routeTrialOutputs(a)
+			return "/trials/" + itoa(id) + "/results/" + itoa(result) + "/output"
+		}, want: want{303, 200, 200, 200, 200}},
 		"GET /platforms/:id/terms/edit": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms/edit" },
 			want: want{303, 403, 403, 200, 200}},
 		"POST /platforms/:id/terms": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms" },

@@ -106,6 +106,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// translated and shows who is signed in. A route with its own
 	// BodyLimit (an upload) gets it, never below the global one.
 	limiter := publicLimiter(d.Config.PublicRateLimit)
+	site := auth.Site{PublicURL: d.Config.PublicURL, TLS: d.Config.TLS}
 	for _, r := range routes {
 		mw := []echo.MiddlewareFunc{}
 		if !r.Bare {
@@ -114,9 +115,9 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		if r.Limited && limiter != nil {
 			mw = append(mw, limiter)
 		}
-		mw = append(mw, bodyLimit(max(r.BodyLimit, d.Config.BodyLimit)), inputGuard)
+		mw = append(mw, bodyLimit(max(r.BodyLimit, d.Config.BodyLimit)), inputGuard, idGuard)
 		if !r.Bare {
-			mw = append(mw, s.auth.Require(r.Policy), auth.CSRF(r.Policy))
+			mw = append(mw, s.auth.Require(r.Policy), auth.CSRF(r.Policy, site))
 		}
 		e.Add(r.Method, r.Path, r.Handler, mw...)
 	}
