@@ -71,6 +71,11 @@ type Comparison struct {
 	// B is the second usage profile's pricing of the same quotes, when the
 	// page state has one (nil otherwise).
 	B *Scenario
+	// OwnSelectedIDs are the own-hardware option versions asked for
+	// (OwnParam), in order, at most MaxOwnSelected; Own are those the
+	// reader may see, priced (docs/RULES.md §17).
+	OwnSelectedIDs []int64
+	Own            []OwnRow
 }
 
 // DefaultCurrency is the report currency when the page names none and the
