@@ -107,6 +107,8 @@ var NavItems = []NavItem{
 	{Href: "/reports/inbox", LabelID: "nav.report_inbox", TestID: "nav-report-inbox"},
 	{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices"},
 	{Href: "/dashboard", LabelID: "nav.dashboard", TestID: "nav-dashboard"},
+	{Href: "/own-hardware", LabelID: "nav.own", TestID: "nav-own"},
+	{Href: "/electricity", LabelID: "nav.electricity", TestID: "nav-electricity"},
 	{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users"},
 	{Href: "/admin/audit", LabelID: "nav.audit", TestID: "nav-audit"},
 }

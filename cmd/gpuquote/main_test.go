@@ -176,7 +176,8 @@ func TestMigrateSeedAndUserCommands(t *testing.T) {
 		t.Fatalf("migrate: %d %s %s", code, out, stderr)
 	}
 	out, stderr, code := runMain(t, "seed", env)
-	if code != 0 || !strings.Contains(out, "LOCAL DEMO ACCOUNTS") || strings.Count(out, "@gpuquote.local") != 4 || !strings.Contains(out, "sample exchange rates") || !strings.Contains(out, "sample market data (3 platforms, 7 GPU models, 4 HOSTKEY quotes") {
+	if code != 0 || !strings.Contains(out, "LOCAL DEMO ACCOUNTS") || strings.Count(out, "@gpuquote.local") != 4 || !strings.Contains(out, "sample exchange rates") || !strings.Contains(out, "sample market data (3 platforms, 7 GPU models, 4 HOSTKEY quotes") ||
+		!strings.Contains(out, "loaded 2 sample own-hardware options and 2 electricity prices (examples dated 2026-12-01") {
 		t.Fatalf("seed: %d %s %s", code, out, stderr)
 	}
 	if out, _, code := runMain(t, "seed", env); code != 0 || !strings.Contains(out, "already has data") {

@@ -9,8 +9,12 @@ import (
 )
 
 // loadSampleMarket loads the sample platforms, GPU catalog and HOSTKEY
-// quotes (published): package sample holds them, so tests can load the
+// quotes (published), then the sample own-hardware options with their
+// electricity prices: package sample holds them, so tests can load the
 // same data.
 func loadSampleMarket(ctx context.Context, st *store.Store, stdout io.Writer) error {
-	return sample.LoadMarket(ctx, st, stdout)
+	if err := sample.LoadMarket(ctx, st, stdout); err != nil {
+		return err
+	}
+	return sample.LoadOwn(ctx, st, stdout)
 }

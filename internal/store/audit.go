@@ -26,13 +26,14 @@ var AuditActions = []string{
 	ActionTrialCreate, ActionTrialRecord, ActionTrialPaste, ActionTrialPerf,
 	ActionReportCreate, ActionReportSubmit, ActionReportApprove, ActionReportReturn, ActionReportRetitle, ActionReportDelete,
 	ActionAPITokenCreate, ActionAPITokenRevoke,
+	ActionOwnOptionCreate, ActionOwnOptionVersion, ActionOwnOptionArchive, ActionElectricityPriceCreate,
 }
 
 // AuditEntities lists every kind of object the audit log records (its
 // entity column), for the filter and its words (entity.<entity>).
 var AuditEntities = []string{
 	"user", "login", "fx_rate", "platform", "gpu_model", "quote", "reference_price",
-	"usage_profile", "trial", "report", "api_token",
+	"usage_profile", "trial", "report", "api_token", "own_option", "electricity_price",
 }
 
 // IsAuditAction reports whether a is one of AuditActions.

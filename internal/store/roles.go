@@ -17,16 +17,19 @@ import (
 const DefaultAppRole = "gpuquote_app"
 
 // appendOnly are the tables the serving role may read and add to but never
-// change or empty: the audit trail, the reports' timelines, trial evidence
-// and the shared keys (docs/RULES.md §16.7).
-var appendOnly = []string{"audit_log", "report_events", "server_keys", "trial_check_results", "trial_pastes", "trial_perf"}
+// change or empty: the audit trail, the reports' timelines, trial evidence,
+// the shared keys (docs/RULES.md §16.7), and the electricity samples and
+// own-hardware option versions that comparisons and reports name
+// (docs/RULES.md §17.4).
+var appendOnly = []string{"audit_log", "report_events", "server_keys", "trial_check_results", "trial_pastes", "trial_perf",
+	"electricity_prices", "own_option_versions"}
 
 // readOnly are the tables the serving role may only read.
 var readOnly = []string{"goose_db_version"}
 
 // GrantsVersion changes whenever the grants below change, so that cached
 // migrated databases (the tests' templates) are rebuilt.
-const GrantsVersion = "1"
+const GrantsVersion = "2"
 
 var roleName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
