@@ -39,6 +39,11 @@ type CalculatorView struct {
 	Lines    []CalcLine
 	Errors   []CalcError
 	Result   *CalcResult
+	// Buy is the rent-or-buy mode: Own are the own option's sections and
+	// RentBuy the comparison (docs/RULES.md §17.3).
+	Buy     bool
+	Own     []Section
+	RentBuy *RentBuyResult
 }
 
 // CalcResult is the evaluation shown beside the form, already formatted.

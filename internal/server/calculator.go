@@ -5,6 +5,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -50,6 +53,10 @@ func (s *Server) evaluateAPI(c echo.Context) error {
 
 // calculatorPage shows the calculator with the example quote evaluated.
 func (s *Server) calculatorPage(c echo.Context) error {
+	if c.QueryParam(tcoapi.ModeField) == tcoapi.ModeBuy {
+		// The rent-or-buy mode's example (docs/RULES.md §17.3).
+		return s.renderCalculator(c, web.CalculatorBuyDefaults())
+	}
 	return s.renderCalculator(c, web.CalculatorDefaults())
 }
 
@@ -65,7 +72,19 @@ func (s *Server) calculate(c echo.Context) error {
 
 func (s *Server) renderCalculator(c echo.Context, form map[string][]string) error {
 	fr := tcoapi.FromForm(form)
-	res, errs, err := fr.Evaluate(s.fxLookup(c.Request().Context()), s.today())
+	buy := tcoapi.BuyMode(form)
+	var res tcoapi.Response
+	var both tcoapi.RentBuyResponse
+	var errs []tcoapi.FieldError
+	var err error
+	if buy {
+		// The rent-or-buy mode prices the own option beside the quote,
+		// through the rent-or-buy API's decoding and validation.
+		both, errs, err = fr.RentVsBuy(s.fxLookup(c.Request().Context()), s.today())
+		res = both.Rent
+	} else {
+		res, errs, err = fr.Evaluate(s.fxLookup(c.Request().Context()), s.today())
+	}
 	if err != nil {
 		return err
 	}
@@ -78,8 +97,13 @@ func (s *Server) renderCalculator(c echo.Context, form map[string][]string) erro
 		}
 	}
 	sections, lines := web.CalculatorForm(form, msgs)
-	v := web.CalculatorView{Page: s.page(c, "calc.title"), Sections: sections, Lines: lines,
-		Errors: web.CalcErrorList(sections, lines, msgs)}
+	all := sections
+	v := web.CalculatorView{Page: s.page(c, "calc.title"), Sections: sections, Lines: lines, Buy: buy}
+	if buy {
+		v.Own = web.OwnSections(form, msgs)
+		all = append(append([]web.Section(nil), sections[:1]...), append(v.Own, sections[1:]...)...)
+	}
+	v.Errors = web.CalcErrorList(all, lines, msgs)
 	status := http.StatusOK
 	if len(errs) > 0 {
 		status = http.StatusUnprocessableEntity
@@ -90,6 +114,11 @@ func (s *Server) renderCalculator(c echo.Context, form map[string][]string) erro
 		}
 	} else {
 		v.Result = web.NewCalcResult(res, tr)
+		if buy {
+			f := url.Values(form)
+			months, _ := strconv.Atoi(strings.TrimSpace(f.Get("profile.months")))
+			v.RentBuy = web.NewRentBuyResult(both, strings.TrimSpace(f.Get("profile.hours_per_month")), months, tr)
+		}
 	}
 	return s.render(c, status, v.Page, web.Calculator(v))
 }

@@ -163,5 +163,5 @@ var ErrorCodes = []string{
 	CodeUnknownGranularity, CodeUnknownBetweenRuns, CodeUnknownTask, CodeUnknownPrecision,
 	CodePrecisionNotForTask, CodeNoPrice, CodeNoAllowedMode, CodePriceOnFreeLine,
 	CodeFXRateRequired, CodeFXRateNotOne, CodeDuplicateReference, CodeUnknownSource,
-	CodeQuoteIDNotMarket, CodeAllowanceNotAllowed,
+	CodeQuoteIDNotMarket, CodeAllowanceNotAllowed, CodeCurrencyMismatch,
 }

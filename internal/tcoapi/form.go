@@ -58,6 +58,26 @@ var (
 	}
 )
 
+// ownFields are the own-hardware option's fields of the calculator's
+// rent-or-buy mode (docs/RULES.md §17.3), posted as "own.*".
+var ownFields = map[string]fieldKind{
+	"currency": fString, "gpu_model": fString, "gpu_count": fInteger, "purchase_price": fDecimal,
+	"residual_pct": fDecimal, "life_months": fInteger, "power_load_w": fDecimal, "power_idle_w": fDecimal,
+	"pue": fDecimal, "kwh_price": fDecimal, "always_on": fBool, "hosting_monthly": fDecimal,
+	"ops_monthly": fDecimal, "maintenance_pct_per_year": fDecimal, "setup_one_off": fDecimal,
+	"capital_rate_per_year": fDecimal, "prices_include_tax": fBool, "tax_rate": fDecimal,
+}
+
+// ModeField is the calculator form's field that picks its mode; ModeBuy
+// is the rent-or-buy mode, which adds the own option (docs/RULES.md §17.3).
+const (
+	ModeField = "mode"
+	ModeBuy   = "buy"
+)
+
+// BuyMode reports whether the calculator form is in its rent-or-buy mode.
+func BuyMode(form url.Values) bool { return strings.TrimSpace(form.Get(ModeField)) == ModeBuy }
+
 var wholeNumber = regexp.MustCompile(`^-?[0-9]{1,12}$`)
 
 // jsonValue encodes one non-empty form value. A whole number goes out as a
@@ -105,7 +125,8 @@ type FormRequest struct {
 	lineRows, refRows []int
 }
 
-// FromForm builds the evaluation request from the calculator form. The
+// FromForm builds the evaluation request from the calculator form (in the
+// rent-or-buy mode, the rent-or-buy request: the same with "own"). The
 // twelve line rows are posted in catalog order as quote.lines[i].*, each
 // with an optional reference price quote.lines[i].reference_price that
 // becomes a reference_prices entry in the line's unit (or the item's
@@ -146,6 +167,18 @@ func FromForm(form url.Values) FormRequest {
 	profile := map[string]any{}
 	setFields(profile, form, "profile.", profileFields)
 	body["profile"] = profile
+	if BuyMode(form) {
+		// The own option is priced in the quote's currency unless the
+		// form says otherwise.
+		own := map[string]any{}
+		setFields(own, form, "own.", ownFields)
+		if _, ok := own["currency"]; !ok {
+			if c, ok := quote["currency"]; ok {
+				own["currency"] = c
+			}
+		}
+		body["own"] = own
+	}
 	b, err := json.Marshal(body)
 	if err != nil {
 		// Only strings, booleans and validated whole numbers go in.

@@ -92,6 +92,7 @@ var errorArgs = map[string][]string{
 	tco.CodeDuplicateReference:  {"Item", "Unit"},
 	tco.CodeUnknownSource:       {"Value"},
 	tco.CodeAllowanceNotAllowed: {"Item"},
+	tco.CodeCurrencyMismatch:    {"Own", "Quote"},
 }
 
 // TestMessageCatalogs checks that every message ID the packages refer to

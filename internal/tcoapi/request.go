@@ -87,6 +87,12 @@ func Decode(body []byte) (Request, []FieldError) {
 // decode is Decode; fromForm says the body was built by FromForm from a
 // page's form, so its problems with numbers are worded for the page.
 func decode(body []byte, fromForm bool) (Request, []FieldError) {
+	return decodeBody(body, fromForm, nil)
+}
+
+// decodeBody is decode; with own set, the body also carries the
+// rent-or-buy API's "own" option (required), read into own.
+func decodeBody(body []byte, fromForm bool, own *tco.Own) (Request, []FieldError) {
 	var r Request
 	root, errs := parseJSON(body)
 	if root == nil {
@@ -97,7 +103,7 @@ func decode(body []byte, fromForm bool) (Request, []FieldError) {
 		w.add("", tco.CodeWrongType, "Expected", "object")
 		return r, w.errs
 	}
-	hasQuote, hasProfile := false, false
+	hasQuote, hasProfile, hasOwn := false, false, false
 	w.object("", root, func(path, key string, v *node) bool {
 		switch key {
 		case "report_currency":
@@ -139,11 +145,20 @@ func decode(body []byte, fromForm bool) (Request, []FieldError) {
 		case "profile":
 			hasProfile = v.kind != kindNull
 			w.profile(path, v, &r.Profile)
+		case "own":
+			if own == nil {
+				return false
+			}
+			hasOwn = v.kind != kindNull
+			w.own(path, v, own)
 		default:
 			return false
 		}
 		return true
 	})
+	if own != nil && !hasOwn && !w.hasError("own") {
+		w.add("own", tco.CodeRequired)
+	}
 	if !hasQuote && !w.hasError("quote") {
 		w.add("quote", tco.CodeRequired)
 	}

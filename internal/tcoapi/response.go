@@ -268,18 +268,9 @@ func (fr FormRequest) Evaluate(lookup FXLookup, today time.Time) (Response, []Fi
 
 func evaluate(body []byte, fromForm bool, lookup FXLookup, today time.Time) (Response, []FieldError, error) {
 	req, decErrs := decode(body, fromForm)
-	opts := req.Options(today)
-	if !opts.FXRate.Valid && lookup != nil && req.Quote.Currency != "" &&
-		req.ReportCurrency != "" && req.ReportCurrency != req.Quote.Currency &&
-		money.IsCurrency(req.Quote.Currency) && money.IsCurrency(req.ReportCurrency) {
-		fx, ok, err := lookup(req.Quote.Currency, req.ReportCurrency, today)
-		if err != nil {
-			return Response{}, nil, err
-		}
-		if ok {
-			opts.FXRate = decimal.NewNullDecimal(fx.Rate)
-			opts.FXDate = fx.Date
-		}
+	opts, err := req.heldRate(lookup, today)
+	if err != nil {
+		return Response{}, nil, err
 	}
 	errs := mergeErrors(decErrs, validate(req, opts, decErrs))
 	if fromForm {
@@ -300,6 +291,26 @@ func evaluate(body []byte, fromForm bool, lookup FXLookup, today time.Time) (Res
 		return Response{}, nil, err
 	}
 	return NewResponse(res), nil, nil
+}
+
+// heldRate is the request's engine options for evaluation date today,
+// with the server's dated rate from lookup when fx_rate is omitted and the
+// currencies differ (docs/RULES.md §5.2).
+func (r *Request) heldRate(lookup FXLookup, today time.Time) (tco.Options, error) {
+	opts := r.Options(today)
+	if !opts.FXRate.Valid && lookup != nil && r.Quote.Currency != "" &&
+		r.ReportCurrency != "" && r.ReportCurrency != r.Quote.Currency &&
+		money.IsCurrency(r.Quote.Currency) && money.IsCurrency(r.ReportCurrency) {
+		fx, ok, err := lookup(r.Quote.Currency, r.ReportCurrency, today)
+		if err != nil {
+			return opts, err
+		}
+		if ok {
+			opts.FXRate = decimal.NewNullDecimal(fx.Rate)
+			opts.FXDate = fx.Date
+		}
+	}
+	return opts, nil
 }
 
 // validate checks a request as sent: the engine's rules (tco.Validate),
