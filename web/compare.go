@@ -152,4 +152,12 @@ type CompareView struct {
 	ScenarioSections []Section
 	// ScenarioChanges are what usage profile B changes, when there is one.
 	ScenarioChanges []ReportFact
+	// OwnCandidates are the own-hardware options the reader may tick;
+	// OwnSelected how many are ticked, OwnTooMany that more than
+	// compare.MaxOwnSelected were; OwnRows the ticked ones priced
+	// (docs/RULES.md §8.6).
+	OwnCandidates []CompareOwnCandidate
+	OwnSelected   int
+	OwnTooMany    bool
+	OwnRows       []CompareOwnRow
 }

@@ -173,7 +173,9 @@ func unpricedText[K ~string](tr *i18n.Translator, unpriced []K) string {
 
 // compareCharts draws the cost curves and the cost make-up of the rows the
 // engine priced (ruled-out ones too, since they are shown greyed).
-func compareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in compare.Input) {
+// Own-hardware options (owns) draw a line each: their cost per month and
+// server against running hours, with the profile's hours marked.
+func compareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in compare.Input, owns ...compare.OwnRow) {
 	cur := in.ReportCurrency
 	m := func(d decimal.Decimal) string { return FormatMoney(tr.Lang, decimal.NewNullDecimal(d), cur) }
 	curves := svgchart.CurveChart{ID: "cmp-curves", Title: tr.T("compare.chart.curves.title", "Currency", cur),
@@ -199,6 +201,17 @@ func compareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in c
 			ComputeText: m(res.ComputeTotal), HiddenText: m(res.HiddenTotal), OneOffText: m(res.OneOffTotal), TotalText: m(res.TCO)})
 	}
 	curves.Crossings = crossingMarks(tr, rows)
+	for _, o := range owns {
+		if o.Priced && o.Curve.Valid {
+			curves.Own = append(curves.Own, svgchart.CurveOwn{Name: tr.T("compare.own.legend", "Name", o.Version.Name),
+				At0: o.Curve.At0, At730: o.Curve.At730})
+		}
+	}
+	if len(curves.Own) > 0 {
+		curves.LegendOwn = tr.T("compare.own.legend.kind")
+		curves.MarkHours = decimal.NewNullDecimal(in.Profile.HoursPerMonth)
+		curves.MarkLabel = tr.T("compare.own.chart.your_hours", "Hours", money.Group(money.String(in.Profile.HoursPerMonth)))
+	}
 	v.CurvesSVG, v.BarsSVG = svgchart.CostCurves(curves), svgchart.StackedBars(bars)
 }
 func ReasonTexts(tr *i18n.Translator, rs []compare.Reason) []string {

@@ -30,6 +30,7 @@ type Reader interface {
 	CurrentReferencePrices(ctx context.Context, currency string, day time.Time) ([]market.ReferencePrice, error)
 	MarketPrices(ctx context.Context, day time.Time) ([]market.MarketPrice, error)
 	PerformanceRatios(ctx context.Context) (map[market.PlatformGPU]decimal.Decimal, error)
+	OwnReader
 }
 
 // Comparison is one comparison computed from a page's state: the usage
@@ -76,6 +77,8 @@ type Comparison struct {
 	// reader may see, priced (docs/RULES.md §17).
 	OwnSelectedIDs []int64
 	Own            []OwnRow
+	// OwnTooMany says more than MaxOwnSelected options were asked for.
+	OwnTooMany bool
 }
 
 // DefaultCurrency is the report currency when the page names none and the
@@ -104,14 +107,24 @@ func Selection(values url.Values) (ids []int64, tooMany bool) {
 // today. The reads are independent, so they run at once (each on its own
 // pool connection): the page waits for the slowest, not the sum. The
 // caller's own reads (extra: the compare page's candidate list) join them.
+// Own-hardware options are priced for the zero Viewer (shared ones only);
+// LoadFor names the viewer.
 func Load(ctx context.Context, r Reader, values url.Values, today time.Time, extra ...func(context.Context) error) (*Comparison, error) {
-	return LoadRemembering(ctx, r, values, today, "", extra...)
+	return LoadFor(ctx, r, values, today, Viewer{}, "", extra...)
 }
 
 // LoadRemembering is Load for a reader who last asked for the report
 // currency remembered: the default when the page asks for none and the
 // selected quotes share no currency (DefaultReportCurrency).
 func LoadRemembering(ctx context.Context, r Reader, values url.Values, today time.Time, remembered string,
+	extra ...func(context.Context) error) (*Comparison, error) {
+	return LoadFor(ctx, r, values, today, Viewer{}, remembered, extra...)
+}
+
+// LoadFor is LoadRemembering for viewer: the own-hardware options asked
+// for (OwnParam) that viewer may read are priced beside the quotes; the
+// others are dropped like an unknown quote id (docs/RULES.md §8.6).
+func LoadFor(ctx context.Context, r Reader, values url.Values, today time.Time, viewer Viewer, remembered string,
 	extra ...func(context.Context) error) (*Comparison, error) {
 	cmp := &Comparison{Values: values, Seen: map[int64]bool{}, GPUByID: map[int64]market.GPUModel{}}
 	cmp.Profile, cmp.ProfileErrors = tcoapi.ProfileFromForm(values)
@@ -122,6 +135,8 @@ func LoadRemembering(ctx context.Context, r Reader, values url.Values, today tim
 	for _, id := range cmp.SelectedIDs {
 		cmp.Seen[id] = true
 	}
+	cmp.OwnSelectedIDs, cmp.OwnTooMany = OwnSelection(values)
+	ownSlots := make([]*ownSlot, len(cmp.OwnSelectedIDs))
 
 	var (
 		selected []quote.Quote
@@ -135,6 +150,9 @@ func LoadRemembering(ctx context.Context, r Reader, values url.Values, today tim
 	g.Go(func() (err error) { cmp.ReferencePrices, err = r.CurrentReferencePrices(gctx, "", today); return })
 	g.Go(func() (err error) { cmp.MarketPrices, err = r.MarketPrices(gctx, today); return })
 	g.Go(func() (err error) { perf, err = r.PerformanceRatios(gctx); return })
+	for i, id := range cmp.OwnSelectedIDs {
+		g.Go(func() (err error) { ownSlots[i], err = loadOwn(gctx, r, viewer, id, today); return })
+	}
 	for _, f := range extra {
 		g.Go(func() error { return f(gctx) })
 	}
@@ -151,7 +169,22 @@ func LoadRemembering(ctx context.Context, r Reader, values url.Values, today tim
 			cmp.Selected = append(cmp.Selected, q)
 		}
 	}
-	cmp.In = inputOf(cmp.Profile, values.Get("report_currency"), remembered, cmp.Selected, rates, cmp.ReferencePrices,
+	var (
+		ownCands []OwnCandidate
+		noPower  []bool
+	)
+	// The options' currencies count with the quotes' for the default
+	// report currency (docs/RULES.md §8.6).
+	currencies := cmp.Selected
+	for _, s := range ownSlots {
+		if s != nil {
+			ownCands = append(ownCands, s.cand)
+			noPower = append(noPower, s.noPower)
+			currencies = append(currencies[:len(currencies):len(currencies)],
+				quote.Quote{Currency: s.cand.Version.Currency, State: quote.Published})
+		}
+	}
+	cmp.In = inputOf(cmp.Profile, values.Get("report_currency"), remembered, currencies, rates, cmp.ReferencePrices,
 		cmp.MarketPrices, perf, today)
 	cmp.SortKey, cmp.Desc = values.Get("sort"), values.Get("dir") == "desc"
 	if !slices.Contains(SortKeys, cmp.SortKey) {
@@ -167,6 +200,9 @@ func LoadRemembering(ctx context.Context, r Reader, values url.Values, today tim
 		Sort(cmp.Rows, cmp.SortKey, cmp.Desc)
 	}
 	cmp.B = runScenario(values, cs, cmp.In)
+	if len(cmp.ProfileErrors) == 0 && len(ownCands) > 0 {
+		cmp.Own = RunOwn(ownCands, noPower, cmp.Rows, cmp.In)
+	}
 	return cmp, nil
 }
 

@@ -12,8 +12,10 @@ import (
 
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/market"
+	"gpuquote/internal/own"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
+	"gpuquote/internal/store"
 	"gpuquote/internal/tco"
 	"gpuquote/internal/vendorq"
 )
@@ -30,6 +32,36 @@ type memory struct {
 	terms  map[int64][]market.PlatformTerm
 	// current maps a series to its current published version.
 	current map[int64]int64
+	// ownVersions are own-hardware option versions by id, ownOptions the
+	// options by id, power the electricity samples in force by region.
+	ownVersions map[int64]own.Version
+	ownOptions  map[int64]own.Option
+	power       map[string]own.ElectricityPrice
+}
+
+func (m memory) OwnOptionVersionByID(_ context.Context, id int64) (own.Version, error) {
+	if v, ok := m.ownVersions[id]; ok {
+		return v, nil
+	}
+	return own.Version{}, store.ErrNotFound
+}
+
+func (m memory) OwnOptionByID(_ context.Context, id int64) (own.Option, error) {
+	if o, ok := m.ownOptions[id]; ok {
+		return o, nil
+	}
+	return own.Option{}, store.ErrNotFound
+}
+
+func (m memory) ResolveElectricity(_ context.Context, v own.Version, _ time.Time) (own.Electricity, error) {
+	if v.ElectricityRegion == "" {
+		return own.Electricity{KWhPrice: v.KWhPrice.Decimal}, nil
+	}
+	p, ok := m.power[v.ElectricityRegion]
+	if !ok {
+		return own.Electricity{}, store.ErrNoElectricitySample
+	}
+	return own.Electricity{KWhPrice: p.KWhPrice, SampleID: p.ID, Region: p.Region, AsOf: p.AsOf, Source: p.Source}, nil
 }
 
 func (m memory) AllGPUModels(context.Context) ([]market.GPUModel, error) { return m.gpus, nil }

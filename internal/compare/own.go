@@ -37,6 +37,8 @@ type OwnRow struct {
 	// Sensitivity is the option's tco with one assumption moved at a time:
 	// electricity at 50 % and 150 %, life of 24, 36 and 48 months.
 	Sensitivity []OwnVariant
+	// Curve is the option's line on the cost curves (RunOwn).
+	Curve OwnCurve
 }
 
 // OwnCrossing is the crossing of one own-hardware option with one rental.

@@ -85,11 +85,11 @@ var filterFields = []string{"gpu", "currency", "sharing", "fresh", "qual", "fit"
 
 // IsStateField reports whether a query key belongs to the compare page's
 // state: the usage profile (and profile B's changes), the report currency,
-// the selected quotes ("q"), the order ("sort", "dir") and the candidate
-// filters.
+// the selected quotes ("q") and own-hardware options (OwnParam), the order
+// ("sort", "dir") and the candidate filters.
 func IsStateField(k string) bool {
 	return IsProfileField(k) || strings.HasPrefix(k, ScenarioPrefix+"profile.") ||
-		k == "q" || k == "sort" || k == "dir" || slices.Contains(filterFields, k)
+		k == "q" || k == OwnParam || k == "sort" || k == "dir" || slices.Contains(filterFields, k)
 }
 
 // State is the page state of values worth carrying through another form

@@ -18,6 +18,7 @@ import (
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
 	"gpuquote/internal/money"
+	"gpuquote/internal/own"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/tcoapi"
@@ -83,6 +84,7 @@ func (s *Server) comparePage(c echo.Context) error {
 		cands    []quote.Quote
 		total    int
 		profiles []store.UsageProfile
+		owns     []own.Option
 	)
 	// The report currency: the one asked for (remembered as the reader's
 	// choice), else the default of docs/RULES.md §8.2.
@@ -93,9 +95,16 @@ func (s *Server) comparePage(c echo.Context) error {
 	} else if ck, err := c.Cookie(reportCurrencyCookie); err == nil {
 		remembered = ck.Value
 	}
-	cmp, err := compare.LoadRemembering(c.Request().Context(), s.store, values, today, remembered,
+	// Own-hardware options are priced, and listed to tick, only where the
+	// reader may read them (docs/RULES.md §8.6).
+	uid, role := viewer(c)
+	cmp, err := compare.LoadFor(c.Request().Context(), s.store, values, today, compare.Viewer{UserID: uid, Role: role}, remembered,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
-		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return })
+		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return },
+		func(ctx context.Context) (err error) {
+			owns, _, err = s.store.OwnOptions(ctx, store.OwnOptionFilter{ViewerID: uid, ViewerRole: role, Limit: maxCandidates})
+			return
+		})
 	if err != nil {
 		return err
 	}
@@ -158,6 +167,11 @@ func (s *Server) comparePage(c echo.Context) error {
 	if len(cmp.Rows) > 0 && asked.OK() {
 		web.CompareTable(translator(c), &v, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
 		web.CompareScenario(translator(c), &v.Rows, &v.ScenarioChanges, cmp.B, cmp.Rows, cmp.In)
+	}
+	v.OwnCandidates = web.OwnCandidates(tr, owns, cmp.OwnSelectedIDs, cmp.Own)
+	v.OwnSelected, v.OwnTooMany = len(cmp.OwnSelectedIDs), cmp.OwnTooMany
+	if len(cmp.Own) > 0 && asked.OK() {
+		web.CompareOwn(tr, &v, cmp.Rows, cmp.Own, cmp.In)
 	}
 
 	// Loading a saved profile replaces the profile only: the selection,

@@ -51,6 +51,7 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodGet, Path: "/calculator", Policy: auth.Public, Handler: s.calculatorPage},
 		{Method: http.MethodPost, Path: "/calculator", Policy: auth.Public, Handler: s.calculate, Limited: true},
 		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: s.evaluateAPI, Limited: true},
+		{Method: http.MethodPost, Path: "/api/v1/tco/rent-vs-buy", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: s.rentVsBuyAPI, Limited: true},
 
 		// Trial evidence API.
 		{Method: http.MethodPost, Path: "/api/v1/verify/nvidia-smi", Policy: auth.Policy{AnyUser: true, Token: true}, Handler: s.verifyNvidiaSMI, BodyLimit: verifyBodyLimit},
@@ -93,6 +94,20 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodGet, Path: "/prices", Policy: editor, Handler: s.pricesPage},
 		{Method: http.MethodPost, Path: "/prices/reference", Policy: editor, Handler: s.createReferencePrice},
 		{Method: http.MethodPost, Path: "/prices/fx", Policy: editor, Handler: s.createFXRate},
+
+		// Own hardware (docs/RULES.md §17.4): everyone signed in keeps their
+		// own options and reads shared ones; the handlers decide per option
+		// (404 when it may not be seen, 403 when it may not be changed).
+		// Electricity prices are the editors'.
+		{Method: http.MethodGet, Path: "/own-hardware", Policy: auth.AnyUser, Handler: s.ownList},
+		{Method: http.MethodGet, Path: "/own-hardware/new", Policy: auth.AnyUser, Handler: s.ownNew},
+		{Method: http.MethodPost, Path: "/own-hardware", Policy: auth.AnyUser, Handler: s.ownCreate},
+		{Method: http.MethodGet, Path: "/own-hardware/:id", Policy: auth.AnyUser, Handler: s.ownShow},
+		{Method: http.MethodGet, Path: "/own-hardware/:id/edit", Policy: auth.AnyUser, Handler: s.ownEditForm},
+		{Method: http.MethodPost, Path: "/own-hardware/:id", Policy: auth.AnyUser, Handler: s.ownUpdate},
+		{Method: http.MethodPost, Path: "/own-hardware/:id/archive", Policy: auth.AnyUser, Handler: s.ownArchive},
+		{Method: http.MethodGet, Path: "/electricity", Policy: editor, Handler: s.electricityPage},
+		{Method: http.MethodPost, Path: "/electricity", Policy: editor, Handler: s.createElectricityPrice},
 
 		// Market: price history, the editors' dashboard, CSV import and export.
 		{Method: http.MethodGet, Path: "/history", Policy: auth.AnyUser, Handler: s.priceHistory},

@@ -56,7 +56,8 @@ func TestRoutePolicies(t *testing.T) {
 				"quote.billing_granularity": {"second"}, "quote.prices_include_tax": {"true"},
 				"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"}}
 		}, want: want{200, 200, 200, 200, 200}},
-		"POST /api/v1/tco/evaluate": {want: want{422, 422, 422, 422, 422}},
+		"POST /api/v1/tco/evaluate":    {want: want{422, 422, 422, 422, 422}},
+		"POST /api/v1/tco/rent-vs-buy": {want: want{422, 422, 422, 422, 422}},
 		"POST /api/v1/verify/nvidia-smi": {setup: func(a *testutil.App) string {
 			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(a).ID)
 		}, form: func(*testutil.App) url.Values {
@@ -133,6 +134,23 @@ func TestRoutePolicies(t *testing.T) {
 			asOf := fmt.Sprintf("2000-%02d-%02d", 1+n/28%12, 1+n%28)
 			return url.Values{"base": {"EUR"}, "quote": {"CNY"}, "rate": {"7.8"}, "as_of": {asOf}, "source": {"route test"}}
 		}, want: want{401, 403, 403, 303, 303}},
+
+		// Own hardware (docs/RULES.md §17.4): someone else's private option is
+		// hidden from analysts (404), read-only for finance (403 on writes).
+		"GET /own-hardware":     {want: want{303, 200, 200, 200, 200}},
+		"GET /own-hardware/new": {want: want{303, 200, 200, 200, 200}},
+		"POST /own-hardware":    {form: ownForm, want: want{401, 303, 303, 303, 303}},
+		"GET /own-hardware/:id": {setup: func(a *testutil.App) string { return "/own-hardware/" + itoa(someonesOwnOption(a)) },
+			want: want{303, 404, 200, 200, 200}},
+		"GET /own-hardware/:id/edit": {setup: func(a *testutil.App) string { return "/own-hardware/" + itoa(someonesOwnOption(a)) + "/edit" },
+			want: want{303, 404, 403, 200, 200}},
+		"POST /own-hardware/:id": {setup: func(a *testutil.App) string { return "/own-hardware/" + itoa(someonesOwnOption(a)) },
+			form: func(a *testutil.App) url.Values { v := ownForm(a); v.Set("based_on", "1"); return v },
+			want: want{401, 404, 403, 303, 303}},
+		"POST /own-hardware/:id/archive": {setup: func(a *testutil.App) string { return "/own-hardware/" + itoa(someonesOwnOption(a)) + "/archive" },
+			want: want{401, 404, 403, 303, 303}},
+		"GET /electricity":  {want: want{303, 403, 403, 200, 200}},
+		"POST /electricity": {form: func(*testutil.App) url.Values { uniq(); return electricityForm(n) }, want: want{401, 403, 403, 303, 303}},
 
 		// Market: price history, dashboard, import and export.
 		"GET /history": {setup: func(a *testutil.App) string {

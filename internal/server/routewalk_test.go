@@ -68,10 +68,11 @@ func walkCases() map[string]walkCase {
 	listQuery := []string{"page", "q", "platform", "gpu", "quote", "author", "state", "status", "currency", "stale",
 		"verdict", "from", "to", "min", "max", "sort", "dir"}
 	return map[string]walkCase{
-		"GET /login":                {query: []string{"next"}},
-		"POST /login":               {fields: []string{"email", "password", "next"}},
-		"POST /lang":                {fields: []string{"lang", "next"}},
-		"POST /api/v1/tco/evaluate": {},
+		"GET /login":                   {query: []string{"next"}},
+		"POST /login":                  {fields: []string{"email", "password", "next"}},
+		"POST /lang":                   {fields: []string{"lang", "next"}},
+		"POST /api/v1/tco/evaluate":    {},
+		"POST /api/v1/tco/rent-vs-buy": {},
 		"POST /calculator": {form: func(*testutil.App) url.Values {
 			return url.Values{"quote.currency": {"EUR"}, "quote.gpu_count": {"1"}, "quote.hourly": {"0.471"},
 				"quote.billing_granularity": {"second"}, "quote.prices_include_tax": {"true"},
@@ -123,6 +124,16 @@ func walkCases() map[string]walkCase {
 			return url.Values{"item": {"egress"}, "currency": {"CNY"}, "unit": {"per_gb"}, "unit_price": {"0.8"},
 				"as_of": {"2001-01-01"}, "source": {"walk"}}
 		}},
+		"GET /own-hardware":  {query: []string{"page", "gpu", "scope", "archived"}},
+		"POST /own-hardware": {form: ownForm, fields: []string{"shared"}},
+		"GET /own-hardware/:id": {path: p(func(a *testutil.App) string { return "/own-hardware/" + itoa(someonesOwnOption(a)) }),
+			query: []string{"version"}},
+		"GET /own-hardware/:id/edit": {path: p(func(a *testutil.App) string { return "/own-hardware/" + itoa(someonesOwnOption(a)) + "/edit" })},
+		"POST /own-hardware/:id": {path: p(func(a *testutil.App) string { return "/own-hardware/" + itoa(someonesOwnOption(a)) }),
+			form: func(a *testutil.App) url.Values { v := ownForm(a); v.Set("based_on", "1"); return v }, fields: []string{"based_on"}},
+		"POST /own-hardware/:id/archive": {path: p(func(a *testutil.App) string { return "/own-hardware/" + itoa(someonesOwnOption(a)) + "/archive" })},
+		"GET /electricity":               {query: []string{"page", "region", "currency"}},
+		"POST /electricity":              {form: func(*testutil.App) url.Values { return electricityForm(0) }},
 		"POST /prices/fx": {form: func(*testutil.App) url.Values {
 			return url.Values{"base": {"EUR"}, "quote": {"CNY"}, "rate": {"7.8"}, "as_of": {"2001-01-01"}, "source": {"walk"}}
 		}},

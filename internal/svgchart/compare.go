@@ -58,6 +58,23 @@ type CurveChart struct {
 	// Crossings mark where one quote's hourly line meets another quote's
 	// monthly line (break-even across offers, docs/RULES.md §4.7).
 	Crossings []CurveCrossing
+	// Own are own-hardware options, drawn after the quotes (dash-dot), each
+	// in the next colour and number (docs/RULES.md §8.6); LegendOwn is the
+	// legend's word for their kind of line, empty "own hardware".
+	Own       []CurveOwn
+	LegendOwn string
+	// MarkHours, when valid and in (0, 730], draws a vertical line at the
+	// profile's running hours, labelled MarkLabel.
+	MarkHours decimal.NullDecimal
+	MarkLabel string
+}
+
+// CurveOwn is an own-hardware option on a cost-curve chart: a straight
+// line from its cost per month at 0 h to that at 730 h (per server, in the
+// report currency; negative values are drawn at 0).
+type CurveOwn struct {
+	Name       string
+	At0, At730 decimal.Decimal
 }
 
 // CurveCrossing is a break-even across two quotes of a cost-curve chart:
@@ -107,6 +124,7 @@ var (
 	kindHourly  = curveKind{"curve-hourly", ""}
 	kindMonthly = curveKind{"curve-monthly", "10 5"}
 	kindSpot    = curveKind{"curve-spot", "2 4"}
+	kindOwn     = curveKind{"curve-own", "8 3 2 3"}
 )
 
 // dashAttr writes the stroke-dasharray attribute of a dashed kind.
@@ -166,7 +184,10 @@ func CostCurves(c CurveChart) string {
 			hasBreakEven = true
 		}
 	}
-	if !hasHourly && !hasMonthly && !hasSpot {
+	for _, o := range c.Own {
+		hi = decimal.Max(hi, o.At0, o.At730)
+	}
+	if !hasHourly && !hasMonthly && !hasSpot && len(c.Own) == 0 {
 		return ""
 	}
 	var crossings []CurveCrossing
@@ -202,9 +223,12 @@ func CostCurves(c CurveChart) string {
 	// The legend: one row of kinds, then one row per quote (more where a
 	// long name wraps) with its colour, number and full name.
 	var legend strings.Builder
-	names := make([]string, len(quotes))
+	names := make([]string, len(quotes), len(quotes)+len(c.Own))
 	for i, q := range quotes {
 		names[i] = q.Name
+	}
+	for _, o := range c.Own {
+		names = append(names, o.Name)
 	}
 	totalH := legendNames(&legend, names, w, h+legendRow, func(i, lx, base int) string {
 		return `<rect x="` + strconv.Itoa(lx) + `" y="` + strconv.Itoa(base-10) + `" width="12" height="12" fill="` + curveStroke[i%len(curveStroke)] + `"/>`
@@ -290,6 +314,9 @@ func CostCurves(c CurveChart) string {
 			}
 		}
 	}
+	for i, o := range c.Own {
+		ends = append(ends, endNumber{len(quotes) + i, y(o.At730).Add(dec(4))})
+	}
 	endYs := make([]decimal.Decimal, len(ends))
 	for k, e := range ends {
 		endYs[k] = decimal.Max(e.y, top.Add(dec(4)))
@@ -364,6 +391,31 @@ func CostCurves(c CurveChart) string {
 		}
 	}
 
+	// The own-hardware options' lines, numbered after the quotes.
+	for i, o := range c.Own {
+		n := len(quotes) + i
+		stroke := curveStroke[n%len(curveStroke)]
+		num := strconv.Itoa(n + 1)
+		b.WriteString(`<g class="chart-curves own-` + strconv.Itoa(i+1) + `" stroke="` + stroke + `" stroke-width="2.5" fill="none">`)
+		b.WriteString(`<line class="` + kindOwn.class + `" x1="` + coord(zero) + `" y1="` + coord(y(o.At0)) + `" x2="` + coord(endX) +
+			`" y2="` + coord(y(o.At730)) + `"` + dashAttr(kindOwn.dash) + `><title>` + esc(o.Name) + `</title></line></g>`)
+		for k, e := range ends {
+			if e.quote == n {
+				b.WriteString(`<g class="chart-label curve-number" fill="` + stroke + `" font-size="11" font-weight="600"><text x="` +
+					coord(endX.Add(dec(4))) + `" y="` + coord(endYs[k]) + `">` + num + `</text></g>`)
+			}
+		}
+	}
+	// The profile's running hours, when asked for.
+	if c.MarkHours.Valid && c.MarkHours.Decimal.Sign() > 0 && c.MarkHours.Decimal.LessThanOrEqual(fullMonth) {
+		mx := x(c.MarkHours.Decimal)
+		b.WriteString(`<g class="chart-mark" data-testid="chart-your-hours" data-hours="` + esc(c.MarkHours.Decimal.String()) + `">`)
+		b.WriteString(`<line x1="` + coord(mx) + `" y1="` + coord(top) + `" x2="` + coord(mx) + `" y2="` + coord(bottom) +
+			`" stroke="#1b2623" stroke-width="1.5" stroke-dasharray="3 3"><title>` + esc(c.MarkLabel) + `</title></line>`)
+		label(mx, top.Add(dec(12)), c.MarkHours.Decimal, c.MarkLabel)
+		b.WriteString(`</g>`)
+	}
+
 	// The dots of the crossings across quotes, over every line: filled
 	// in the colour of the monthly quote whose line they sit on, ringed
 	// in that of the hourly one.
@@ -400,6 +452,9 @@ func CostCurves(c CurveChart) string {
 	}
 	if hasSpot {
 		kindEntry(kindSpot, orDefault(c.LegendSpot, "spot"))
+	}
+	if len(c.Own) > 0 {
+		kindEntry(kindOwn, orDefault(c.LegendOwn, "own hardware"))
 	}
 	if hasBreakEven {
 		b.WriteString(`<circle cx="` + strconv.Itoa(kx+6) + `" cy="` + strconv.Itoa(ly-4) + `" r="4.5" fill="#1b2623"/>`)
