@@ -192,9 +192,12 @@ type ReportView struct {
 	CurvesSVG       string
 	BarsSVG         string
 	Crossings       []CrossingView
-	Questions       []ReportQuestions
-	Changes         *ReportChanges
-	Timeline        []ReportEventView
+	// Own are the own-hardware options the report froze (docs/RULES.md
+	// §11.7); none for a report without any.
+	Own       []ReportOwnRow
+	Questions []ReportQuestions
+	Changes   *ReportChanges
+	Timeline  []ReportEventView
 
 	// Form state of the actions (after a 422): values and errors.
 	Form   url.Values

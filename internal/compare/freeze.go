@@ -37,15 +37,28 @@ type Frozen struct {
 	ProfileErrors []tcoapi.FieldError
 	TooMany       bool
 	Empty         bool
+	// OwnTooMany says more than MaxOwnSelected own-hardware options were
+	// asked for; it too keeps the snapshot from being saved.
+	OwnTooMany bool
 }
 
 // Savable reports whether the frozen comparison may be saved as a report.
-func (f Frozen) Savable() bool { return len(f.ProfileErrors) == 0 && !f.TooMany && !f.Empty }
+func (f Frozen) Savable() bool {
+	return len(f.ProfileErrors) == 0 && !f.TooMany && !f.OwnTooMany && !f.Empty
+}
 
 // FreezeValues computes the comparison of a page state for today, as the
-// compare page does, and freezes it.
+// compare page does, and freezes it; own-hardware options only when shared
+// (FreezeValuesFor names the reader).
 func FreezeValues(ctx context.Context, r ReportReader, values url.Values, today time.Time) (Frozen, error) {
-	cmp, err := Load(ctx, r, values, today)
+	return FreezeValuesFor(ctx, r, values, today, Viewer{})
+}
+
+// FreezeValuesFor is FreezeValues for viewer: the own-hardware options
+// asked for that viewer may read are priced and frozen with the quotes
+// (docs/RULES.md §11.7).
+func FreezeValuesFor(ctx context.Context, r ReportReader, values url.Values, today time.Time, viewer Viewer) (Frozen, error) {
+	cmp, err := LoadFor(ctx, r, values, today, viewer, "")
 	if err != nil {
 		return Frozen{}, err
 	}
@@ -65,15 +78,23 @@ func FreezeValues(ctx context.Context, r ReportReader, values url.Values, today 
 	if cmp.B != nil {
 		errs = append(slices.Clip(errs), cmp.B.ProfileErrors...)
 	}
-	return Frozen{Snapshot: Freeze(cmp, vterms), ProfileErrors: errs, TooMany: cmp.TooMany,
+	return Frozen{Snapshot: Freeze(cmp, vterms), ProfileErrors: errs, TooMany: cmp.TooMany, OwnTooMany: cmp.OwnTooMany,
 		Empty: len(cmp.ProfileErrors) == 0 && len(cmp.Rows) == 0}, nil
 }
 
 // Recompute freezes a report's comparison again with today's data: the
 // same profile and offers, each at its version published today (a
 // withdrawn offer keeps its old version), today's rates and reference
-// prices (docs/RULES.md §11.5).
+// prices (docs/RULES.md §11.5); own-hardware options only when shared
+// (RecomputeFor names the reader).
 func Recompute(ctx context.Context, r ReportReader, snap report.Snapshot, today time.Time) (Frozen, error) {
+	return RecomputeFor(ctx, r, snap, today, Viewer{})
+}
+
+// RecomputeFor is Recompute for viewer: each own-hardware option the
+// report froze is priced again at its newest version with today's
+// electricity, when viewer may read it (docs/RULES.md §11.7).
+func RecomputeFor(ctx context.Context, r ReportReader, snap report.Snapshot, today time.Time, viewer Viewer) (Frozen, error) {
 	values := snap.PageValues()
 	var series []int64
 	bySeries := map[string]int64{}
@@ -93,13 +114,46 @@ func Recompute(ctx context.Context, r ReportReader, snap report.Snapshot, today 
 		ids = append(ids, q)
 	}
 	values["q"] = ids
-	return FreezeValues(ctx, r, values, today)
+	if err := currentOwnValues(ctx, r, snap, values); err != nil {
+		return Frozen{}, err
+	}
+	return FreezeValuesFor(ctx, r, values, today, viewer)
+}
+
+// currentOwnValues names, in the page state, each own-hardware option the
+// snapshot froze at its newest version (docs/RULES.md §11.7): an archived
+// option at its last one, which is its newest. Whether the recomputing
+// reader may see it is the comparison's to decide, as on the compare page.
+func currentOwnValues(ctx context.Context, r ReportReader, snap report.Snapshot, values url.Values) error {
+	if len(values[OwnParam]) == 0 || len(snap.Own) == 0 {
+		return nil
+	}
+	optionOf := map[string]int64{}
+	for _, o := range snap.Own {
+		optionOf[strconv.FormatInt(o.Option.ID, 10)] = o.Option.OptionID
+	}
+	var ids []string
+	for _, v := range values[OwnParam] {
+		if optionID, ok := optionOf[v]; ok {
+			// Options are never deleted (docs/RULES.md §17.4).
+			o, err := r.OwnOptionByID(ctx, optionID)
+			if err != nil {
+				return err
+			}
+			if o.Current.ID != 0 {
+				v = strconv.FormatInt(o.Current.ID, 10)
+			}
+		}
+		ids = append(ids, v)
+	}
+	values[OwnParam] = ids
+	return nil
 }
 
 // keepValue reports whether a page-state key belongs in a report.
 func keepValue(k string) bool {
 	return strings.HasPrefix(k, "profile.") || strings.HasPrefix(k, ScenarioPrefix+"profile.") || k == "report_currency" ||
-		k == "q" || k == "sort" || k == "dir"
+		k == "q" || k == "sort" || k == "dir" || k == OwnParam
 }
 
 // Freeze turns a comparison into a report's snapshot. The rows' vendor
@@ -115,6 +169,10 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 	for _, r := range cmp.Rows {
 		compared[strconv.FormatInt(r.Quote.ID, 10)] = true
 	}
+	ownCompared := map[string]bool{}
+	for _, o := range cmp.Own {
+		ownCompared[strconv.FormatInt(o.Version.ID, 10)] = true
+	}
 	for k, vs := range cmp.Values {
 		if !keepValue(k) {
 			continue
@@ -122,10 +180,10 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 		var kept []string
 		for _, v := range vs {
 			v = strings.TrimSpace(v)
-			if v == "" || (k == "q" && !compared[v]) {
+			if v == "" || (k == "q" && !compared[v]) || (k == OwnParam && !ownCompared[v]) {
 				continue
 			}
-			if k == "q" && slices.Contains(kept, v) {
+			if (k == "q" || k == OwnParam) && slices.Contains(kept, v) {
 				continue
 			}
 			kept = append(kept, v)
@@ -195,7 +253,59 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 		}
 		s.ScenarioB = sc
 	}
+	s.Own = frozenOwn(cmp.Own)
 	return s
+}
+
+// frozenOwn freezes the comparison's own-hardware options like its quotes
+// (docs/RULES.md §11.7): each option version with every input, the
+// electricity price it was priced with (named by sample id), and its
+// figures; nil when there are none, so the snapshot has no "own" at all.
+func frozenOwn(rows []OwnRow) []report.OwnRow {
+	var out []report.OwnRow
+	for _, o := range rows {
+		fr := report.OwnRow{Option: report.OwnOptionOf(o.Version), Electricity: report.OwnElectricityOf(o.Electricity),
+			Priced: o.Priced, Errors: []report.OwnFieldError{}, Crossings: []report.OwnCrossing{}, Sensitivity: []report.OwnVariant{}}
+		for _, e := range o.Errors {
+			fr.Errors = append(fr.Errors, report.OwnFieldError{Field: e.Field, Code: e.Code, Message: report.MessageOf(e.MessageID, e.Args)})
+		}
+		if o.Priced {
+			res := report.OwnResultOf(o.Result)
+			fr.Result = &res
+		}
+		for _, c := range o.Crossings {
+			fr.Crossings = append(fr.Crossings, report.OwnCrossing{QuoteID: c.QuoteID, FromMonth: c.FromMonth, FromHours: c.FromHours})
+		}
+		for _, v := range o.Sensitivity {
+			fr.Sensitivity = append(fr.Sensitivity, report.OwnVariant{Key: v.Key, TCO: v.TCO})
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
+// ThawOwn reads a snapshot's own-hardware options back as the comparison's
+// rows, from the frozen figures alone (none for a snapshot without any).
+func ThawOwn(s report.Snapshot) []OwnRow {
+	var out []OwnRow
+	for _, o := range s.Own {
+		row := OwnRow{OwnCandidate: OwnCandidate{Version: o.Option.AsVersion(), Electricity: o.Electricity.AsElectricity()},
+			Priced: o.Priced && o.Result != nil}
+		for _, e := range o.Errors {
+			row.Errors = append(row.Errors, tco.FieldError{Field: e.Field, Code: e.Code, MessageID: e.Message.ID, Args: e.Message.ArgsMap()})
+		}
+		if row.Priced {
+			row.Result = o.Result.TCOResult()
+		}
+		for _, c := range o.Crossings {
+			row.Crossings = append(row.Crossings, OwnCrossing{QuoteID: c.QuoteID, Crossings: tco.Crossings{FromMonth: c.FromMonth, FromHours: c.FromHours}})
+		}
+		for _, v := range o.Sensitivity {
+			row.Sensitivity = append(row.Sensitivity, OwnVariant{Key: v.Key, TCO: v.TCO})
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // frozenReferences are the reference prices that could price a compared

@@ -85,6 +85,12 @@ type Document struct {
 	SharePercent bool
 	Summary      Table
 	Lines        Table
+	// OwnName names the spreadsheet's third sheet, which holds Own and
+	// OwnCrossings: the own-hardware options and their crossing with each
+	// rental (docs/RULES.md §11.7). A report without own options has
+	// neither, nor the sheet.
+	OwnName          string
+	Own, OwnCrossing Table
 }
 
 // Translate renders a catalog message in the reader's language
@@ -201,7 +207,20 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 			}
 		}
 	}
+	if d.Own, d.OwnCrossing = ownTables(s, tr, name); len(d.Own.Header) > 0 {
+		d.OwnName = t("report.sheet.own")
+	}
 	return d
+}
+
+// tables are the document's tables in the order the CSV writes them: the
+// own-hardware ones only when the report has own options.
+func (d Document) tables() []Table {
+	out := []Table{d.Summary, d.Lines}
+	if len(d.Own.Header) > 0 {
+		out = append(out, d.Own, d.OwnCrossing)
+	}
+	return out
 }
 
 // scenarioCells are a quote's figures under usage profile B and B − A.
@@ -288,7 +307,7 @@ func WriteCSV(w io.Writer, d Document) error {
 		}
 	}
 	rec := make([]string, 0, 32)
-	for _, tb := range []Table{d.Summary, d.Lines} {
+	for _, tb := range d.tables() {
 		if err := cw.Write([]string{}); err != nil {
 			return err
 		}
@@ -386,10 +405,27 @@ func WriteXLSX(w io.Writer, d Document) error {
 	if err := writeTable(f, lines, 1, d.Lines, styles, bold); err != nil {
 		return err
 	}
-	for _, s := range []struct {
+	widths := []struct {
 		sheet string
 		cols  int
-	}{{summary, len(d.Summary.Header)}, {lines, len(d.Lines.Header)}} {
+	}{{summary, len(d.Summary.Header)}, {lines, len(d.Lines.Header)}}
+	if len(d.Own.Header) > 0 {
+		own := sheetName(d.OwnName, "Own hardware")
+		if _, err := f.NewSheet(own); err != nil {
+			return err
+		}
+		if err := writeTable(f, own, 1, d.Own, styles, bold); err != nil {
+			return err
+		}
+		if err := writeTable(f, own, len(d.Own.Rows)+3, d.OwnCrossing, styles, bold); err != nil {
+			return err
+		}
+		widths = append(widths, struct {
+			sheet string
+			cols  int
+		}{own, max(len(d.Own.Header), len(d.OwnCrossing.Header))})
+	}
+	for _, s := range widths {
 		last, _ := excelize.ColumnNumberToName(s.cols)
 		if err := f.SetColWidth(s.sheet, "A", last, 14); err != nil {
 			return err
@@ -400,6 +436,11 @@ func WriteXLSX(w io.Writer, d Document) error {
 	}
 	if err := f.SetColWidth(lines, "A", "A", 36); err != nil {
 		return err
+	}
+	if len(widths) > 2 {
+		if err := f.SetColWidth(widths[2].sheet, "A", "A", 36); err != nil {
+			return err
+		}
 	}
 	f.SetActiveSheet(0)
 	_, err = f.WriteTo(w)

@@ -67,6 +67,10 @@ type Snapshot struct {
 	// ScenarioB is the second usage profile and the same quotes' figures
 	// for it, when the comparison had one (docs/RULES.md §8.5).
 	ScenarioB *Scenario `json:"scenario_b,omitempty"`
+	// Own are the own-hardware options compared beside the quotes, in the
+	// order they were asked for (docs/RULES.md §11.7); absent from a
+	// snapshot without any, so its bytes are what they always were.
+	Own []OwnRow `json:"own,omitempty"`
 }
 
 // Scenario is a second usage profile of a comparison: the fields it

@@ -77,10 +77,24 @@ func freezeProblems(c echo.Context, fz compare.Frozen) []string {
 	if fz.TooMany {
 		out = append(out, tr.T("compare.too_many", "Max", strconv.Itoa(compare.MaxSelected)))
 	}
+	if fz.OwnTooMany {
+		out = append(out, tr.T("report.error.own_too_many", "Max", strconv.Itoa(compare.MaxOwnSelected)))
+	}
 	if fz.Empty {
 		out = append(out, tr.T("report.error.no_quotes"))
 	}
 	return out
+}
+
+// reportViewer is who a report's comparison is priced for: the
+// own-hardware options it freezes are those the reader may read
+// (docs/RULES.md §11.7, §17.4).
+func reportViewer(c echo.Context) compare.Viewer {
+	cur := auth.CurrentUser(c)
+	if cur == nil {
+		return compare.Viewer{}
+	}
+	return compare.Viewer{UserID: cur.UserID, Role: string(cur.Role)}
 }
 
 // reportStoreError turns the store's refusals into HTTP errors: a step
@@ -102,7 +116,7 @@ func (s *Server) reportNewForm(c echo.Context) error {
 // renderReportNew computes the comparison to preview what will be frozen.
 func (s *Server) renderReportNew(c echo.Context, status int, values url.Values, title, purpose string, errs web.Errors) error {
 	ctx := c.Request().Context()
-	fz, err := compare.FreezeValues(c.Request().Context(), s.store, values, s.today())
+	fz, err := compare.FreezeValuesFor(c.Request().Context(), s.store, values, s.today(), reportViewer(c))
 	if err != nil {
 		return err
 	}
@@ -150,7 +164,7 @@ func (s *Server) reportCreate(c echo.Context) error {
 		return err
 	}
 	title, purpose, errs := reportTexts(values)
-	fz, err := compare.FreezeValues(c.Request().Context(), s.store, values, s.today())
+	fz, err := compare.FreezeValuesFor(c.Request().Context(), s.store, values, s.today(), reportViewer(c))
 	if err != nil {
 		return err
 	}
@@ -253,12 +267,14 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 	use := func(f web.ReportView) {
 		v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
 		v.Summary, v.Profile, v.VRAMFloor, v.ReferencePrices, v.Questions = f.Summary, f.Profile, f.VRAMFloor, f.ReferencePrices, f.Questions
+		v.Own = f.Own
 	}
 	if cached, ok := s.frozen.get(k); ok {
 		use(cached.(web.ReportView))
 		return
 	}
 	f := web.FrozenReportParts(translator(c), snap)
+	f.Own = web.ReportOwn(translator(c), snap)
 	s.frozen.put(k, f)
 	use(f)
 }
@@ -365,7 +381,7 @@ func (s *Server) reportRecompute(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	fz, err := compare.Recompute(c.Request().Context(), s.store, snap, s.today())
+	fz, err := compare.RecomputeFor(c.Request().Context(), s.store, snap, s.today(), reportViewer(c))
 	if err != nil {
 		return err
 	}
@@ -411,7 +427,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 	}
 	next := snap
 	if values.Get("data") == "today" {
-		fz, err := compare.Recompute(c.Request().Context(), s.store, snap, s.today())
+		fz, err := compare.RecomputeFor(c.Request().Context(), s.store, snap, s.today(), reportViewer(c))
 		if err != nil {
 			return err
 		}
