@@ -365,6 +365,7 @@ func NewReportChanges(tr *i18n.Translator, old, new report.Snapshot) ReportChang
 		row.TCODelta, row.PessDelta = delta(ch.TCODelta, new.ReportCurrency), delta(ch.PessimDelta, new.ReportCurrency)
 		out.Rows = append(out.Rows, row)
 	}
+	out.Own = ownChangeRows(tr, d, old, new)
 	return out
 }
 

@@ -171,3 +171,57 @@ func reportOwnInputs(tr *i18n.Translator, o report.OwnOption, yesNo func(bool) s
 	}
 	return out
 }
+
+// ownChangeRows words what recomputing changed for each own-hardware
+// option: version, electricity price (with its sample's region, day and
+// source) and confirmed TCO (docs/RULES.md §11.7).
+func ownChangeRows(tr *i18n.Translator, d report.Diff, old, new report.Snapshot) []ReportOwnChangeRow {
+	lang := string(tr.Lang)
+	version := func(r *report.OwnRow) string {
+		v := tr.T("own.version_short", "Version", strconv.Itoa(r.Option.Version))
+		if r.Option.PurchaseAsOf != "" {
+			v += " · " + r.Option.PurchaseAsOf
+		}
+		return v
+	}
+	electricity := func(r *report.OwnRow) string {
+		e := r.Electricity
+		price := money.FormatPlaces(e.KWhPrice, r.Option.Currency, lang, max(2, int32(money.Places(e.KWhPrice))))
+		switch {
+		case e.SampleID != 0:
+			return tr.T("report.changes.own.kwh_sample", "Price", price, "Region", e.Region, "AsOf", e.AsOf, "Source", e.Source)
+		case r.Priced:
+			return tr.T("report.changes.own.kwh_own", "Price", price)
+		}
+		return tr.T("report.changes.own.no_electricity")
+	}
+	tcoOf := func(r *report.OwnRow, cur string) string {
+		if !r.Eligible() {
+			return tr.T("report.changes.not_priced")
+		}
+		return FormatMoney(tr.Lang, decimal.NewNullDecimal(r.Result.TCO), cur)
+	}
+	var out []ReportOwnChangeRow
+	for _, ch := range d.OwnChanges {
+		row := ReportOwnChangeRow{Added: ch.Old == nil, Removed: ch.New == nil, Changed: ch.Changed(),
+			VersionChanged: ch.VersionChanged, ElectricityChanged: ch.ElectricityChanged}
+		if ch.Old != nil {
+			row.Name = ch.Old.Option.Name
+			row.OldVersion, row.OldElectricity, row.OldTCO = version(ch.Old), electricity(ch.Old), tcoOf(ch.Old, old.ReportCurrency)
+		} else {
+			row.OldVersion = tr.T("report.changes.new_offer")
+		}
+		if ch.New != nil {
+			row.Name = ch.New.Option.Name
+			row.NewVersion, row.NewElectricity, row.NewTCO = version(ch.New), electricity(ch.New), tcoOf(ch.New, new.ReportCurrency)
+		} else {
+			// Shown alone: what the old report had, and that it is left out.
+			row.NewVersion, row.NewElectricity, row.NewTCO = tr.T("report.changes.own.left_out"), row.OldElectricity, row.OldTCO
+		}
+		if ch.TCODelta.Valid && !ch.TCODelta.Decimal.IsZero() {
+			row.TCODelta = signedMoney(tr, ch.TCODelta.Decimal, new.ReportCurrency)
+		}
+		out = append(out, row)
+	}
+	return out
+}

@@ -125,6 +125,21 @@ type ReportChanges struct {
 	RulesChanged bool
 	RefsChanged  bool
 	Rows         []ReportChangeRow
+	// Own are the own-hardware options' changes (docs/RULES.md §11.7).
+	Own []ReportOwnChangeRow
+}
+
+// ReportOwnChangeRow is what recomputing changed for one own-hardware
+// option: its version, the electricity price and the confirmed TCO.
+type ReportOwnChangeRow struct {
+	Name                           string
+	Added, Removed                 bool
+	OldVersion, NewVersion         string
+	VersionChanged                 bool
+	OldElectricity, NewElectricity string
+	ElectricityChanged             bool
+	OldTCO, NewTCO, TCODelta       string
+	Changed                        bool
 }
 
 // ReportEventView is one entry of a report's timeline.

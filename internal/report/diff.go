@@ -25,6 +25,8 @@ type Change struct {
 // Diff is what changed between a report and its recomputation.
 type Diff struct {
 	Changes []Change
+	// OwnChanges compare the own-hardware options (docs/RULES.md §11.7).
+	OwnChanges []OwnChange
 	// RulesChanged says the engine's rules edition differs.
 	RulesChanged bool
 	// ReferencePricesChanged says the reference prices in force differ.
@@ -58,7 +60,72 @@ func Compare(old, new Snapshot) Diff {
 			d.Changes = append(d.Changes, fill(Change{Old: or}, old, new))
 		}
 	}
+	d.OwnChanges = compareOwn(old.Own, new.Own)
 	return d
+}
+
+// OwnChange compares one own-hardware option (matched by option id, its
+// series) between a report and its recomputation: the version and the
+// electricity price each was priced with, and the change in TCO
+// (docs/RULES.md §11.7).
+type OwnChange struct {
+	// Old and New are the rows in each snapshot; one is nil when the
+	// option is only in one of them.
+	Old, New *OwnRow
+	// VersionChanged says another version of the option was priced.
+	VersionChanged bool
+	// ElectricityChanged says the kWh price, its sample or its day differ.
+	ElectricityChanged bool
+	// PricedChanged says one of the two could be priced and the other not.
+	PricedChanged bool
+	// TCODelta is new − old confirmed TCO when both were priced.
+	TCODelta decimal.NullDecimal
+}
+
+// compareOwn lists the options in the new report's order, then those only
+// the old one had.
+func compareOwn(old, new []OwnRow) []OwnChange {
+	var out []OwnChange
+	oldByOption := map[int64]int{}
+	for i, r := range old {
+		oldByOption[r.Option.OptionID] = i
+	}
+	seen := map[int64]bool{}
+	for i := range new {
+		c := OwnChange{New: &new[i]}
+		if j, ok := oldByOption[new[i].Option.OptionID]; ok {
+			c.Old = &old[j]
+		}
+		seen[new[i].Option.OptionID] = true
+		out = append(out, fillOwn(c))
+	}
+	for i := range old {
+		if !seen[old[i].Option.OptionID] {
+			out = append(out, OwnChange{Old: &old[i]})
+		}
+	}
+	return out
+}
+
+func fillOwn(c OwnChange) OwnChange {
+	if c.Old == nil || c.New == nil {
+		return c
+	}
+	o, n := c.Old, c.New
+	c.VersionChanged = o.Option.ID != n.Option.ID || o.Option.Version != n.Option.Version
+	oe, ne := o.Electricity, n.Electricity
+	c.ElectricityChanged = oe.SampleID != ne.SampleID || !oe.KWhPrice.Equal(ne.KWhPrice) || oe.AsOf != ne.AsOf
+	c.PricedChanged = o.Eligible() != n.Eligible()
+	if o.Eligible() && n.Eligible() {
+		c.TCODelta = decimal.NewNullDecimal(n.Result.TCO.Sub(o.Result.TCO))
+	}
+	return c
+}
+
+// Changed reports whether anything of the option differs.
+func (c OwnChange) Changed() bool {
+	return c.Old == nil || c.New == nil || c.VersionChanged || c.ElectricityChanged || c.PricedChanged ||
+		(c.TCODelta.Valid && !c.TCODelta.Decimal.IsZero())
 }
 
 func fill(c Change, old, new Snapshot) Change {

@@ -129,4 +129,29 @@ func TestReportFreezesOwnHardware(t *testing.T) {
 	if !strings.Contains(page, "编号 "+itoa(sample2.ID)) {
 		t.Error("the recomputed report names today's electricity sample")
 	}
+	// Its list of changes names the option's version change, the
+	// electricity it was priced with before and now, and the TCO change:
+	// 125.56 − 133.33 = −7.77.
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(between(page, `data-testid="report-changes"`, "</section>")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := func(name string) string {
+		return strings.Join(strings.Fields(doc.Find(`[data-testid="own-change-0`+name+`"]`).Text()), " ")
+	}
+	if name := cell(""); !strings.Contains(name, "Workstation im Büro") {
+		t.Errorf("the changes list no own-hardware option: %q", name)
+	}
+	for name, want := range map[string]string{
+		"-version":     "第 1 版 · 2026-11-02 → 第 2 版 · 2026-11-02",
+		"-electricity": "每千瓦时 €0.30：DE 2026-11-01 的样本（Bundesnetzagentur） → 每千瓦时 €0.50：DE 2026-12-01 的样本（Tarif 2027）",
+		"-tco":         "€133.33 → €125.56−€7.77", // the delta is a line of its own
+	} {
+		if got := cell(name); got != want {
+			t.Errorf("own change%s = %q, want %q", name, got, want)
+		}
+	}
+	if n := doc.Find(`[data-testid="own-change-0"] .new`).Length(); n != 3 {
+		t.Errorf("want the version, electricity and TCO shown as changed, got %d", n)
+	}
 }
