@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -99,6 +100,15 @@ func signIn(app *testutil.App, email, password string) chromedp.Action[chromedp.
 		chromedp.Click(chromedp.CSS(`[data-testid="login-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="home"]`)),
 	)
+}
+
+// useLanguage makes the browser ask for lang (zh-CN or en) from its next
+// page on, as the language switch does.
+func useLanguage(t *testing.T, ctx context.Context, lang string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.cookie = "gq_lang=`+lang+`; path=/"`)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // compareTicking signs in and ticks ids on the compare page, in EUR.

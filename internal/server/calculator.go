@@ -35,12 +35,17 @@ func (s *Server) fxLookup(ctx context.Context) tcoapi.FXLookup {
 // evaluateAPI is POST /api/v1/tco/evaluate (docs/RULES.md §12):
 // 200 with the result, or 422 naming every bad field, messages in the
 // request's language. It stores nothing.
-func (s *Server) evaluateAPI(c echo.Context) error {
+func (s *Server) evaluateAPI(c echo.Context) error { return engineAPI(s, c, tcoapi.Evaluate) }
+
+// engineAPI answers a request of the engine's JSON API with run: 200 with
+// its result, or 422 naming every bad field, messages in the request's
+// language; never cached, nothing stored.
+func engineAPI[R any](s *Server, c echo.Context, run func([]byte, tcoapi.FXLookup, time.Time) (R, []tcoapi.FieldError, error)) error {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		return err // the body limit's 413, or a broken connection
 	}
-	res, errs, err := tcoapi.Evaluate(body, s.fxLookup(c.Request().Context()), s.today())
+	res, errs, err := run(body, s.fxLookup(c.Request().Context()), s.today())
 	if err != nil {
 		return err
 	}

@@ -118,9 +118,7 @@ func TestBrowserResultsFitEveryWidth(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, lang := range []string{"zh-CN", "en"} {
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.cookie = "gq_lang=`+lang+`; path=/"`)); err != nil {
-			t.Fatal(err)
-		}
+		useLanguage(t, ctx, lang)
 		for _, width := range []int64{390, 1280, 1920} {
 			for _, name := range []string{"compare", "report"} {
 				height := int64(844)

@@ -91,19 +91,31 @@ func inputGuard(next echo.HandlerFunc) echo.HandlerFunc {
 		if err := check(c.QueryParams()); err != nil {
 			return err
 		}
-		r := c.Request()
-		if r.Method != http.MethodGet && r.Method != http.MethodHead &&
-			strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationForm) {
-			f, err := c.FormParams()
-			if err != nil {
-				return echo.NewHTTPError(http.StatusBadRequest).SetInternal(err)
-			}
-			if err := check(f); err != nil {
-				return err
-			}
+		f, err := postedForm(c)
+		if err != nil {
+			return err
+		}
+		if err := check(f); err != nil {
+			return err
 		}
 		return next(c)
 	}
+}
+
+// postedForm is the URL-encoded form a request posts (nil for a safe
+// method or another body, such as an upload, which its own reader checks);
+// a form that cannot be parsed is a 400.
+func postedForm(c echo.Context) (url.Values, error) {
+	r := c.Request()
+	if r.Method == http.MethodGet || r.Method == http.MethodHead ||
+		!strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationForm) {
+		return nil, nil
+	}
+	f, err := c.FormParams()
+	if err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest).SetInternal(err)
+	}
+	return f, nil
 }
 
 // clientRequestID is the form of a request id a client may choose: 1 to 64

@@ -35,9 +35,7 @@ func TestBrowserRecomputedReportChangesFit(t *testing.T) {
 	const overflow = `[document.documentElement, ...document.querySelectorAll('[data-testid="report-changes"] .table-wrap')]
 		.filter(e => e.scrollWidth > e.clientWidth + 1).length`
 	for _, lang := range []string{"zh-CN", "en"} {
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.cookie = "gq_lang=`+lang+`; path=/"`)); err != nil {
-			t.Fatal(err)
-		}
+		useLanguage(t, ctx, lang)
 		for _, width := range []int64{390, 1280} {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(app.URL+"/reports/"+m[1]),
 				chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] [data-testid="report-changes"]`))); err != nil {

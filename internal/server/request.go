@@ -78,18 +78,14 @@ func idGuard(next echo.HandlerFunc) echo.HandlerFunc {
 				}
 			}
 		}
-		r := c.Request()
-		if r.Method != http.MethodGet && r.Method != http.MethodHead &&
-			strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationForm) {
-			f, err := c.FormParams()
-			if err != nil {
-				return echo.NewHTTPError(http.StatusBadRequest).SetInternal(err)
-			}
-			for _, k := range idFormParams {
-				for _, v := range f[k] {
-					if idOutOfRange(v) {
-						return badID()
-					}
+		f, err := postedForm(c)
+		if err != nil {
+			return err
+		}
+		for _, k := range idFormParams {
+			for _, v := range f[k] {
+				if idOutOfRange(v) {
+					return badID()
 				}
 			}
 		}

@@ -143,16 +143,27 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	go s.sweepSessions(ctx)
+	return serveUntil(ctx, srv, ln, s.cfg.ShutdownTimeout, func() {
+		s.log.Info("shutting down: draining in-flight requests", "timeout", s.cfg.ShutdownTimeout.String())
+	})
+}
+
+// serveUntil serves srv on ln until ctx is cancelled, then (after
+// stopping, when set) stops accepting and waits for in-flight requests up
+// to drain.
+func serveUntil(ctx context.Context, srv *http.Server, ln net.Listener, drain time.Duration, stopping func()) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	go s.sweepSessions(ctx)
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
-	s.log.Info("shutting down: draining in-flight requests", "timeout", s.cfg.ShutdownTimeout.String())
-	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	if stopping != nil {
+		stopping()
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		return err

@@ -30,9 +30,7 @@ func TestBrowserAccountSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, lang := range []string{"zh-CN", "en"} {
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.cookie = "gq_lang=`+lang+`; path=/"`)); err != nil {
-			t.Fatal(err)
-		}
+		useLanguage(t, ctx, lang)
 		for _, width := range []int64{390, 1280} {
 			if err := chromedp.Do(ctx,
 				chromedp.EmulateViewport(width, 900),

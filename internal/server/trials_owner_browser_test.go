@@ -93,9 +93,7 @@ func TestBrowserTrialPageForReadersAndOwners(t *testing.T) {
 		}
 		for _, lang := range []i18n.Lang{i18n.ZH, i18n.EN} {
 			tr8 := app.Catalog.Translator(lang)
-			if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.cookie = "gq_lang=`+string(lang)+`; path=/"`)); err != nil {
-				t.Fatal(err)
-			}
+			useLanguage(t, ctx, string(lang))
 			for _, width := range []int64{390, 1280} {
 				height := int64(844)
 				if width > 390 {

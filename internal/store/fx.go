@@ -85,10 +85,7 @@ type FXRateFilter struct {
 // FXRates lists the exchange-rate history newest first (by as-of day, then
 // by entry), with the total count matching the filter.
 func (s *Store) FXRates(ctx context.Context, f FXRateFilter) ([]market.FXRate, int, error) {
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	f.Offset = max(f.Offset, 0)
+	f.Offset, f.Limit = pageWindow(f.Offset, f.Limit)
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+fxRateColumns+`, count(*) OVER ()
 		FROM fx_rates

@@ -314,10 +314,7 @@ const gpuModelWhere = `
 // GPUModels lists GPU models by vendor and name, with their perf rows and
 // the total count matching the filter.
 func (s *Store) GPUModels(ctx context.Context, f GPUModelFilter) ([]market.GPUModel, int, error) {
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	f.Offset = max(f.Offset, 0)
+	f.Offset, f.Limit = pageWindow(f.Offset, f.Limit)
 	args := []any{escapeLike(strings.TrimSpace(f.Query)), f.Interconnect}
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+gpuModelColumns+`, count(*) OVER ()

@@ -347,10 +347,7 @@ type OwnOptionFilter struct {
 // OwnOptions lists the options the viewer may see, newest change first,
 // with the total count matching the filter.
 func (s *Store) OwnOptions(ctx context.Context, f OwnOptionFilter) ([]own.Option, int, error) {
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	f.Offset = max(f.Offset, 0)
+	f.Offset, f.Limit = pageWindow(f.Offset, f.Limit)
 	seesAll := own.MayRead(own.Option{}, 0, f.ViewerRole)
 	where := ` WHERE (o.shared OR o.created_by = $1::bigint OR $2::boolean)
 		AND ($3::text = '' OR ($3::text = 'mine' AND o.created_by = $1::bigint) OR ($3::text = 'shared' AND o.shared))
@@ -435,10 +432,7 @@ type ElectricityFilter struct {
 // ElectricityPrices lists the electricity price history newest first (by
 // as-of day, then by entry), with the total count matching the filter.
 func (s *Store) ElectricityPrices(ctx context.Context, f ElectricityFilter) ([]own.ElectricityPrice, int, error) {
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	f.Offset = max(f.Offset, 0)
+	f.Offset, f.Limit = pageWindow(f.Offset, f.Limit)
 	const where = ` WHERE ($1 = '' OR lower(region) = lower($1)) AND ($2 = '' OR currency = $2)`
 	rows, err := s.pool.Query(ctx, `SELECT `+electricityColumns+`, count(*) OVER () FROM electricity_prices`+where+`
 		ORDER BY as_of DESC, id DESC OFFSET $3 LIMIT $4`, f.Region, f.Currency, f.Offset, f.Limit)

@@ -271,10 +271,7 @@ func platformFilterArgs(f PlatformFilter) []any {
 // Platforms lists platforms by name with the total count matching the
 // filter.
 func (s *Store) Platforms(ctx context.Context, f PlatformFilter) ([]market.Platform, int, error) {
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	f.Offset = max(f.Offset, 0)
+	f.Offset, f.Limit = pageWindow(f.Offset, f.Limit)
 	args := platformFilterArgs(f)
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+platformColumns+`, count(*) OVER ()

@@ -87,10 +87,7 @@ type ReferencePriceFilter struct {
 // ReferencePrices lists the reference price history newest first (by as-of
 // day, then by entry), with the total count matching the filter.
 func (s *Store) ReferencePrices(ctx context.Context, f ReferencePriceFilter) ([]market.ReferencePrice, int, error) {
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	f.Offset = max(f.Offset, 0)
+	f.Offset, f.Limit = pageWindow(f.Offset, f.Limit)
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+referencePriceColumns+`, count(*) OVER ()
 		FROM reference_prices

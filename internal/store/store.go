@@ -154,3 +154,12 @@ func notFound(err error) error {
 	}
 	return err
 }
+
+// pageWindow bounds a list's page: a negative offset starts at the
+// beginning, and a limit outside 1–200 becomes 50.
+func pageWindow(offset, limit int) (int, int) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	return max(offset, 0), limit
+}

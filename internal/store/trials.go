@@ -114,10 +114,7 @@ type TrialFilter struct {
 // decided checks and its newest performance verdict, and the total count
 // matching the filter.
 func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, error) {
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	f.Offset = max(f.Offset, 0)
+	f.Offset, f.Limit = pageWindow(f.Offset, f.Limit)
 	verdict := ""
 	if f.Verdict.Valid() {
 		verdict = string(f.Verdict)
