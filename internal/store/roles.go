@@ -29,7 +29,7 @@ var readOnly = []string{"goose_db_version"}
 
 // GrantsVersion changes whenever the grants below change, so that cached
 // migrated databases (the tests' templates) are rebuilt.
-const GrantsVersion = "2"
+const GrantsVersion = "3"
 
 var roleName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
