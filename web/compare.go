@@ -31,6 +31,8 @@ type CompareCandidate struct {
 	Stale    bool
 	Selected bool
 	Reasons  []string // translated; non-empty: shown greyed
+	// NotReviewed marks the reader's own proposal (docs/RULES.md §18.1).
+	NotReviewed bool
 }
 
 // CompareMode is one billing mode's total of a compared quote.
@@ -59,11 +61,14 @@ type CompareRow struct {
 	Name string
 	// NameHead (platform · GPU × n) and NameOffer (the offer's label,
 	// shortened when long; Name has it whole) are the name on two lines.
-	NameHead       string
-	NameOffer      string
-	URL            string
-	QuestionsURL   string
-	Archived       bool
+	NameHead     string
+	NameOffer    string
+	URL          string
+	QuestionsURL string
+	Archived     bool
+	// NotReviewed marks a proposal the reader may compare (its author,
+	// editors, admins) that no editor has published (docs/RULES.md §18.1).
+	NotReviewed    bool
 	Eligible       bool
 	Priced         bool
 	Reasons        []string
@@ -113,6 +118,12 @@ type QuestionsView struct {
 
 // CompareView is the comparison page's view model.
 type CompareView struct {
+	// Facts are the compared platforms' facts in force (docs/RULES.md §18.3).
+	Facts []CompareFactsPlatform
+	// Availability is each priced row's platform × GPU model's record of
+	// attempts (docs/RULES.md §18.2).
+	Availability    []CompareAvailabilityRow
+	AvailabilityDay string
 	Page            Page
 	Presets         []ComparePreset
 	ProfileSections []Section

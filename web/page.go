@@ -54,6 +54,9 @@ type Counts struct {
 	Market bool
 	Stale  int
 	Jumps  int
+	// Notified: the reader's unread notifications (docs/RULES.md §18.4).
+	Notified bool
+	Unread   int
 }
 
 // User is the signed-in user as pages see them.
@@ -111,6 +114,7 @@ var NavItems = []NavItem{
 	{Href: "/electricity", LabelID: "nav.electricity", TestID: "nav-electricity"},
 	{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users"},
 	{Href: "/admin/audit", LabelID: "nav.audit", TestID: "nav-audit"},
+	{Href: "/quotes/review", LabelID: "proposal.nav.queue", TestID: "nav-proposal-queue"},
 }
 
 // Active reports whether a navigation entry is the current section.

@@ -76,6 +76,8 @@ type PlatformsView struct {
 
 // PlatformView is the platform detail page's view model.
 type PlatformView struct {
+	// Facts is the environment, support and data-safety section (docs/RULES.md §18.3).
+	Facts    PlatformFactsView
 	Page     Page
 	ID       int64
 	NameZH   string

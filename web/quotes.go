@@ -226,6 +226,13 @@ type QuoteDetailView struct {
 	FlagIDs     []string
 	IsEditor    bool
 	HasDraft    int64 // id of the series' draft, when one exists
+	// Proposal is the vendor's words, the editors' decisions and the
+	// "not yet reviewed" notice of a proposed offer (docs/RULES.md §18.1);
+	// nil for an offer that never was one.
+	Proposal *ProposalPanel
+	// Availability is the box of attempts to get this platform × GPU
+	// model's instances (docs/RULES.md §18.2); nil for a draft or proposal.
+	Availability *AvailabilityPanel
 }
 
 // StateLabelID is the catalog message of a quote state.

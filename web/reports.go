@@ -160,6 +160,9 @@ type ReportEventView struct {
 // ReportView is a saved report's page: the facts, the summary, the full
 // comparison as frozen, the timeline and the actions the reader may take.
 type ReportView struct {
+	// NotReviewed names the quotes the report froze while they were
+	// proposals no editor had reviewed (docs/RULES.md §18.1); "" when none.
+	NotReviewed string
 	// ScenarioChanges are what usage profile B changed, when the report
 	// froze one.
 	ScenarioChanges []ReportFact
@@ -209,10 +212,14 @@ type ReportView struct {
 	Crossings       []CrossingView
 	// Own are the own-hardware options the report froze (docs/RULES.md
 	// §11.7); none for a report without any.
-	Own       []ReportOwnRow
-	Questions []ReportQuestions
-	Changes   *ReportChanges
-	Timeline  []ReportEventView
+	Own []ReportOwnRow
+	// Availability is each row's platform × GPU model's availability as
+	// frozen (docs/RULES.md §18.2); none for a report without it.
+	Availability    []CompareAvailabilityRow
+	AvailabilityDay string
+	Questions       []ReportQuestions
+	Changes         *ReportChanges
+	Timeline        []ReportEventView
 
 	// Form state of the actions (after a 422): values and errors.
 	Form   url.Values
@@ -345,7 +352,7 @@ func NewReportLink(id int64, number string, revision int, status string) *Report
 func NewReportView(tr *i18n.Translator, r report.Report, snap report.Snapshot, rights report.Rights, into []report.Report) ReportView {
 	v := ReportView{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Purpose: r.Purpose, Status: r.Status,
 		Author: r.AuthorName, CreatedAt: ReportTime(tr, r.CreatedAt), FiguresDate: snap.FiguresDate, RulesVersion: snap.RulesVersion,
-		ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows),
+		ReportCurrency: snap.ReportCurrency, QuoteCount: len(snap.Rows), NotReviewed: NotReviewedQuotes(tr, snap),
 		CSVURL: ReportURL(r.ID) + "/export.csv", XLSXURL: ReportURL(r.ID) + "/export.xlsx",
 		CompareURL: "/compare?" + snap.PageValues().Encode(),
 		CanSubmit:  rights.Submit, CanEdit: rights.Edit, CanDecide: rights.Decide, OwnPending: rights.OwnPending,
@@ -370,6 +377,7 @@ func NewReportView(tr *i18n.Translator, r report.Report, snap report.Snapshot, r
 	for _, x := range into {
 		v.RecomputedInto = append(v.RecomputedInto, *NewReportLink(x.ID, x.Number, x.Revision, x.Status))
 	}
+	v.Availability, v.AvailabilityDay = ReportAvailability(tr, snap)
 	return v
 }
 
@@ -423,6 +431,9 @@ func ReportDocument(tr *i18n.Translator, r report.Report, snap report.Snapshot) 
 		[2]string{tr.T("report.fact.figures_date"), snap.FiguresDate},
 		[2]string{tr.T("report.fact.currency"), snap.ReportCurrency},
 		[2]string{tr.T("report.fact.rules"), snap.RulesVersion})
+	if names := NotReviewedQuotes(tr, snap); names != "" { // docs/RULES.md §18.1
+		meta = append(meta, [2]string{tr.T("proposal.report.not_reviewed"), names})
+	}
 	for _, fx := range snap.FXRates {
 		date := fx.Date
 		if date == "" {

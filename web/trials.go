@@ -269,6 +269,9 @@ type TrialView struct {
 	Perfs      []TrialPerfView
 	// PerfAvailable says the GPU model has catalog figures to compare with.
 	PerfAvailable bool
+	// Availability is the box of attempts to get the trial's platform × GPU
+	// model's instances (docs/RULES.md §18.2).
+	Availability *AvailabilityPanel
 }
 
 // Action is the URL a trial form posts to.

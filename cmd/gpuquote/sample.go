@@ -10,11 +10,17 @@ import (
 
 // loadSampleMarket loads the sample platforms, GPU catalog and HOSTKEY
 // quotes (published), then the sample own-hardware options with their
-// electricity prices: package sample holds them, so tests can load the
+// electricity prices, the sample platform facts and availability records: package sample holds them, so tests can load the
 // same data.
 func loadSampleMarket(ctx context.Context, st *store.Store, stdout io.Writer) error {
 	if err := sample.LoadMarket(ctx, st, stdout); err != nil {
 		return err
 	}
-	return sample.LoadOwn(ctx, st, stdout)
+	if err := sample.LoadOwn(ctx, st, stdout); err != nil {
+		return err
+	}
+	if err := sample.LoadFacts(ctx, st, stdout); err != nil {
+		return err
+	}
+	return sample.LoadAvailability(ctx, st, stdout)
 }

@@ -15,6 +15,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/config"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/mail"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 )
@@ -53,6 +54,9 @@ func newHasher() *auth.Hasher { return auth.NewHasher(auth.DefaultArgon2, runtim
 // (docs/PERFORMANCE.md), for a heap a few times larger.
 const serveGCPercent = 400
 
+// mailEvery is how often the mail sender looks for due mail.
+const mailEvery = 15 * time.Second
+
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.Writer) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(serveGCPercent)
@@ -83,6 +87,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 	srv, err := server.New(ctx, server.Deps{Config: cfg, Store: st, Catalog: catalog, Logger: log, Hasher: newHasher()})
 	if err != nil {
 		return err
+	}
+	if cfg.SMTP != nil {
+		// Mail on (docs/RULES.md §18.4): notices queue their mail from now
+		// on, and the sender works through the queue until ctx ends.
+		st.SetMail(&store.Mail{Render: mail.Renderer{Catalog: catalog, BaseURL: cfg.BaseURL()}.Render})
+		sender := mail.NewSender(st, *cfg.SMTP, cfg.BaseURL(), time.Now, log)
+		if err := srv.RegisterMetrics(sender.Collectors()...); err != nil {
+			return err
+		}
+		go sender.Run(ctx, mailEvery)
+		log.Info("mail on", "smtp", cfg.SMTP.String(), "from", cfg.SMTP.From)
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -254,6 +254,7 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 		s.ScenarioB = sc
 	}
 	s.Own = frozenOwn(cmp.Own)
+	s.Availability = frozenAvailability(cmp)
 	return s
 }
 

@@ -11,7 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 	"golang.org/x/sync/errgroup"
 
+	"gpuquote/internal/avail"
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/facts"
 	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/quote"
@@ -79,6 +81,13 @@ type Comparison struct {
 	Own            []OwnRow
 	// OwnTooMany says more than MaxOwnSelected options were asked for.
 	OwnTooMany bool
+	// Facts are the fact records in force today of the selected quotes'
+	// platforms, by platform id (RowFacts, docs/RULES.md §18.3).
+	Facts map[int64][]facts.Fact
+	// Availability are the selected quotes' platform × GPU model pairs'
+	// availability statistics for the day (AvailabilityOf, docs/RULES.md
+	// §18.2); nil when the reader keeps none.
+	Availability map[market.PlatformGPU][]avail.Stat
 }
 
 // DefaultCurrency is the report currency when the page names none and the
@@ -150,6 +159,10 @@ func LoadFor(ctx context.Context, r Reader, values url.Values, today time.Time, 
 	g.Go(func() (err error) { cmp.ReferencePrices, err = r.CurrentReferencePrices(gctx, "", today); return })
 	g.Go(func() (err error) { cmp.MarketPrices, err = r.MarketPrices(gctx, today); return })
 	g.Go(func() (err error) { perf, err = r.PerformanceRatios(gctx); return })
+	if fr, ok := r.(FactsReader); ok {
+		g.Go(func() (err error) { cmp.Facts, err = fr.FactsInForceForQuotes(gctx, cmp.SelectedIDs, today); return })
+	}
+	g.Go(func() error { return loadAvailability(gctx, r, cmp, today) })
 	for i, id := range cmp.OwnSelectedIDs {
 		g.Go(func() (err error) { ownSlots[i], err = loadOwn(gctx, r, viewer, id, today); return })
 	}
@@ -163,9 +176,11 @@ func LoadFor(ctx context.Context, r Reader, values url.Values, today time.Time, 
 		cmp.GPUByID[g.ID] = g
 	}
 	// Drafts are never compared; archived versions are, marked (an old
-	// shared link still shows what it showed).
+	// shared link still shows what it showed); a proposal only for its
+	// author, editors and admins, marked not yet reviewed (docs/RULES.md
+	// §18.1), and dropped like a draft for everyone else.
 	for _, q := range selected {
-		if q.State != quote.Draft {
+		if quote.InMarket(q.State) || (quote.IsProposal(q.State) && quote.MayRead(q, viewer.UserID, viewer.Role)) {
 			cmp.Selected = append(cmp.Selected, q)
 		}
 	}

@@ -81,7 +81,7 @@ func PageState(query url.Values, saved map[string]string) (values url.Values, pr
 }
 
 // filterFields are the candidate list's filters in a page state.
-var filterFields = []string{"gpu", "currency", "sharing", "fresh", "qual", "fit"}
+var filterFields = []string{"gpu", "currency", "sharing", "fresh", "qual", "fit", "env", AvailParam}
 
 // IsStateField reports whether a query key belongs to the compare page's
 // state: the usage profile (and profile B's changes), the report currency,
@@ -112,13 +112,14 @@ func State(values url.Values) url.Values {
 
 // DefaultReportCurrency is the report currency of a comparison that asks
 // for none (docs/RULES.md §8.2): the selected quotes' own currency when
-// they all share one (drafts, never compared, do not count); else
+// they all share one (drafts, never compared, do not count; a proposal its
+// reader may compare does); else
 // remembered (the reader's last explicit choice) when it is a currency;
 // else DefaultCurrency.
 func DefaultReportCurrency(selected []quote.Quote, remembered string) string {
 	common, n := "", 0
 	for _, q := range selected {
-		if q.State == quote.Draft {
+		if !quote.InMarket(q.State) && !quote.IsProposal(q.State) {
 			continue
 		}
 		if n > 0 && q.Currency != common {

@@ -90,6 +90,9 @@ type Config struct {
 	// carrying "Authorization: Bearer <token>"; every other request for
 	// /metrics there answers 404.
 	MetricsToken string
+	// SMTP, when set (GPUQUOTE_SMTP_URL), turns mail on: every
+	// notification is also mailed (docs/RULES.md §18.4). Nil: no mail.
+	SMTP *SMTP
 }
 
 // minMetricsToken is the shortest metrics token accepted: a guessable one
@@ -182,6 +185,13 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_METRICS_TOKEN: want at least %d characters (e.g. openssl rand -hex 32)", minMetricsToken))
 		} else {
 			c.MetricsToken = v
+		}
+	}
+	if v, ok := get("GPUQUOTE_SMTP_URL"); ok {
+		if sm, err := ParseSMTP(v); err != nil {
+			errs = append(errs, err)
+		} else {
+			c.SMTP = sm
 		}
 	}
 	if v, ok := get("GPUQUOTE_LOG_LEVEL"); ok {

@@ -20,7 +20,46 @@ const (
 	Draft     = "draft"
 	Published = "published"
 	Archived  = "archived"
+	// Proposed, Returned and Reviewed are the states of a proposal
+	// (docs/RULES.md §18.1): waiting for an editor, sent back to its
+	// author with a comment, and published by an editor as the series'
+	// next version (the row keeps the vendor's words).
+	Proposed = "proposed"
+	Returned = "returned"
+	Reviewed = "reviewed"
 )
+
+// MarketStates are the states the market lists, compares and exports for
+// everyone: published versions and the archived ones before them.
+var MarketStates = []string{Published, Archived}
+
+// InMarket reports whether a quote in state is part of the market
+// (published or archived), not a draft or a proposal.
+func InMarket(state string) bool { return state == Published || state == Archived }
+
+// IsProposal reports whether state is one of a proposal's states.
+func IsProposal(state string) bool {
+	return state == Proposed || state == Returned || state == Reviewed
+}
+
+// MayRead is who may read a quote version (docs/RULES.md §18.1): a
+// published or archived one, everyone signed in; a draft, editors and
+// admins; a proposal (proposed, returned or reviewed), its author, editors
+// and admins. userID 0 is nobody signed in, who reads none.
+func MayRead(q Quote, userID int64, role string) bool {
+	if userID == 0 {
+		return false
+	}
+	editor := role == "editor" || role == "admin"
+	switch {
+	case InMarket(q.State):
+		return true
+	case IsProposal(q.State):
+		return editor || q.CreatedBy == userID
+	default:
+		return editor
+	}
+}
 
 // InvoiceTypes are the invoice kinds a quote may name ("" = not stated).
 var InvoiceTypes = []string{"vat_special", "vat_general", "commercial", "none"}

@@ -91,6 +91,11 @@ type Document struct {
 	// neither, nor the sheet.
 	OwnName          string
 	Own, OwnCrossing Table
+	// AvailabilityName names the sheet of Availability, each compared
+	// platform × GPU model's recorded attempts (docs/RULES.md §18.2); a
+	// report without them has neither the table nor the sheet.
+	AvailabilityName string
+	Availability     Table
 }
 
 // Translate renders a catalog message in the reader's language
@@ -210,6 +215,9 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 	if d.Own, d.OwnCrossing = ownTables(s, tr, name); len(d.Own.Header) > 0 {
 		d.OwnName = t("report.sheet.own")
 	}
+	if d.Availability = availabilityTable(s, tr); len(d.Availability.Header) > 0 {
+		d.AvailabilityName = t("availability.csv.table")
+	}
 	return d
 }
 
@@ -219,6 +227,9 @@ func (d Document) tables() []Table {
 	out := []Table{d.Summary, d.Lines}
 	if len(d.Own.Header) > 0 {
 		out = append(out, d.Own, d.OwnCrossing)
+	}
+	if len(d.Availability.Header) > 0 {
+		out = append(out, d.Availability)
 	}
 	return out
 }
@@ -441,6 +452,9 @@ func WriteXLSX(w io.Writer, d Document) error {
 		if err := f.SetColWidth(widths[2].sheet, "A", "A", 36); err != nil {
 			return err
 		}
+	}
+	if err := writeAvailabilitySheet(f, d, styles, bold); err != nil {
+		return err
 	}
 	f.SetActiveSheet(0)
 	_, err = f.WriteTo(w)

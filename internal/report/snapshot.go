@@ -71,6 +71,11 @@ type Snapshot struct {
 	// order they were asked for (docs/RULES.md §11.7); absent from a
 	// snapshot without any, so its bytes are what they always were.
 	Own []OwnRow `json:"own,omitempty"`
+	// Availability is each compared platform × GPU model's record of
+	// attempts to get GPUs, as the comparison showed it (docs/RULES.md
+	// §18.2); absent from a snapshot without any, so its bytes are what
+	// they always were.
+	Availability []AvailabilityStat `json:"availability,omitempty"`
 }
 
 // Scenario is a second usage profile of a comparison: the fields it

@@ -80,8 +80,11 @@ func (s *Server) comparePage(c echo.Context) error {
 		f.AsOfFrom = today.AddDate(0, 0, -days)
 	}
 	f.Qualifications = values["qual"]
+	f.Env, f.EnvDay = values["env"], today             // docs/RULES.md §18.3
+	f.Availability = availabilityFilter(values, today) // docs/RULES.md §18.2
 	var (
 		cands    []quote.Quote
+		mine     []quote.Quote
 		total    int
 		profiles []store.UsageProfile
 		owns     []own.Option
@@ -101,6 +104,12 @@ func (s *Server) comparePage(c echo.Context) error {
 	cmp, err := compare.LoadFor(c.Request().Context(), s.store, values, today, compare.Viewer{UserID: uid, Role: role}, remembered,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
 		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return },
+		// The reader's own proposals not yet reviewed are theirs to tick
+		// (docs/RULES.md §18.1).
+		func(ctx context.Context) (err error) {
+			mine, err = s.store.OpenProposalsBy(ctx, uid, maxCandidates)
+			return
+		},
 		func(ctx context.Context) (err error) {
 			owns, _, err = s.store.OwnOptions(ctx, store.OwnOptionFilter{ViewerID: uid, ViewerRole: role, Limit: maxCandidates})
 			return
@@ -150,7 +159,7 @@ func (s *Server) comparePage(c echo.Context) error {
 	v.CandidatesMore = total > len(cands)
 
 	stale := today.AddDate(0, 0, -staleAfterDays)
-	for _, q := range cands {
+	for _, q := range slices.Concat(proposalCandidates(mine, f), cands) {
 		cand := compare.Candidate{Quote: q, GPU: cmp.GPUByID[q.GPUModelID]}
 		var reasons []compare.Reason
 		if len(cmp.ProfileErrors) == 0 {
@@ -161,12 +170,15 @@ func (s *Server) comparePage(c echo.Context) error {
 		}
 		v.Candidates = append(v.Candidates, web.CompareCandidate{ID: q.ID, Name: web.QuoteName(translator(c), q),
 			Hourly: s.formatMoney(c, q.Hourly, q.Currency), Monthly: s.formatMoney(c, q.Monthly, q.Currency),
-			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: cmp.Seen[q.ID], Reasons: web.ReasonTexts(translator(c), reasons)})
+			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: cmp.Seen[q.ID], Reasons: web.ReasonTexts(translator(c), reasons),
+			NotReviewed: quote.IsProposal(q.State)})
 	}
 
 	if len(cmp.Rows) > 0 && asked.OK() {
 		web.CompareTable(translator(c), &v, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
 		web.CompareScenario(translator(c), &v.Rows, &v.ScenarioChanges, cmp.B, cmp.Rows, cmp.In)
+		compareFacts(c, &v, cmp)
+		compareAvailability(c, &v, cmp)
 	}
 	v.OwnCandidates = web.OwnCandidates(tr, owns, cmp.OwnSelectedIDs, cmp.Own)
 	v.OwnSelected, v.OwnTooMany = len(cmp.OwnSelectedIDs), cmp.OwnTooMany
@@ -314,4 +326,20 @@ func compareReturn(next string) string {
 		return "/compare"
 	}
 	return compareURL(compare.State(u.Query()))
+}
+
+// proposalCandidates are the reader's open proposals that the candidate
+// list's own filters (GPU model, currency, sharing, freshness) keep; the
+// filters on platforms' records (qualifications, facts, availability)
+// speak of the market and leave a reader's own proposals in.
+func proposalCandidates(mine []quote.Quote, f store.QuoteFilter) []quote.Quote {
+	var out []quote.Quote
+	for _, q := range mine {
+		if (f.GPUModelID != 0 && q.GPUModelID != f.GPUModelID) || (f.Currency != "" && q.Currency != f.Currency) ||
+			(f.Sharing != "" && q.Sharing != f.Sharing) || (!f.AsOfFrom.IsZero() && q.AsOf.Before(f.AsOfFrom)) {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
 }

@@ -60,6 +60,9 @@ func (s *Server) readerCounts(c echo.Context) (*web.Counts, error) {
 		return nil, nil
 	}
 	ask := store.HomeAsk{Inbox: s.can(c, http.MethodGet, "/reports/inbox"), Market: s.can(c, http.MethodGet, "/dashboard")}
+	if s.can(c, http.MethodGet, "/notifications") {
+		ask.Reader = cur.UserID
+	}
 	if s.can(c, http.MethodGet, "/reports") {
 		ask.UserID = cur.UserID
 	}
@@ -74,7 +77,7 @@ func (s *Server) readerCounts(c echo.Context) (*web.Counts, error) {
 		return nil, err
 	}
 	return &web.Counts{Mine: ask.UserID != 0, Drafts: n.Drafts, Returned: n.Returned, Notices: n.Notices, Inbox: ask.Inbox,
-		Waiting: n.Waiting, Market: ask.Market, Stale: n.Stale, Jumps: n.Jumps}, nil
+		Waiting: n.Waiting, Market: ask.Market, Stale: n.Stale, Jumps: n.Jumps, Notified: ask.Reader != 0, Unread: n.Unread}, nil
 }
 
 // navCounts puts the reader's counts on the page and beside its navigation

@@ -68,6 +68,9 @@ func (s *Server) platformShow(c echo.Context) error {
 	if v.Terms, err = s.platformTermsView(c, p.ID); err != nil {
 		return err
 	}
+	if v.Facts, err = s.platformFactsView(c, p.ID); err != nil {
+		return err
+	}
 	v.Page = s.page(c, "platform.detail.title")
 	v.Page.Title = web.PlatformName(c.Request().Context(), p.NameZH, p.NameEN)
 	return s.render(c, http.StatusOK, v.Page, web.Platform(v))

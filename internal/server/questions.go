@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"gpuquote/internal/quote"
+	"gpuquote/internal/facts"
 	"gpuquote/internal/tcoapi"
 	"gpuquote/internal/vendorq"
 	"gpuquote/web"
@@ -23,12 +23,11 @@ func (s *Server) quoteQuestions(c echo.Context) error {
 	if err != nil || id <= 0 {
 		return echo.ErrNotFound
 	}
-	q, err := s.store.QuoteByID(ctx, id)
+	// Who may read which version: quote.MayRead (docs/RULES.md §18.1).
+	uid, role := viewer(c)
+	q, err := s.store.QuoteFor(ctx, id, uid, role)
 	if err != nil {
 		return err
-	}
-	if q.State == quote.Draft && !s.isEditor(c) {
-		return echo.ErrNotFound
 	}
 	tr := translator(c)
 	profile, perrs := tcoapi.ProfileFromForm(c.QueryParams())
@@ -43,6 +42,12 @@ func (s *Server) quoteQuestions(c echo.Context) error {
 		return err
 	}
 	qc.Terms = vendorq.TermsOf(terms)
+	// The platform's facts still unknown are asked too (docs/RULES.md §18.3).
+	records, err := s.store.PlatformFacts(ctx, q.PlatformID)
+	if err != nil {
+		return err
+	}
+	qc.UnknownFacts = facts.Unknowns(facts.InForce(records, s.today()))
 	name := web.QuoteName(translator(c), q)
 	title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + web.FormatDate(q.AsOf)
 	v := web.QuestionsView{ID: strconv.FormatInt(q.ID, 10), Name: name, QuoteURL: "/quotes/" + strconv.FormatInt(q.ID, 10),

@@ -112,6 +112,9 @@ func (s *Server) renderQuoteForm(c echo.Context, status int, v web.QuoteFormView
 }
 
 func (s *Server) quoteNew(c echo.Context) error {
+	if !s.isEditor(c) {
+		return s.proposalNew(c) // docs/RULES.md §18.1
+	}
 	values := url.Values{"gpu_count": {"1"}, "sharing": {"dedicated"}, "prices_include_tax": {"true"},
 		"as_of": {s.today().Format(time.DateOnly)}}
 	for _, k := range []string{"platform", "gpu_model", "currency"} {
@@ -143,20 +146,16 @@ func (s *Server) quoteCreate(c echo.Context) error {
 	return s.redirectWithFlash(c, "/quotes/"+strconv.FormatInt(q.ID, 10), "ok", "quote.flash.saved")
 }
 
-// loadQuote loads :id; drafts are visible to editors only (others get 404).
+// loadQuote loads :id when the reader may read it (quote.MayRead: drafts
+// editors only, a proposal its author and editors, docs/RULES.md §18.1);
+// others get 404.
 func (s *Server) loadQuote(c echo.Context) (quote.Quote, error) {
 	id, err := pathID(c)
 	if err != nil {
 		return quote.Quote{}, err
 	}
-	q, err := s.store.QuoteByID(c.Request().Context(), id)
-	if err != nil {
-		return quote.Quote{}, err
-	}
-	if q.State == quote.Draft && !s.isEditor(c) {
-		return quote.Quote{}, echo.ErrNotFound
-	}
-	return q, nil
+	uid, role := viewer(c)
+	return s.store.QuoteFor(c.Request().Context(), id, uid, role)
 }
 
 func (s *Server) quoteEditForm(c echo.Context) error {
@@ -294,6 +293,12 @@ func (s *Server) quoteShow(c echo.Context) error {
 		s.log.WarnContext(c.Request().Context(), "evaluate stored quote", "quote", q.ID, "err", err)
 	}
 	v := web.NewQuoteDetailView(translator(c), in)
+	if v.Proposal, err = s.proposalPanel(c, q); err != nil {
+		return err
+	}
+	if v.Availability, err = s.quoteAvailability(c, q); err != nil {
+		return err
+	}
 	v.Page = s.page(c, "quote.detail.page_title")
 	v.Page.Title = v.Title
 	return s.render(c, http.StatusOK, v.Page, web.QuoteDetail(v))

@@ -421,7 +421,9 @@ func TestReportExportsAgreeToTheCent(t *testing.T) {
 	}
 	defer f.Close()
 	sheets := f.GetSheetList()
-	if len(sheets) != 2 || sheets[0] != tr.T("report.sheet.summary") || sheets[1] != tr.T("report.sheet.lines") {
+	// … and the availability the comparison showed (docs/RULES.md §18.2).
+	if len(sheets) != 3 || sheets[0] != tr.T("report.sheet.summary") || sheets[1] != tr.T("report.sheet.lines") ||
+		sheets[2] != tr.T("availability.csv.table") {
 		t.Fatalf("sheets %v", sheets)
 	}
 	xrows, err := f.GetRows(sheets[0], excelize.Options{RawCellValue: true})

@@ -55,6 +55,9 @@ func (s *Server) Routes() []Route {
 
 		// Trial evidence API.
 		{Method: http.MethodPost, Path: "/api/v1/verify/nvidia-smi", Policy: auth.Policy{AnyUser: true, Token: true}, Handler: s.verifyNvidiaSMI, BodyLimit: verifyBodyLimit},
+		// Availability records (docs/RULES.md §18.2): any signed-in user
+		// records an attempt; nobody changes or withdraws one.
+		{Method: http.MethodPost, Path: "/api/v1/availability", Policy: auth.Policy{AnyUser: true, Token: true}, Handler: s.availabilityAPI, BodyLimit: availBodyLimit},
 
 		// Signed-in users.
 		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: s.logout},
@@ -63,6 +66,10 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/account/tokens", Policy: auth.AnyUser, Handler: s.createAPIToken},
 		{Method: http.MethodPost, Path: "/account/tokens/:id/revoke", Policy: auth.AnyUser, Handler: s.revokeAPIToken},
 		{Method: http.MethodPost, Path: "/account/sessions/:id/end", Policy: auth.AnyUser, Handler: s.endSession},
+		// Notifications (docs/RULES.md §18.4): each reader their own.
+		{Method: http.MethodGet, Path: "/notifications", Policy: auth.AnyUser, Handler: s.notificationList},
+		{Method: http.MethodPost, Path: "/notifications/read-all", Policy: auth.AnyUser, Handler: s.notificationsReadAll},
+		{Method: http.MethodPost, Path: "/notifications/:id/open", Policy: auth.AnyUser, Handler: s.notificationOpen},
 
 		// Market: platforms and GPU models (everyone signed in reads, editors write).
 		{Method: http.MethodGet, Path: "/platforms", Policy: auth.AnyUser, Handler: s.platformList},
@@ -80,7 +87,20 @@ func (s *Server) Routes() []Route {
 
 		// Market: quotes (everyone signed in reads published ones, editors write).
 		{Method: http.MethodGet, Path: "/quotes", Policy: auth.AnyUser, Handler: s.quoteList},
-		{Method: http.MethodGet, Path: "/quotes/new", Policy: editor, Handler: s.quoteNew},
+		// Anyone signed in proposes a quote (docs/RULES.md §18.1): /quotes/new
+		// is the editors' draft form or everyone else's proposal form; the
+		// handlers decide per proposal (404 unless the author, an editor or
+		// an admin may read it).
+		{Method: http.MethodGet, Path: "/quotes/new", Policy: auth.AnyUser, Handler: s.quoteNew},
+		{Method: http.MethodPost, Path: "/quotes/proposals", Policy: auth.AnyUser, Handler: s.proposalCreate, BodyLimit: proposalBodyLimit},
+		{Method: http.MethodGet, Path: "/quotes/proposals", Policy: auth.AnyUser, Handler: s.proposalMine},
+		{Method: http.MethodGet, Path: "/quotes/:id/proposal/edit", Policy: auth.AnyUser, Handler: s.proposalEditForm},
+		{Method: http.MethodPost, Path: "/quotes/:id/proposal", Policy: auth.AnyUser, Handler: s.proposalUpdate, BodyLimit: proposalBodyLimit},
+		{Method: http.MethodGet, Path: "/quotes/:id/attachments/:att", Policy: auth.AnyUser, Handler: s.quoteAttachment},
+		{Method: http.MethodGet, Path: "/quotes/review", Policy: editor, Handler: s.proposalQueue},
+		{Method: http.MethodGet, Path: "/quotes/:id/review", Policy: editor, Handler: s.proposalReview},
+		{Method: http.MethodPost, Path: "/quotes/:id/review/publish", Policy: editor, Handler: s.proposalPublish},
+		{Method: http.MethodPost, Path: "/quotes/:id/review/return", Policy: editor, Handler: s.proposalReturn},
 		{Method: http.MethodPost, Path: "/quotes", Policy: editor, Handler: s.quoteCreate},
 		{Method: http.MethodGet, Path: "/quotes/:id", Policy: auth.AnyUser, Handler: s.quoteShow},
 		{Method: http.MethodGet, Path: "/quotes/:id/edit", Policy: editor, Handler: s.quoteEditForm},
@@ -133,6 +153,13 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodGet, Path: "/trials/:id/results/:result/output", Policy: auth.AnyUser, Handler: s.trialResultOutput},
 		{Method: http.MethodGet, Path: "/platforms/:id/terms/edit", Policy: editor, Handler: s.platformTermsEdit},
 		{Method: http.MethodPost, Path: "/platforms/:id/terms", Policy: editor, Handler: s.platformTermsUpdate},
+		// Platform facts (docs/RULES.md §18.3): read on the platform page, added by editors.
+		{Method: http.MethodGet, Path: "/platforms/:id/facts", Policy: editor, Handler: s.factFormPage},
+		{Method: http.MethodPost, Path: "/platforms/:id/facts", Policy: editor, Handler: s.factCreate},
+
+		// Availability records of a platform × GPU model (docs/RULES.md §18.2).
+		{Method: http.MethodGet, Path: "/availability", Policy: auth.AnyUser, Handler: s.availabilityPage},
+		{Method: http.MethodPost, Path: "/availability", Policy: auth.AnyUser, Handler: s.availabilityCreate},
 
 		// Compare quotes for a usage profile.
 		{Method: http.MethodGet, Path: "/compare", Policy: auth.AnyUser, Handler: s.comparePage},
@@ -163,6 +190,7 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/admin/users/:id/disable", Policy: admin, Handler: s.adminDisable},
 		{Method: http.MethodPost, Path: "/admin/users/:id/enable", Policy: admin, Handler: s.adminEnable},
 		{Method: http.MethodGet, Path: "/admin/audit", Policy: admin, Handler: s.adminAudit},
+		{Method: http.MethodGet, Path: "/admin/mail", Policy: admin, Handler: s.mailQueuePage},
 		{Method: http.MethodGet, Path: "/debug/pprof/*", Policy: admin, Handler: s.pprof},
 	}
 }

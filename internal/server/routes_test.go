@@ -63,6 +63,10 @@ func TestRoutePolicies(t *testing.T) {
 		}, form: func(*testutil.App) url.Values {
 			return url.Values{"text": {"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n"}}
 		}, want: want{401, 200, 200, 200, 200}},
+		// Availability records (docs/RULES.md §18.2): a form body is no JSON object.
+		"POST /api/v1/availability": {want: want{401, 422, 422, 422, 422}},
+		"GET /availability":         {setup: availabilityPath, want: want{303, 200, 200, 200, 200}},
+		"POST /availability":        {form: availabilityForm, want: want{401, 303, 303, 303, 303}},
 		// Reaching the handler: the password is asked for again and this one is wrong.
 		"POST /account/tokens": {form: func(*testutil.App) url.Values {
 			return url.Values{"name": {"route test"}, "password": {"not my password"}}
@@ -104,7 +108,23 @@ func TestRoutePolicies(t *testing.T) {
 
 		// Market: quotes.
 		"GET /quotes":     {want: want{303, 200, 200, 200, 200}},
-		"GET /quotes/new": {want: want{303, 403, 403, 200, 200}},
+		"GET /quotes/new": {want: want{303, 200, 200, 200, 200}}, // a proposal form, or the editors' draft form
+		// Proposals (docs/RULES.md §18.1): a proposal is its author's, the
+		// editors' and the admins'; a stranger's id is a 404.
+		"POST /quotes/proposals":        {form: proposalForm, want: want{401, 303, 303, 303, 303}},
+		"GET /quotes/proposals":         {want: want{303, 200, 200, 200, 200}},
+		"GET /quotes/:id/proposal/edit": {setup: proposalPath("/proposal/edit"), want: want{303, 404, 404, 404, 404}},
+		"POST /quotes/:id/proposal": {setup: proposalPath("/proposal"), form: proposalForm,
+			want: want{401, 404, 404, 404, 404}},
+		"GET /quotes/:id/attachments/:att": {setup: proposalAttachmentPath, want: want{303, 404, 404, 200, 200}},
+		"GET /quotes/review":               {want: want{303, 403, 403, 200, 200}},
+		"GET /quotes/:id/review":           {setup: proposalPath("/review"), want: want{303, 403, 403, 200, 200}},
+		"POST /quotes/:id/review/publish": {setup: proposalPath("/review/publish"),
+			form: func(a *testutil.App) url.Values { v := quoteForm(a); v.Set("lock_version", "1"); return v },
+			want: want{401, 403, 403, 303, 303}},
+		"POST /quotes/:id/review/return": {setup: proposalPath("/review/return"),
+			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}, "comment": {"why"}} },
+			want: want{401, 403, 403, 303, 303}},
 		"POST /quotes":    {form: quoteForm, want: want{401, 403, 403, 303, 303}},
 		"GET /quotes/:id": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) }, want: want{303, 200, 200, 200, 200}},
 		"GET /quotes/:id/edit": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) + "/edit" },
@@ -197,6 +217,12 @@ func TestRoutePolicies(t *testing.T) {
 			form: func(*testutil.App) url.Values {
 				return termsForm(map[string]string{"sla.data_loss.answer": "route test", "sla.data_loss.in_writing": "true"})
 			}, want: want{401, 403, 403, 303, 303}},
+		"GET /platforms/:id/facts": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/facts" },
+			want: want{303, 403, 403, 200, 200}},
+		"POST /platforms/:id/facts": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/facts" },
+			form: func(*testutil.App) url.Values {
+				return url.Values{"kind": {"backups"}, "value": {"yes"}, "source": {"route test"}, "as_of": {"2026-01-01"}}
+			}, want: want{401, 403, 403, 303, 303}},
 
 		"GET /compare/questions": {setup: func(a *testutil.App) string {
 			return "/compare/questions?profile.hours_per_month=200&profile.months=1&profile.instances=1&quote=" + itoa(publishedQuote(a))
@@ -260,7 +286,13 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /admin/users/:id/disable": {target: true, want: want{401, 403, 403, 403, 303}},
 		"POST /admin/users/:id/enable":  {target: true, want: want{401, 403, 403, 403, 303}},
 		"GET /admin/audit":              {want: want{303, 403, 403, 403, 200}},
-		"GET /debug/pprof/*":            {path: "/debug/pprof/heap?debug=1", want: want{303, 403, 403, 403, 200}},
+		"GET /admin/mail":               {want: want{303, 403, 403, 403, 200}},
+		// Each reader their own notifications (docs/RULES.md §18.4): a
+		// user's id is no notification of the caller's.
+		"GET /notifications":           {want: want{303, 200, 200, 200, 200}},
+		"POST /notifications/read-all": {want: want{401, 303, 303, 303, 303}},
+		"POST /notifications/:id/open": {target: true, want: want{401, 404, 404, 404, 404}},
+		"GET /debug/pprof/*":           {path: "/debug/pprof/heap?debug=1", want: want{303, 403, 403, 403, 200}},
 	}
 
 	seen := map[string]bool{}

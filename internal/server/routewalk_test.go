@@ -81,6 +81,10 @@ func walkCases() map[string]walkCase {
 		"POST /api/v1/verify/nvidia-smi": {path: p(func(a *testutil.App) string {
 			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(a).ID)
 		}), query: []string{"gpu_model"}, fields: []string{"text"}},
+		"POST /api/v1/availability": {fields: []string{"attempted_at", "gpu_count", "obtained", "wait_minutes", "note", "quote_id",
+			"trial_id", "platform", "gpu_model"}},
+		"GET /availability":  {path: p(availabilityPath), query: []string{"platform", "gpu", "page"}},
+		"POST /availability": {form: availabilityForm, fields: []string{"quote_id", "trial_id"}},
 		"POST /account/password": {form: func(*testutil.App) url.Values {
 			return url.Values{"current": {"not my password"}, "new": {"a new long password"}, "confirm": {"a new long password"}}
 		}},
@@ -118,6 +122,17 @@ func walkCases() map[string]walkCase {
 		"POST /quotes/:id/archive":  {path: p(func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) + "/archive" })},
 		"POST /quotes/:id/delete": {path: p(func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) + "/delete" }),
 			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}} }},
+		"GET /quotes/proposals":            {query: []string{"page"}},
+		"POST /quotes/proposals":           {form: proposalForm},
+		"GET /quotes/review":               {query: []string{"page"}},
+		"GET /quotes/:id/proposal/edit":    {path: p(proposalPath("/proposal/edit"))},
+		"POST /quotes/:id/proposal":        {path: p(proposalPath("/proposal")), form: proposalForm, fields: []string{"lock_version"}},
+		"GET /quotes/:id/attachments/:att": {path: p(proposalAttachmentPath)},
+		"GET /quotes/:id/review":           {path: p(proposalPath("/review"))},
+		"POST /quotes/:id/review/publish": {path: p(proposalPath("/review/publish")),
+			form: func(a *testutil.App) url.Values { v := quoteForm(a); v.Set("lock_version", "1"); return v }},
+		"POST /quotes/:id/review/return": {path: p(proposalPath("/review/return")),
+			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}, "comment": {"why"}} }},
 
 		"GET /prices": {query: []string{"ref_item", "ref_currency", "ref_page", "fx_base", "fx_quote", "fx_page", "item"}},
 		"POST /prices/reference": {form: func(*testutil.App) url.Values {
@@ -166,9 +181,16 @@ func walkCases() map[string]walkCase {
 			form: func(*testutil.App) url.Values {
 				return termsForm(map[string]string{"sla.data_loss.answer": "walk", "sla.data_loss.in_writing": "true"})
 			}},
+		"GET /platforms/:id/facts": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/facts" }),
+			query: []string{"kind"}},
+		"POST /platforms/:id/facts": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/facts" }),
+			form: func(*testutil.App) url.Values {
+				return url.Values{"kind": {"setup_minutes"}, "value": {"yes"}, "minutes": {"30"}, "note": {"walk"},
+					"source": {"walk"}, "as_of": {"2026-01-01"}, "trial_id": {"1"}}
+			}},
 
 		"GET /compare": {path: p(func(a *testutil.App) string { return "/compare?" + profileQuery(a) }),
-			query: []string{"profile_id", "preset", "q", "gpu", "sharing", "fresh", "currency", "report_currency", "sort", "dir", "fit", "qual"}},
+			query: []string{"profile_id", "preset", "q", "gpu", "sharing", "fresh", "currency", "report_currency", "sort", "dir", "fit", "qual", "env"}},
 		"GET /compare/questions": {path: p(func(a *testutil.App) string {
 			return "/compare/questions?" + profileQuery(a) + "&quote=" + itoa(publishedQuote(a))
 		}),

@@ -13,6 +13,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/form"
+	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/trial"
@@ -214,6 +215,10 @@ func (s *Server) renderTrial(c echo.Context, status int, id int64, adjust func(*
 	}
 	if adjust != nil {
 		adjust(&v)
+	}
+	pair := market.PlatformGPU{PlatformID: v.PlatformID, GPUModelID: v.GPUModelID}
+	if v.Availability, err = s.availabilityPanel(c, pair, 0, v.ID); err != nil {
+		return err
 	}
 	v.Page = s.page(c, "trials.detail.page_title")
 	v.Page.Title = v.Title

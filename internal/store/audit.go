@@ -20,13 +20,16 @@ import (
 var AuditActions = []string{
 	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword,
 	ActionLogin, ActionLoginFailed, ActionLogout, ActionSessionEnd, ActionFXRateCreate,
-	ActionPlatformCreate, ActionPlatformUpdate, ActionPlatformTermsUpdate, ActionGPUModelCreate, ActionGPUModelUpdate,
+	ActionPlatformCreate, ActionPlatformUpdate, ActionPlatformTermsUpdate, ActionPlatformFactCreate, ActionGPUModelCreate, ActionGPUModelUpdate,
 	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,
-	ActionQuoteDeleteDraft, ActionQuoteImport, ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,
+	ActionQuoteDeleteDraft, ActionQuoteImport,
+	ActionQuotePropose, ActionQuoteRepropose, ActionQuoteReviewPublish, ActionQuoteReviewReturn, ActionQuoteAttach,
+	ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,
 	ActionTrialCreate, ActionTrialRecord, ActionTrialPaste, ActionTrialPerf,
 	ActionReportCreate, ActionReportSubmit, ActionReportApprove, ActionReportReturn, ActionReportRetitle, ActionReportDelete,
 	ActionAPITokenCreate, ActionAPITokenRevoke,
 	ActionOwnOptionCreate, ActionOwnOptionVersion, ActionOwnOptionArchive, ActionElectricityPriceCreate,
+	ActionAvailabilityCreate,
 }
 
 // AuditEntities lists every kind of object the audit log records (its
@@ -34,6 +37,7 @@ var AuditActions = []string{
 var AuditEntities = []string{
 	"user", "login", "fx_rate", "platform", "gpu_model", "quote", "reference_price",
 	"usage_profile", "trial", "report", "api_token", "own_option", "electricity_price",
+	"availability_record",
 }
 
 // IsAuditAction reports whether a is one of AuditActions.

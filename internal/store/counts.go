@@ -21,6 +21,9 @@ type HomeAsk struct {
 	// reports not yet revised and the decisions on their reports they
 	// have not seen (report_notices).
 	UserID int64
+	// Reader, when set, counts that user's unread notifications
+	// (docs/RULES.md §18.4), on the partial index of unread ones.
+	Reader int64
 	// Inbox counts the reports waiting for finance (submitted), as the
 	// inbox lists them.
 	Inbox bool
@@ -45,6 +48,8 @@ type HomeCounts struct {
 	Notices int
 	// Waiting is the number of reports in finance's inbox.
 	Waiting int
+	// Unread is the reader's unread notifications.
+	Unread int
 	// Stale and Jumps are the dashboard's two counts.
 	Stale int
 	Jumps int
@@ -75,6 +80,10 @@ func (s *Store) HomeCounts(ctx context.Context, a HomeAsk) (HomeCounts, error) {
 			`(SELECT count(*) FROM reports r WHERE r.author_id = `+u+` AND `+returnedOpen+`)`,
 			`(SELECT count(*) FROM report_notices n WHERE n.user_id = `+u+`)`)
 		dest = append(dest, &c.Drafts, &c.Returned, &c.Notices)
+	}
+	if a.Reader != 0 {
+		cols = append(cols, `(SELECT count(*) FROM notifications n WHERE n.user_id = `+arg(a.Reader)+` AND n.read_at IS NULL)`)
+		dest = append(dest, &c.Unread)
 	}
 	if a.Inbox {
 		cols = append(cols, `(SELECT count(*) FROM reports r WHERE r.status = 'submitted')`)
@@ -187,7 +196,7 @@ func marketCounts(ctx context.Context, q Querier, staleBefore, jumpsSince time.T
 	jumps := `(SELECT count(*) FROM quotes j CROSS JOIN LATERAL (
 			SELECT p.hourly AS prev_hourly, p.monthly AS prev_monthly FROM quotes p
 			WHERE p.series_id = j.series_id AND p.currency = j.currency AND p.gpu_count = j.gpu_count
-			  AND p.state <> 'draft' AND (p.as_of, p.id) < (j.as_of, j.id)
+			  AND p.state IN ('published', 'archived') AND (p.as_of, p.id) < (j.as_of, j.id)
 			ORDER BY p.as_of DESC, p.id DESC LIMIT 1) prev
 		WHERE j.state = 'published' AND j.version > 1 AND j.as_of >= ` + since + ` AND (` +
 		jumpExpr("j.hourly", "prev.prev_hourly", pct) + ` OR ` + jumpExpr("j.monthly", "prev.prev_monthly", pct) + `))`

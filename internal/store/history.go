@@ -29,7 +29,7 @@ WITH samples AS (
 	       lag(q.hourly) OVER w AS prev_hourly,
 	       lag(q.monthly) OVER w AS prev_monthly
 	FROM quotes q
-	WHERE q.state <> 'draft' %s
+	WHERE q.state IN ('published', 'archived') %s
 	WINDOW w AS (PARTITION BY q.series_id, q.currency, q.gpu_count ORDER BY q.as_of, q.id)
 )`
 

@@ -434,8 +434,15 @@ type QuoteFilter struct {
 	// Qualifications keeps quotes of platforms holding every one of these
 	// (names from PlatformQualifications) as a confirmed yes.
 	Qualifications []string
-	Offset         int
-	Limit          int
+	// Env keeps quotes of platforms whose facts of these kinds are yes on
+	// EnvDay (docs/RULES.md §18.3; envWhere).
+	Env    []string
+	EnvDay time.Time
+	// Availability, when set, keeps quotes whose platform × GPU model
+	// obtained GPUs often enough (docs/RULES.md §18.2; availWhere).
+	Availability *AvailabilityFilter
+	Offset       int
+	Limit        int
 	// NoCount skips counting every match: the total returned is then the
 	// rows returned, or Limit+1 when more match (a list that only says
 	// "more match, narrow the filters" needs no count).
@@ -497,6 +504,8 @@ func (f QuoteFilter) where() (string, []any) {
 			}
 		}
 	}
+	where, args = envWhere(where, args, f.Env, f.EnvDay)
+	where, args = availWhere(where, args, f.Availability)
 	return strings.Join(where, " AND "), args
 }
 

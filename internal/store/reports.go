@@ -317,6 +317,9 @@ func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id 
 				return fmt.Errorf("report notice: %w", err)
 			}
 		}
+		if err := notifyReportStep(ctx, tx, a, now, id, st, comment); err != nil {
+			return err
+		}
 		after := map[string]any{"status": st.To}
 		if comment != "" {
 			after["comment"] = comment

@@ -20,9 +20,10 @@ const DefaultAppRole = "gpuquote_app"
 // change or empty: the audit trail, the reports' timelines, trial evidence,
 // the shared keys (docs/RULES.md §16.7), and the electricity samples and
 // own-hardware option versions that comparisons and reports name
-// (docs/RULES.md §17.4).
+// (docs/RULES.md §17.4), and the availability records (docs/RULES.md §18.2).
 var appendOnly = []string{"audit_log", "report_events", "server_keys", "trial_check_results", "trial_pastes", "trial_perf",
-	"electricity_prices", "own_option_versions"}
+	"electricity_prices", "own_option_versions", "availability_records",
+	"quote_messages", "quote_attachments", "quote_reviews", "platform_facts"}
 
 // readOnly are the tables the serving role may only read.
 var readOnly = []string{"goose_db_version"}

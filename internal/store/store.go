@@ -30,6 +30,9 @@ type Store struct {
 	// market stamp they were read under.
 	market       *stampCache[time.Time, []market.MarketPrice]
 	marketCounts *stampCache[[2]time.Time, [2]int]
+	// mail, when set (SetMail), queues a mail with every notice
+	// (docs/RULES.md §18.4).
+	mail *Mail
 }
 
 // New wraps an open pool.
@@ -57,7 +60,7 @@ func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := fn(tx); err != nil {
+	if err := fn(s.txFor(tx)); err != nil {
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/facts"
 	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/quote"
@@ -92,6 +93,10 @@ type Context struct {
 	// then come from the quote alone. Otherwise a clause or confirmation
 	// without a term here is unanswered (see For).
 	Terms []Term
+	// UnknownFacts are the platform's facts still unknown today; each
+	// becomes a question after the SLA clauses. Nil (a saved report's
+	// frozen questions) asks none (docs/RULES.md §18.3).
+	UnknownFacts []facts.Kind
 }
 
 // Term is the platform's answer to one SLA clause or written
@@ -256,7 +261,7 @@ func For(q quote.Quote, ctx Context) []Group {
 		}
 		add(KindSLA, c, qs)
 	}
-	return groups
+	return append(groups, factGroup(ctx.UnknownFacts)...)
 }
 
 // confirmation returns the questions of the written confirmation key.
@@ -408,6 +413,9 @@ func Render(q Question, t Translate) string { return t(q.MessageID, Args(q, t)) 
 // "SLA 条款 3：计划维护的提前通知期".
 func Heading(g Group, t Translate) string {
 	id := "vq.heading.confirmation"
+	if g.Kind == KindFacts {
+		return t(g.LabelID, nil)
+	}
 	if g.Kind == KindSLA {
 		id = "vq.heading.sla"
 	}
@@ -496,7 +504,7 @@ func MessageIDs() []string {
 	for _, c := range catalog.SLAClauses {
 		ids = append(ids, c.LabelID, "vq.sla."+c.Key)
 	}
-	return ids
+	return append(ids, factMessageIDs()...)
 }
 
 // ContextFor is what a usage profile adds to a quote's questions: its

@@ -1,0 +1,58 @@
+// Package mail sends the mail of notifications (docs/RULES.md §18.4): it
+// renders a notice's mail when it is queued and, in serve, sends the
+// queue over SMTP with retries.
+package mail
+
+import (
+	"strings"
+
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/notify"
+)
+
+// Renderer writes the mail of a notice in both languages, Simplified
+// Chinese first (users keep no language of their own), with an absolute
+// link from the site's address.
+type Renderer struct {
+	Catalog *i18n.Catalog
+	// BaseURL is the site's address without a trailing slash.
+	BaseURL string
+}
+
+// Render returns a notice's subject and body for the user named.
+func (r Renderer) Render(it notify.Item, recipientName string) (subject, body string) {
+	zh, en := r.Catalog.Translator(i18n.ZH), r.Catalog.Translator(i18n.EN)
+	// One prefix, then the sentence in each language.
+	subject = oneLine(zh.T("notify.mail.subject", "Text", notify.Sentence(zh, it)) + " / " + notify.Sentence(en, it))
+	link := r.BaseURL + it.Path()
+	var b strings.Builder
+	for i, tr := range []*i18n.Translator{zh, en} {
+		if i > 0 {
+			b.WriteString("\n-- \n\n")
+		}
+		b.WriteString(tr.T("notify.mail.greeting", "Name", recipientName))
+		b.WriteString("\n\n")
+		b.WriteString(notify.Sentence(tr, it))
+		b.WriteString("\n")
+		if it.Comment != "" {
+			b.WriteString("\n")
+			b.WriteString(tr.T("notify.comment", "Comment", it.Comment))
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+		b.WriteString(tr.T("notify.mail.open", "URL", link))
+		b.WriteString("\n\n")
+		b.WriteString(tr.T("notify.mail.footer", "URL", r.BaseURL+"/notifications"))
+		b.WriteString("\n")
+	}
+	return subject, b.String()
+}
+
+// oneLine keeps a header on one line and within the queue's bound.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 900 {
+		s = string(r[:900]) + "…"
+	}
+	return s
+}
