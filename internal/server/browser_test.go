@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -123,4 +124,46 @@ func compareTicking(app *testutil.App, email, password string, ids []int64) []ch
 		steps = append(steps, chromedp.Click(chromedp.ID("cand-q-"+itoa(id))))
 	}
 	return steps
+}
+
+// fitPage is a page a browser test opens at a phone's and a desktop's
+// width: its path, the part it waits for, and whether the screenshot keeps
+// only the view around that part (long pages) or the whole page.
+type fitPage struct {
+	name, path, ready string
+	part              bool
+}
+
+// pagesFit opens each page in zh-CN and en at 390 and 1280 px wide (the
+// browser signed in as whoever should see them): none may scroll sideways.
+// Each is kept as a screenshot named prefix-name-lang-width.
+func pagesFit(t *testing.T, b context.Context, app *testutil.App, prefix string, pages []fitPage) {
+	t.Helper()
+	for _, lang := range []string{"zh-CN", "en"} {
+		if err := chromedp.Do(b, chromedp.Navigate(app.URL+pages[0].path), chromedp.WaitVisible(chromedp.CSS(pages[0].ready))); err != nil {
+			t.Fatal(err)
+		}
+		useLanguage(t, b, lang)
+		for _, width := range []int64{390, 1280} {
+			for _, p := range pages {
+				if err := chromedp.Do(b, chromedp.EmulateViewport(width, 900), chromedp.Navigate(app.URL+p.path),
+					chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] `+p.ready))); err != nil {
+					t.Fatalf("%s %s at %d: %v", lang, p.name, width, err)
+				}
+				wide, err := chromedp.Run(b, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if wide {
+					t.Errorf("%s %s at %d px scrolls sideways", lang, p.name, width)
+				}
+				name := fmt.Sprintf("%s-%s-%s-%d", prefix, p.name, lang, width)
+				if p.part {
+					testutil.ViewportScreenshot(t, b, name, p.ready)
+				} else {
+					testutil.Screenshot(t, b, name)
+				}
+			}
+		}
+	}
 }

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"testing"
 	"time"
@@ -54,43 +53,9 @@ func TestBrowserPlatformFacts(t *testing.T) {
 	if err := chromedp.Do(b, signIn(app, email, password)); err != nil {
 		t.Fatal(err)
 	}
-	pages := []struct{ name, path, ready string }{
-		{"compare", "/compare?" + q, `[data-testid="compare-facts"]`},
-		{"platform", "/platforms/" + itoa(chenjian), `[data-testid="platform-facts"]`},
-		{"form", "/platforms/" + itoa(chenjian) + "/facts", `[data-testid="fact-form"]`},
-	}
-	for _, lang := range []string{"zh", "en"} {
-		htmlLang := map[string]string{"zh": "zh-CN", "en": "en"}[lang]
-		if err := chromedp.Do(b, chromedp.Navigate(app.URL+pages[1].path), chromedp.WaitVisible(chromedp.CSS(pages[1].ready)),
-			chromedp.Click(chromedp.CSS(`[data-testid="lang-`+lang+`"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`html[lang="`+htmlLang+`"] `+pages[1].ready))); err != nil {
-			t.Fatal(err)
-		}
-		for _, width := range []int64{390, 1280} {
-			for _, p := range pages {
-				if err := chromedp.Do(b, chromedp.EmulateViewport(width, 900), chromedp.Navigate(app.URL+p.path),
-					chromedp.WaitVisible(chromedp.CSS(p.ready))); err != nil {
-					t.Fatalf("%s %s at %d: %v", lang, p.name, width, err)
-				}
-				// The facts' own blocks stay inside the screen (the platform
-				// page's older details list is not this test's).
-				js := `Array.from(document.querySelectorAll('` + p.ready + `, ` + p.ready + ` *')).some(e => e.getBoundingClientRect().right > window.innerWidth + 1)`
-				if p.name != "platform" {
-					js += ` || document.documentElement.scrollWidth > window.innerWidth`
-				}
-				wide, err := chromedp.Run(b, chromedp.Evaluate[bool](js))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if wide {
-					t.Errorf("%s %s at %d px scrolls sideways", lang, p.name, width)
-				}
-				if p.name == "compare" {
-					testutil.ViewportScreenshot(t, b, fmt.Sprintf("facts-%s-%s-%d", p.name, lang, width), p.ready)
-				} else {
-					testutil.Screenshot(t, b, fmt.Sprintf("facts-%s-%s-%d", p.name, lang, width))
-				}
-			}
-		}
-	}
+	pagesFit(t, b, app, "facts", []fitPage{
+		{"compare", "/compare?" + q, `[data-testid="compare-facts"]`, true},
+		{"platform", "/platforms/" + itoa(chenjian), `[data-testid="platform-facts"]`, false},
+		{"form", "/platforms/" + itoa(chenjian) + "/facts", `[data-testid="fact-form"]`, false},
+	})
 }

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"testing"
 
@@ -38,49 +37,20 @@ func TestBrowserProposalPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(email, password string, pages []struct{ name, path, ready string }) {
+	run := func(email, password string, pages []fitPage) {
 		b := testutil.Browser(t)
 		if err := chromedp.Do(b, signIn(app, email, password)); err != nil {
 			t.Fatal(err)
 		}
-		for _, lang := range []string{"zh", "en"} {
-			htmlLang := map[string]string{"zh": "zh-CN", "en": "en"}[lang]
-			if err := chromedp.Do(b, chromedp.Navigate(app.URL+"/quotes"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="lang-`+lang+`"]`)),
-				chromedp.Click(chromedp.CSS(`[data-testid="lang-`+lang+`"]`)),
-				chromedp.WaitVisible(chromedp.CSS(`html[lang="`+htmlLang+`"] body`))); err != nil {
-				t.Fatal(err)
-			}
-			for _, width := range []int64{390, 1280} {
-				for _, pg := range pages {
-					if err := chromedp.Do(b, chromedp.EmulateViewport(width, 900), chromedp.Navigate(app.URL+pg.path),
-						chromedp.WaitVisible(chromedp.CSS(pg.ready))); err != nil {
-						t.Fatalf("%s %s at %d: %v", lang, pg.name, width, err)
-					}
-					// The whole page, or on the quote page (whose terms list is
-					// not this feature's) the proposal panel.
-					js := `document.documentElement.scrollWidth > window.innerWidth`
-					if pg.name == "quote" {
-						js = `(p => [p, ...p.querySelectorAll('*')].some(e => e.getBoundingClientRect().right > window.innerWidth + 1))(document.querySelector('[data-testid="proposal-panel"]'))`
-					}
-					wide, err := chromedp.Run(b, chromedp.Evaluate[bool](js))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if wide {
-						t.Errorf("%s %s at %d px scrolls sideways", lang, pg.name, width)
-					}
-					testutil.Screenshot(t, b, fmt.Sprintf("proposal-%s-%s-%d", pg.name, lang, width))
-				}
-			}
-		}
+		pagesFit(t, b, app, "proposal", pages)
 	}
-	run(aEmail, aPassword, []struct{ name, path, ready string }{
-		{"form", "/quotes/new", `[data-testid="proposal-form"]`},
-		{"quote", "/quotes/" + itoa(p.ID), `[data-testid="proposal-panel"]`},
-		{"mine", "/quotes/proposals", `[data-testid="proposals"]`},
+	run(aEmail, aPassword, []fitPage{
+		{"form", "/quotes/new", `[data-testid="proposal-form"]`, false},
+		{"quote", "/quotes/" + itoa(p.ID), `[data-testid="proposal-panel"]`, false},
+		{"mine", "/quotes/proposals", `[data-testid="proposals"]`, false},
 	})
-	run(eEmail, ePassword, []struct{ name, path, ready string }{
-		{"queue", "/quotes/review", `[data-testid="proposals"]`},
-		{"review", "/quotes/" + itoa(p.ID) + "/review", `[data-testid="review-publish-form"]`},
+	run(eEmail, ePassword, []fitPage{
+		{"queue", "/quotes/review", `[data-testid="proposals"]`, false},
+		{"review", "/quotes/" + itoa(p.ID) + "/review", `[data-testid="review-publish-form"]`, false},
 	})
 }

@@ -193,15 +193,9 @@ func (s *Store) UpdateProposal(ctx context.Context, a user.Actor, q quote.Quote,
 func (s *Store) PublishProposal(ctx context.Context, a user.Actor, id int64, lockVersion int, q quote.Quote, now time.Time) (quote.Quote, error) {
 	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		prop, err := quoteByID(ctx, tx, id, true)
+		prop, err := lockedQuote(ctx, tx, id, quote.Proposed, lockVersion, ErrNotProposed)
 		if err != nil {
 			return err
-		}
-		if prop.State != quote.Proposed {
-			return ErrNotProposed
-		}
-		if prop.LockVersion != lockVersion {
-			return ErrConflict
 		}
 		var newID int64
 		var next int
@@ -215,15 +209,8 @@ func (s *Store) PublishProposal(ctx context.Context, a user.Actor, id int64, loc
 			}
 			return err
 		}
-		if _, err := tx.Exec(ctx, `
-			UPDATE quotes SET state = 'archived', archived_at = now()
-			WHERE series_id = $1 AND state = 'published'`, prop.SeriesID); err != nil {
-			return fmt.Errorf("archive previous version: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `
-			UPDATE quotes SET state = 'published', published_at = now(), published_by = $2, lock_version = lock_version + 1
-			WHERE id = $1`, newID, nullID(a.UserID)); err != nil {
-			return fmt.Errorf("publish proposal: %w", err)
+		if err := publishVersion(ctx, tx, a, prop.SeriesID, newID); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `
 			UPDATE quotes SET state = 'reviewed', lock_version = lock_version + 1, updated_at = now(), updated_by = $2
@@ -251,15 +238,9 @@ func (s *Store) PublishProposal(ctx context.Context, a user.Actor, id int64, loc
 func (s *Store) ReturnProposal(ctx context.Context, a user.Actor, id int64, lockVersion int, comment string, now time.Time) error {
 	comment = strings.TrimSpace(comment)
 	return s.InTx(ctx, func(tx pgx.Tx) error {
-		prop, err := quoteByID(ctx, tx, id, true)
+		prop, err := lockedQuote(ctx, tx, id, quote.Proposed, lockVersion, ErrNotProposed)
 		if err != nil {
 			return err
-		}
-		if prop.State != quote.Proposed {
-			return ErrNotProposed
-		}
-		if prop.LockVersion != lockVersion {
-			return ErrConflict
 		}
 		if _, err := tx.Exec(ctx, `
 			UPDATE quotes SET state = 'returned', lock_version = lock_version + 1, updated_at = now(), updated_by = $2

@@ -291,31 +291,51 @@ func (s *Store) UpdateQuoteDraft(ctx context.Context, a user.Actor, q quote.Quot
 	return out, err
 }
 
+// lockedQuote reads quote id for update in tx and checks it is in state
+// (else wrongState) at the lock version the writer saw (else ErrConflict).
+func lockedQuote(ctx context.Context, tx pgx.Tx, id int64, state string, lockVersion int, wrongState error) (quote.Quote, error) {
+	q, err := quoteByID(ctx, tx, id, true)
+	if err != nil {
+		return quote.Quote{}, err
+	}
+	if q.State != state {
+		return quote.Quote{}, wrongState
+	}
+	if q.LockVersion != lockVersion {
+		return quote.Quote{}, ErrConflict
+	}
+	return q, nil
+}
+
+// publishVersion makes quote id the published version of its series, by
+// a, archiving the version published before it, in tx: readers always see
+// exactly one current version.
+func publishVersion(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, id int64) error {
+	if _, err := tx.Exec(ctx, `
+		UPDATE quotes SET state = 'archived', archived_at = now()
+		WHERE series_id = $1 AND state = 'published'`, seriesID); err != nil {
+		return fmt.Errorf("archive previous version: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `
+		UPDATE quotes SET state = 'published', published_at = now(), published_by = $2, lock_version = lock_version + 1
+		WHERE id = $1`, id, nullID(a.UserID)); err != nil {
+		return fmt.Errorf("publish quote: %w", err)
+	}
+	return nil
+}
+
 // PublishQuote publishes a draft (at the lock version the editor saw); the
 // series' previously published version is archived in the same
 // transaction, so readers always see exactly one current version.
 func (s *Store) PublishQuote(ctx context.Context, a user.Actor, id int64, lockVersion int) (quote.Quote, error) {
 	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		before, err := quoteByID(ctx, tx, id, true)
+		before, err := lockedQuote(ctx, tx, id, quote.Draft, lockVersion, ErrNotDraft)
 		if err != nil {
 			return err
 		}
-		if before.State != quote.Draft {
-			return ErrNotDraft
-		}
-		if before.LockVersion != lockVersion {
-			return ErrConflict
-		}
-		if _, err := tx.Exec(ctx, `
-			UPDATE quotes SET state = 'archived', archived_at = now()
-			WHERE series_id = $1 AND state = 'published'`, before.SeriesID); err != nil {
-			return fmt.Errorf("archive previous version: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `
-			UPDATE quotes SET state = 'published', published_at = now(), published_by = $2, lock_version = lock_version + 1
-			WHERE id = $1`, id, nullID(a.UserID)); err != nil {
-			return fmt.Errorf("publish quote: %w", err)
+		if err := publishVersion(ctx, tx, a, before.SeriesID, id); err != nil {
+			return err
 		}
 		if out, err = quoteByID(ctx, tx, id, false); err != nil {
 			return err
@@ -388,15 +408,9 @@ func (s *Store) ArchiveQuote(ctx context.Context, a user.Actor, id int64) error 
 // DeleteQuoteDraft discards a draft (never a published or archived quote).
 func (s *Store) DeleteQuoteDraft(ctx context.Context, a user.Actor, id int64, lockVersion int) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
-		before, err := quoteByID(ctx, tx, id, true)
+		before, err := lockedQuote(ctx, tx, id, quote.Draft, lockVersion, ErrNotDraft)
 		if err != nil {
 			return err
-		}
-		if before.State != quote.Draft {
-			return ErrNotDraft
-		}
-		if before.LockVersion != lockVersion {
-			return ErrConflict
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM quotes WHERE id = $1`, id); err != nil {
 			return fmt.Errorf("delete draft: %w", err)
