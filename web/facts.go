@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"gpuquote/internal/compare"
@@ -122,6 +123,45 @@ func CompareFacts(ctx context.Context, pfs []compare.PlatformFacts) []CompareFac
 		p.Unknown = len(pf.Unknown)
 		p.Known = len(facts.Kinds) - p.Unknown
 		out = append(out, p)
+	}
+	return out
+}
+
+// CompareFactKind is one row of the compare page's facts matrix: a kind
+// of fact, its answer for each platform (in the order of the platforms),
+// and, when any of them is unknown, the platforms to ask, named once in
+// the reader's language (docs/RULES.md §18.3).
+type CompareFactKind struct {
+	Kind  facts.Kind
+	Cells []FactRow
+	// Ask names the platforms whose answer is unknown, "" when none is.
+	Ask string
+}
+
+// CompareFactKinds turns the platforms' blocks into the matrix's rows, in
+// facts.Kinds order: each question is asked once, naming every platform
+// that has no answer to it.
+func CompareFactKinds(ctx context.Context, ps []CompareFactsPlatform) []CompareFactKind {
+	sep := ", "
+	if Lang(ctx) == "zh-CN" {
+		sep = "、"
+	}
+	out := make([]CompareFactKind, 0, len(facts.Kinds))
+	for i, k := range facts.Kinds {
+		row := CompareFactKind{Kind: k, Cells: make([]FactRow, 0, len(ps))}
+		var ask []string
+		for _, p := range ps {
+			r := FactRow{Kind: k, Value: facts.Unknown}
+			if i < len(p.Facts) && p.Facts[i].Kind == k {
+				r = p.Facts[i]
+			}
+			row.Cells = append(row.Cells, r)
+			if r.Value == facts.Unknown {
+				ask = append(ask, p.Name)
+			}
+		}
+		row.Ask = strings.Join(ask, sep)
+		out = append(out, row)
 	}
 	return out
 }

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/facts"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -90,31 +92,70 @@ func TestFactFormKeepsValuesAndEditorOnly(t *testing.T) {
 }
 
 // TestCompareShowsFactsFiltersAndAsks: the compare page shows the priced
-// platforms' facts with every unknown as a question, the env filter keeps
-// only platforms whose fact is yes, and the questions view asks the
-// unknown facts (docs/RULES.md §18.3).
+// platforms' facts as one matrix, asks each unknown kind once naming the
+// platforms to ask, the env filter keeps only platforms whose fact is yes,
+// and the questions view asks the unknown facts (docs/RULES.md §18.3).
 func TestCompareShowsFactsFiltersAndAsks(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	id := publishQuote(app, "EUR", "0.471", "", allIncluded())
-	pid, _ := marketRefs(app)
+	pid, gid := marketRefs(app)
 	addFact(app, pid, facts.StateKept, facts.Yes)
+	// A second platform knows its state and its backups.
+	ctx := context.Background()
+	var pid2 int64
+	if err := app.Store.Pool().QueryRow(ctx, `INSERT INTO platforms (name_zh, name_en, currency) VALUES ('算力云', 'AutoDL', 'EUR') RETURNING id`).Scan(&pid2); err != nil {
+		t.Fatal(err)
+	}
+	d2, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, quote.Quote{PlatformID: pid2, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated",
+		Currency: "EUR", BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
+		Source: "test", Lines: allIncluded(), Label: "second", Hourly: decimal.NewNullDecimal(decimal.RequireFromString("0.5"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := app.Store.PublishQuote(ctx, user.SystemActor, d2.ID, d2.LockVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addFact(app, pid2, facts.StateKept, facts.Yes)
+	addFact(app, pid2, facts.Backups, facts.Yes)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	c.PostForm("/lang", url.Values{"lang": {"en"}})
-	d := doc(t, c.Get(compareURL("200", id)).Body)
-	block := d.Find(`[data-testid="compare-facts-` + itoa(pid) + `"]`)
-	if block.Length() != 1 {
-		t.Fatal("no facts block for the platform")
+	d := doc(t, c.Get(compareURL("200", id, p2.ID)).Body)
+	block := d.Find(`[data-testid="compare-facts"]`)
+	if block.Length() != 1 || block.Find(`[data-testid="compare-facts-`+itoa(pid)+`"]`).Length() != 1 || block.Find(`[data-testid="compare-facts-`+itoa(pid2)+`"]`).Length() != 1 {
+		t.Fatal("no facts column for each platform")
+	}
+	if h := block.Find(`[data-testid="compare-facts-` + itoa(pid) + `"]`).Text(); !strings.Contains(h, "HOSTKEY") || !strings.Contains(h, "1 known") || !strings.Contains(h, "12 unknown") {
+		t.Fatalf("column header: %q", h)
 	}
 	if v := block.Find(`[data-testid="compare-fact-` + itoa(pid) + `-state_kept"]`); v.AttrOr("data-value", "") != "yes" || !strings.Contains(v.Text(), "Yes") || !strings.Contains(v.Text(), "2026-10-01") {
 		t.Fatalf("state kept: %q", v.Text())
 	}
-	if q := block.Find(`[data-testid="compare-fact-` + itoa(pid) + `-backups"] [data-testid="fact-question"]`).Text(); !strings.Contains(q, "Do you offer backups") {
-		t.Fatalf("unknown backups question: %q", q)
+	if v := block.Find(`[data-testid="compare-fact-` + itoa(pid) + `-backups"]`); v.AttrOr("data-value", "") != "unknown" || !strings.Contains(v.Text(), "Unknown") {
+		t.Fatalf("unknown backups: %q", v.Text())
 	}
-	if n := block.Find(`[data-testid="fact-question"]`).Length(); n != len(facts.Kinds)-1 {
+	// One question per kind with any unknown, naming the platforms to ask.
+	qs := block.Find(`[data-testid="fact-question"]`)
+	if n := qs.Length(); n != len(facts.Kinds)-1 {
 		t.Fatalf("%d questions, want %d", n, len(facts.Kinds)-1)
 	}
+	if block.Find(`[data-testid="fact-question"][data-kind="state_kept"]`).Length() != 0 {
+		t.Fatal("a question for a fact every platform knows")
+	}
+	if q := block.Find(`[data-testid="fact-question"][data-kind="backups"]`).Text(); !strings.Contains(q, "Ask HOSTKEY:") || strings.Contains(q, "AutoDL") || !strings.Contains(q, "Do you offer backups") {
+		t.Fatalf("backups question: %q", q)
+	}
+	if q := block.Find(`[data-testid="fact-question"][data-kind="desktop"]`).Text(); !strings.Contains(q, "HOSTKEY") || !strings.Contains(q, "AutoDL") || !strings.Contains(q, ", ") {
+		t.Fatalf("desktop question: %q", q)
+	}
+	// In Chinese the names are joined with "、".
+	c.PostForm("/lang", url.Values{"lang": {"zh-CN"}})
+	dz := doc(t, c.Get(compareURL("200", id, p2.ID)).Body)
+	if q := dz.Find(`[data-testid="fact-question"][data-kind="desktop"]`).Text(); !strings.Contains(q, "HOSTKEY、算力云") && !strings.Contains(q, "算力云、HOSTKEY") {
+		t.Fatalf("zh desktop question: %q", q)
+	}
+	c.PostForm("/lang", url.Values{"lang": {"en"}})
 	// The env filter: required yes facts narrow the candidates.
 	candidate := `name="q" value="` + itoa(id) + `"`
 	if r := c.Get(compareURL("200") + "&env=state_kept"); !strings.Contains(r.Body, candidate) {
