@@ -58,4 +58,17 @@ func TestBrowserPlatformFacts(t *testing.T) {
 		{"platform", "/platforms/" + itoa(chenjian), `[data-testid="platform-facts"]`, false},
 		{"form", "/platforms/" + itoa(chenjian) + "/facts", `[data-testid="fact-form"]`, false},
 	})
+	// The SLA clauses and written confirmations above the facts wrap on a
+	// phone rather than scroll inside their box (pagesFit left English on).
+	if err := chromedp.Do(b, chromedp.EmulateViewport(390, 900), chromedp.Navigate(app.URL+"/platforms/"+itoa(chenjian)),
+		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] [data-testid="platform-facts"]`))); err != nil {
+		t.Fatal(err)
+	}
+	scrolls, err := chromedp.Run(b, chromedp.Evaluate[int](`Array.from(document.querySelectorAll('[data-testid="platform-terms"] .table-wrap')).filter(w => w.scrollWidth > w.clientWidth + 1).length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scrolls != 0 {
+		t.Errorf("%d of the platform's terms tables scroll sideways at 390 px", scrolls)
+	}
 }
