@@ -68,7 +68,9 @@ func TestBrowserNotificationsPage(t *testing.T) {
 	// fewer unread in the navigation.
 	if err := chromedp.Do(b, chromedp.Navigate(app.URL+"/notifications"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="notify-list"]`)),
 		chromedp.Focus(chromedp.CSS(`[data-testid="notify-open"]`)), chromedp.KeyEvent("\r"),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="nav-notifications"]`))); err != nil {
+		// The report's page, whole (its footer is the last thing it sends):
+		// the list's own navigation would match before the report arrives.
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="report-doc"]`)), chromedp.WaitReady(chromedp.CSS(`footer`))); err != nil {
 		t.Fatal(err)
 	}
 	loc, err := chromedp.Run(b, chromedp.Evaluate[string](`location.pathname + " " + (document.querySelector('[data-testid="nav-unread"] [aria-hidden]')||{}).textContent`))
