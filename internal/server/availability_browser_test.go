@@ -29,30 +29,9 @@ func TestBrowserAvailability(t *testing.T) {
 	if err := sample.LoadAvailability(ctx, app.Store, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	var gpu, autodl int64
-	if err := app.Store.Pool().QueryRow(ctx, `SELECT id FROM gpu_models WHERE name = 'GeForce RTX 4090'`).Scan(&gpu); err != nil {
-		t.Fatal(err)
-	}
-	q := "profile.hours_per_month=200&profile.months=1&profile.instances=1&report_currency=EUR"
-	var first int64
-	for _, name := range []string{"AutoDL 算力云", "晨涧云"} {
-		var pid int64
-		if err := app.Store.Pool().QueryRow(ctx, `SELECT id FROM platforms WHERE name_zh = $1`, name).Scan(&pid); err != nil {
-			t.Fatal(err)
-		}
-		d, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, testutil.FullQuote(pid, gpu, time.Now().UTC()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := app.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first == 0 {
-			first, autodl = p.ID, pid
-		}
-		q += "&q=" + itoa(p.ID)
-	}
+	ids, pids, gpu := publishSample4090s(t, app, "AutoDL 算力云", "晨涧云")
+	first, autodl := ids[0], pids[0]
+	q := "profile.hours_per_month=200&profile.months=1&profile.instances=1&report_currency=EUR&q=" + itoa(ids[0]) + "&q=" + itoa(ids[1])
 	// Attempts of the last days, whatever day the test runs on.
 	for i, ok := range []bool{true, false, true} {
 		if _, err := app.Store.CreateAvailabilityRecord(ctx, user.SystemActor, avail.Input{PlatformID: autodl, GPUModelID: gpu,

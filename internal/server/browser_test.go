@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // TestBrowserHomeInBothLanguages loads the home page in Chromium, switches
@@ -166,4 +168,32 @@ func pagesFit(t *testing.T, b context.Context, app *testutil.App, prefix string,
 			}
 		}
 	}
+}
+
+// publishSample4090s publishes a full RTX 4090 quote (testutil.FullQuote,
+// dated today) on each sample platform named, in order, after
+// sample.LoadMarket; it returns the quotes' and the platforms' ids and the
+// GPU model's.
+func publishSample4090s(t *testing.T, app *testutil.App, platformsZH ...string) (quoteIDs, platformIDs []int64, gpu int64) {
+	t.Helper()
+	ctx := context.Background()
+	if err := app.Store.Pool().QueryRow(ctx, `SELECT id FROM gpu_models WHERE name = 'GeForce RTX 4090'`).Scan(&gpu); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range platformsZH {
+		var pid int64
+		if err := app.Store.Pool().QueryRow(ctx, `SELECT id FROM platforms WHERE name_zh = $1`, name).Scan(&pid); err != nil {
+			t.Fatal(err)
+		}
+		d, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, testutil.FullQuote(pid, gpu, time.Now().UTC()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := app.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		quoteIDs, platformIDs = append(quoteIDs, p.ID), append(platformIDs, pid)
+	}
+	return quoteIDs, platformIDs, gpu
 }

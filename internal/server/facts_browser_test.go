@@ -4,14 +4,12 @@ import (
 	"context"
 	"io"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/sample"
 	"gpuquote/internal/testutil"
-	"gpuquote/internal/user"
 )
 
 // TestBrowserPlatformFacts opens the compare page with the sample
@@ -27,27 +25,9 @@ func TestBrowserPlatformFacts(t *testing.T) {
 	if err := sample.LoadFacts(ctx, app.Store, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	var gpu, chenjian int64
-	if err := app.Store.Pool().QueryRow(ctx, `SELECT id FROM gpu_models WHERE name = 'GeForce RTX 4090'`).Scan(&gpu); err != nil {
-		t.Fatal(err)
-	}
-	q := "profile.hours_per_month=200&profile.months=1&profile.instances=1&report_currency=CNY"
-	for _, name := range []string{"AutoDL 算力云", "晨涧云"} {
-		var pid int64
-		if err := app.Store.Pool().QueryRow(ctx, `SELECT id FROM platforms WHERE name_zh = $1`, name).Scan(&pid); err != nil {
-			t.Fatal(err)
-		}
-		chenjian = pid
-		d, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, testutil.FullQuote(pid, gpu, time.Now().UTC()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := app.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q += "&q=" + itoa(p.ID)
-	}
+	ids, pids, _ := publishSample4090s(t, app, "AutoDL 算力云", "晨涧云")
+	chenjian := pids[1]
+	q := "profile.hours_per_month=200&profile.months=1&profile.instances=1&report_currency=CNY&q=" + itoa(ids[0]) + "&q=" + itoa(ids[1])
 	email, password, _ := app.CreateUser(auth.RoleEditor)
 	b := testutil.Browser(t)
 	if err := chromedp.Do(b, signIn(app, email, password)); err != nil {

@@ -197,16 +197,8 @@ func (s *Store) PublishProposal(ctx context.Context, a user.Actor, id int64, loc
 		if err != nil {
 			return err
 		}
-		var newID int64
-		var next int
-		if err := tx.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('quotes', 'id')),
-			(SELECT max(version) + 1 FROM quotes WHERE series_id = $1)`, prop.SeriesID).Scan(&newID, &next); err != nil {
-			return err
-		}
-		if err := insertDraft(ctx, tx, a, newID, prop.SeriesID, next, prop.ID, &q); err != nil {
-			if isUniqueViolation(err, "") {
-				return ErrConflict
-			}
+		newID, err := insertNextVersion(ctx, tx, a, prop.SeriesID, prop.ID, &q)
+		if err != nil {
 			return err
 		}
 		if err := publishVersion(ctx, tx, a, prop.SeriesID, newID); err != nil {

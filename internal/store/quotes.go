@@ -307,6 +307,25 @@ func lockedQuote(ctx context.Context, tx pgx.Tx, id int64, state string, lockVer
 	return q, nil
 }
 
+// insertNextVersion writes q as a draft: the series' next version, with
+// predecessor before it. ErrConflict when a concurrent writer made that
+// version (or the series' one draft) first.
+func insertNextVersion(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, predecessor int64, q *quote.Quote) (int64, error) {
+	var id int64
+	var next int
+	if err := tx.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('quotes', 'id')),
+		(SELECT max(version) + 1 FROM quotes WHERE series_id = $1)`, seriesID).Scan(&id, &next); err != nil {
+		return 0, err
+	}
+	if err := insertDraft(ctx, tx, a, id, seriesID, next, predecessor, q); err != nil {
+		if isUniqueViolation(err, "") {
+			return 0, ErrConflict
+		}
+		return 0, err
+	}
+	return id, nil
+}
+
 // publishVersion makes quote id the published version of its series, by
 // a, archiving the version published before it, in tx: readers always see
 // exactly one current version.
@@ -368,23 +387,15 @@ func (s *Store) NewQuoteVersion(ctx context.Context, a user.Actor, publishedID i
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		var id int64
-		var next int
-		if err := tx.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('quotes', 'id')),
-			(SELECT max(version) + 1 FROM quotes WHERE series_id = $1)`, src.SeriesID).Scan(&id, &next); err != nil {
-			return err
-		}
-		if err := insertDraft(ctx, tx, a, id, src.SeriesID, next, src.ID, &src); err != nil {
-			if isUniqueViolation(err, "") {
-				return ErrConflict // a concurrent "edit" made the draft first
-			}
+		id, err := insertNextVersion(ctx, tx, a, src.SeriesID, src.ID, &src)
+		if err != nil {
 			return err
 		}
 		if out, err = quoteByID(ctx, tx, id, false); err != nil {
 			return err
 		}
 		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteNewVersion, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
-			After: map[string]any{"from": src.ID, "version": next}})
+			After: map[string]any{"from": src.ID, "version": out.Version}})
 	})
 	return out, err
 }
