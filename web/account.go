@@ -26,6 +26,9 @@ type AccountView struct {
 	NewToken *NewAPIToken
 	// TokenErrors are the errors of the create-token form.
 	TokenErrors Errors
+	// TokenForm is what the create-token form was sent with (its
+	// defaults on a first showing), so a refused form keeps its choices.
+	TokenForm APITokenForm
 	// Sessions are the user's live sessions, this browser's first.
 	Sessions []SessionRow
 }
@@ -69,12 +72,34 @@ type APITokenRow struct {
 	Created string // UTC, "2006-01-02 15:04"
 	// LastUsed is "" when the token was never used.
 	LastUsed string
+	// Scopes are what it may do (docs/RULES.md §19.2).
+	Scopes []string
+	// Expires is when it stops working, UTC "2006-01-02 15:04"; "" when it
+	// never expires (a token made before expiries existed).
+	Expires string
 }
+
+// APITokenForm holds the create-token form's choices: the name, the
+// scopes ticked and the lifetime in days (one of APITokenLifetimes).
+type APITokenForm struct {
+	Name         string
+	Scopes       []string
+	ExpiresDays  int
+	ScopeChoices []string // every scope, in the order the form lists them
+}
+
+// APITokenLifetimes are the lifetimes a new token may be given, in days;
+// APITokenDefaultLifetime is the form's default.
+var APITokenLifetimes = []int{7, 30, 90, 365}
+
+const APITokenDefaultLifetime = 90
 
 // NewAPIToken is a token just created: its only showing.
 type NewAPIToken struct {
-	Name  string
-	Token string
+	Name    string
+	Scopes  []string
+	Expires string // UTC, "2006-01-02 15:04"
+	Token   string
 	// BaseURL is this site's address, for the example command.
 	BaseURL string
 }

@@ -28,12 +28,17 @@ func bearerToken(r *http.Request) (token string, ok bool) {
 	return strings.TrimSpace(token), true
 }
 
-// errBadToken is the 401 of an unknown, revoked or disabled user's token.
+// ErrInsufficientScope is the 403 of a live token that lacks the route's
+// scope (docs/RULES.md §19.2).
+var ErrInsufficientScope = echo.NewHTTPError(http.StatusForbidden, "insufficient scope")
+
+// errBadToken is the 401 of an unknown, revoked, expired or disabled user's token.
 var errBadToken = echo.NewHTTPError(http.StatusUnauthorized, "invalid API token")
 
 // LoadFor is Load for a route with policy p. On a route whose policy
 // admits tokens, a request with "Authorization: Bearer" is authenticated by
-// that token alone: a live token of an enabled user makes its user current,
+// that token alone: a live, unexpired token of an enabled user makes its
+// user current when it holds the route's scope (403 when it does not),
 // anything else is 401 (never a fall-back to the cookie). On every other
 // route the header is ignored and the session cookie decides, as in Load.
 func (m *Manager) LoadFor(p Policy) echo.MiddlewareFunc {
@@ -55,8 +60,13 @@ func (m *Manager) LoadFor(p Policy) echo.MiddlewareFunc {
 			if err != nil {
 				return err
 			}
-			if !found {
+			if !found || t.Expired(m.Now()) {
 				return m.rejectToken(c)
+			}
+			if p.Scope != "" && !t.HasScope(p.Scope) {
+				// RFC 6750 §3.1: the token is good but not for this.
+				c.Response().Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+p.Scope+`"`)
+				return ErrInsufficientScope
 			}
 			c.Set(ctxCurrent, &Current{UserID: u.ID, Email: u.Email, DisplayName: u.DisplayName, Role: Role(u.Role), APITokenID: t.ID})
 			now := m.Now()

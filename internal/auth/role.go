@@ -45,6 +45,10 @@ type Policy struct {
 	// own); a cookie session on the same route still needs its CSRF token.
 	// On routes without Token the header authenticates nobody.
 	Token bool
+	// Scope is what a token must hold on this route (docs/RULES.md
+	// §19.2; user.APIScopes): a token without it is refused with 403,
+	// whatever its user's role. A session is not limited by scopes.
+	Scope string
 }
 
 // Public admits everyone, signed in or not.

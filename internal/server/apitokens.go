@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -10,6 +12,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/store"
+	"gpuquote/internal/user"
 	"gpuquote/web"
 )
 
@@ -25,12 +28,19 @@ func (s *Server) renderAccountView(c echo.Context, status int, v web.AccountView
 		return err
 	}
 	for _, t := range tokens {
-		row := web.APITokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.UTC().Format("2006-01-02 15:04")}
+		row := web.APITokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.UTC().Format("2006-01-02 15:04"), Scopes: t.Scopes}
 		if t.LastUsedAt != nil {
 			row.LastUsed = t.LastUsedAt.UTC().Format("2006-01-02 15:04")
 		}
+		if t.ExpiresAt != nil {
+			row.Expires = t.ExpiresAt.UTC().Format("2006-01-02 15:04")
+		}
 		v.Tokens = append(v.Tokens, row)
 	}
+	if v.TokenForm.ExpiresDays == 0 {
+		v.TokenForm = web.APITokenForm{Scopes: []string{user.ScopeRead}, ExpiresDays: web.APITokenDefaultLifetime}
+	}
+	v.TokenForm.ScopeChoices = user.APIScopes
 	if v.Sessions, err = s.sessionRows(c.Request().Context(), cur); err != nil {
 		return err
 	}
@@ -46,8 +56,12 @@ func (s *Server) renderAccountView(c echo.Context, status int, v web.AccountView
 // so a borrowed or stolen session must not be able to mint one
 // (docs/RULES.md §16.5). A wrong password creates nothing (422).
 func (s *Server) createAPIToken(c echo.Context) error {
-	name := strings.TrimSpace(c.FormValue("name"))
-	password := c.FormValue("password")
+	values, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimSpace(values.Get("name"))
+	password := values.Get("password")
 	errs := web.Errors{}
 	switch {
 	case name == "":
@@ -55,11 +69,33 @@ func (s *Server) createAPIToken(c echo.Context) error {
 	case utf8.RuneCountInString(name) > apiTokenNameMax:
 		errs.Set("token_name", "apitoken.name.too_long")
 	}
+	// The scopes ticked, each once and in the form's order; at least one
+	// (docs/RULES.md §19.2).
+	var scopes []string
+	for _, sc := range user.APIScopes {
+		if slices.Contains(values["scope"], sc) {
+			scopes = append(scopes, sc)
+		}
+	}
+	for _, sc := range values["scope"] {
+		if !slices.Contains(user.APIScopes, sc) {
+			errs.Set("token_scope", "apitoken.scope.unknown")
+		}
+	}
+	if len(scopes) == 0 && errs["token_scope"].ID == "" {
+		errs.Set("token_scope", "apitoken.scope.required")
+	}
+	days, err := strconv.Atoi(values.Get("expires_days"))
+	if err != nil || !slices.Contains(web.APITokenLifetimes, days) {
+		errs.Set("token_expiry", "apitoken.expiry.invalid")
+		days = web.APITokenDefaultLifetime
+	}
+	kept := web.APITokenForm{Name: name, Scopes: scopes, ExpiresDays: days}
 	if password == "" {
 		errs.Set("token_password", "form.required")
 	}
 	if len(errs) > 0 {
-		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs, TokenForm: kept})
 	}
 	// The re-check is counted and may be refused like the one of
 	// /account/password (docs/RULES.md §16.2).
@@ -67,24 +103,28 @@ func (s *Server) createAPIToken(c echo.Context) error {
 	case errors.Is(err, auth.ErrThrottled):
 		c.Response().Header().Set("Retry-After", s.auth.RetryAfterSeconds(err))
 		errs.Set("token_password", "account.password.throttled")
-		return s.renderAccountView(c, http.StatusTooManyRequests, web.AccountView{TokenErrors: errs})
+		return s.renderAccountView(c, http.StatusTooManyRequests, web.AccountView{TokenErrors: errs, TokenForm: kept})
 	case errors.Is(err, auth.ErrInvalidCredentials):
 		errs.Set("token_password", "account.password.wrong")
-		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs, TokenForm: kept})
 	case err != nil:
 		return err
 	}
 	token := auth.NewAPIToken()
-	t, err := s.store.CreateAPIToken(c.Request().Context(), s.actor(c), name, auth.HashToken(token), s.now())
+	now := s.now()
+	expires := now.AddDate(0, 0, days)
+	t, err := s.store.CreateAPIToken(c.Request().Context(), s.actor(c), user.APIToken{Name: name, Scopes: scopes, ExpiresAt: &expires},
+		auth.HashToken(token), now)
 	if errors.Is(err, store.ErrTooManyTokens) {
 		errs.Set("token_name", "apitoken.too_many")
-		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs})
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs, TokenForm: kept})
 	}
 	if err != nil {
 		return err
 	}
 	return s.renderAccountView(c, http.StatusCreated, web.AccountView{
-		NewToken: &web.NewAPIToken{Name: t.Name, Token: token, BaseURL: s.cfg.BaseURL()}})
+		NewToken: &web.NewAPIToken{Name: t.Name, Scopes: t.Scopes, Expires: expires.UTC().Format("2006-01-02 15:04"),
+			Token: token, BaseURL: s.cfg.BaseURL()}})
 }
 
 // revokeAPIToken revokes one of the signed-in user's tokens; another

@@ -23,7 +23,7 @@ func someonesAPIToken(a *testutil.App) int64 {
 	a.T.Helper()
 	_, _, uid := a.CreateUser(auth.RoleAnalyst)
 	t, err := a.Store.CreateAPIToken(context.Background(), user.Actor{UserID: uid, Email: "owner@example.test"},
-		"someone's", auth.HashToken(auth.NewAPIToken()), time.Now())
+		user.APIToken{Name: "someone's", Scopes: []string{user.ScopeRead}}, auth.HashToken(auth.NewAPIToken()), time.Now())
 	if err != nil {
 		a.T.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestAPITokenForm(t *testing.T) {
 	}
 	// A user holds at most MaxAPITokens live tokens.
 	for i := 1; i < store.MaxAPITokens; i++ {
-		if _, err := app.Store.CreateAPIToken(context.Background(), user.Actor{UserID: uid}, fmt.Sprint("t", i),
+		if _, err := app.Store.CreateAPIToken(context.Background(), user.Actor{UserID: uid}, user.APIToken{Name: fmt.Sprint("t", i), Scopes: []string{user.ScopeRead}},
 			auth.HashToken(auth.NewAPIToken()), time.Now()); err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	if isAPI(c) {
-		_ = c.JSON(status, map[string]any{"error": tr.T(msgID), "request_id": reqID})
+		// The data API's one error shape (docs/RULES.md §19.1).
+		code := apiStatusCode(status)
+		switch {
+		case errors.Is(err, auth.ErrCSRF):
+			code = "csrf"
+		case errors.Is(err, auth.ErrInsufficientScope):
+			code, msgID = "insufficient_scope", "api.error.scope"
+		}
+		_ = apiErrors(c, status, []apiError{{Code: code, Message: tr.T(msgID)}})
 		return
 	}
 	p := s.page(c, titleID)

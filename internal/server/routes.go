@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/user"
 	"gpuquote/static"
 )
 
@@ -24,12 +25,26 @@ type Route struct {
 	BodyLimit int64
 }
 
+// apiAnyUser admits every signed-in user, by session or by a token
+// holding scope (docs/RULES.md §19.2).
+func apiAnyUser(scope string) auth.Policy { return auth.Policy{AnyUser: true, Token: true, Scope: scope} }
+
+// apiRole admits users of one of roles (and admins), by session or by a
+// token holding scope.
+func apiRole(scope string, roles ...auth.Role) auth.Policy {
+	return auth.Policy{Roles: roles, Token: true, Scope: scope}
+}
+
+// apiEditor admits editors and admins, by session or by a token holding scope.
+func apiEditor(scope string) auth.Policy { return apiRole(scope, auth.RoleEditor) }
+
 // Routes is the whole HTTP surface of gpuquote in one table. Every route
 // names its policy; the route policy test walks this table, so a route
 // added without one fails.
 func (s *Server) Routes() []Route {
 	admin := auth.Allow(auth.RoleAdmin)
 	editor := auth.Allow(auth.RoleEditor) // and admins
+	apiRead := apiAnyUser(user.ScopeRead)
 	return []Route{
 		// Operations.
 		{Method: http.MethodGet, Path: "/healthz", Policy: auth.Public, Handler: s.healthz, Bare: true},
@@ -53,11 +68,41 @@ func (s *Server) Routes() []Route {
 		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: s.evaluateAPI, Limited: true},
 		{Method: http.MethodPost, Path: "/api/v1/tco/rent-vs-buy", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: s.rentVsBuyAPI, Limited: true},
 
+		// The data API (docs/RULES.md §19, docs/API.md): a token acts as its
+		// user within its scopes; a browser session may call it too (writes
+		// with the session's CSRF token). Described at /api/v1/openapi.json.
+		{Method: http.MethodGet, Path: "/api/v1/openapi.json", Policy: auth.Public, Handler: s.apiOpenAPI},
+		{Method: http.MethodGet, Path: "/api/docs", Policy: auth.Public, Handler: s.apiDocsPage},
+		{Method: http.MethodGet, Path: "/api/v1/platforms", Policy: apiRead, Handler: s.apiPlatforms},
+		{Method: http.MethodGet, Path: "/api/v1/platforms/:id", Policy: apiRead, Handler: s.apiPlatform},
+		{Method: http.MethodGet, Path: "/api/v1/gpus", Policy: apiRead, Handler: s.apiGPUs},
+		{Method: http.MethodGet, Path: "/api/v1/gpus/:id", Policy: apiRead, Handler: s.apiGPU},
+		{Method: http.MethodGet, Path: "/api/v1/quotes", Policy: apiRead, Handler: s.apiQuotes},
+		{Method: http.MethodGet, Path: "/api/v1/quotes/:id", Policy: apiRead, Handler: s.apiQuote},
+		{Method: http.MethodGet, Path: "/api/v1/quotes/:id/versions", Policy: apiRead, Handler: s.apiQuoteVersions},
+		{Method: http.MethodGet, Path: "/api/v1/reference-prices", Policy: apiRead, Handler: s.apiReferencePrices},
+		{Method: http.MethodGet, Path: "/api/v1/fx-rates", Policy: apiRead, Handler: s.apiFXRates},
+		{Method: http.MethodGet, Path: "/api/v1/availability", Policy: apiRead, Handler: s.apiAvailabilityRecords},
+		{Method: http.MethodGet, Path: "/api/v1/reports", Policy: apiRead, Handler: s.apiReports},
+		{Method: http.MethodGet, Path: "/api/v1/reports/:id", Policy: apiRead, Handler: s.apiReport},
+		// A comparison stores nothing: reading is all it takes.
+		{Method: http.MethodPost, Path: "/api/v1/compare", Policy: apiRead, Handler: s.apiCompare, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/quotes", Policy: apiEditor(user.ScopeQuotesWrite), Handler: s.apiQuoteCreate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/quotes/:id/versions", Policy: apiEditor(user.ScopeQuotesWrite), Handler: s.apiQuoteNewVersion, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/proposals", Policy: apiAnyUser(user.ScopeQuotesWrite), Handler: s.apiProposalCreate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/reference-prices", Policy: apiEditor(user.ScopeQuotesWrite), Handler: s.apiReferencePriceCreate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/fx-rates", Policy: apiEditor(user.ScopeQuotesWrite), Handler: s.apiFXRateCreate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/reports", Policy: apiAnyUser(user.ScopeReportsWrite), Handler: s.apiReportCreate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/reports/:id/submit", Policy: apiAnyUser(user.ScopeReportsWrite), Handler: s.apiReportSubmit, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/reports/:id/approve", Policy: apiRole(user.ScopeReportsWrite, auth.RoleFinance), Handler: s.apiReportApprove, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/reports/:id/return", Policy: apiRole(user.ScopeReportsWrite, auth.RoleFinance), Handler: s.apiReportReturn, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/trials/:id/checks", Policy: apiAnyUser(user.ScopeTrialsWrite), Handler: s.apiTrialCheck, BodyLimit: apiBodyLimit},
+		{Method: http.MethodGet, Path: "/api/v1/audit", Policy: apiRole(user.ScopeAdmin, auth.RoleAdmin), Handler: s.apiAudit},
 		// Trial evidence API.
-		{Method: http.MethodPost, Path: "/api/v1/verify/nvidia-smi", Policy: auth.Policy{AnyUser: true, Token: true}, Handler: s.verifyNvidiaSMI, BodyLimit: verifyBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/verify/nvidia-smi", Policy: apiAnyUser(user.ScopeTrialsWrite), Handler: s.verifyNvidiaSMI, BodyLimit: verifyBodyLimit},
 		// Availability records (docs/RULES.md §18.2): any signed-in user
 		// records an attempt; nobody changes or withdraws one.
-		{Method: http.MethodPost, Path: "/api/v1/availability", Policy: auth.Policy{AnyUser: true, Token: true}, Handler: s.availabilityAPI, BodyLimit: availBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/availability", Policy: apiAnyUser(user.ScopeTrialsWrite), Handler: s.availabilityAPI, BodyLimit: availBodyLimit},
 
 		// Signed-in users.
 		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: s.logout},

@@ -25,16 +25,17 @@ const MaxAPITokens = 20
 // ErrTooManyTokens means the user already holds MaxAPITokens live tokens.
 var ErrTooManyTokens = errors.New("store: too many API tokens")
 
-const apiTokenColumns = `id, user_id, name, created_at, last_used_at, revoked_at`
+const apiTokenColumns = `id, user_id, name, created_at, last_used_at, revoked_at, scopes, expires_at`
 
 func apiTokenDest(t *user.APIToken) []any {
-	return []any{&t.ID, &t.UserID, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt}
+	return []any{&t.ID, &t.UserID, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt, &t.Scopes, &t.ExpiresAt}
 }
 
-// CreateAPIToken stores a new token of the acting user under name, with
-// the hash of its secret, and audits it (the hash is not in the audit
-// record). ErrTooManyTokens when the user holds MaxAPITokens live ones.
-func (s *Store) CreateAPIToken(ctx context.Context, a user.Actor, name string, tokenHash []byte, now time.Time) (user.APIToken, error) {
+// CreateAPIToken stores a new token of the acting user with t's name,
+// scopes and expiry and the hash of its secret, and audits it (the hash is
+// not in the audit record). ErrTooManyTokens when the user holds
+// MaxAPITokens live ones.
+func (s *Store) CreateAPIToken(ctx context.Context, a user.Actor, t user.APIToken, tokenHash []byte, now time.Time) (user.APIToken, error) {
 	var out user.APIToken
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		// Locking the user serialises concurrent creations, so the limit holds.
@@ -53,10 +54,10 @@ func (s *Store) CreateAPIToken(ctx context.Context, a user.Actor, name string, t
 			return ErrTooManyTokens
 		}
 		err := tx.QueryRow(ctx, `
-			INSERT INTO api_tokens (user_id, name, token_hash, created_at)
-			VALUES ($1, $2, $3, $4)
+			INSERT INTO api_tokens (user_id, name, token_hash, created_at, scopes, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6)
 			RETURNING `+apiTokenColumns,
-			a.UserID, strings.TrimSpace(name), tokenHash, now).Scan(apiTokenDest(&out)...)
+			a.UserID, strings.TrimSpace(t.Name), tokenHash, now, t.Scopes, t.ExpiresAt).Scan(apiTokenDest(&out)...)
 		if err != nil {
 			return fmt.Errorf("create api token: %w", err)
 		}
@@ -114,14 +115,15 @@ func (s *Store) RevokeAPIToken(ctx context.Context, a user.Actor, id int64, now 
 
 // UserByAPIToken returns the live token with this hash and its user when
 // the user is not disabled; found is false otherwise (unknown, revoked, or
-// a disabled user's token look the same).
+// a disabled user's token look the same). Whether it has expired is the
+// caller's to decide against its clock (user.APIToken.Expired).
 func (s *Store) UserByAPIToken(ctx context.Context, tokenHash []byte) (t user.APIToken, u user.User, found bool, err error) {
 	err = s.pool.QueryRow(ctx, `
-		SELECT t.id, t.user_id, t.name, t.created_at, t.last_used_at, t.revoked_at,
+		SELECT t.id, t.user_id, t.name, t.created_at, t.last_used_at, t.revoked_at, t.scopes, t.expires_at,
 		       u.id, u.email, u.display_name, u.role, u.password_hash, u.disabled, u.created_at, u.updated_at
 		FROM api_tokens t JOIN users u ON u.id = t.user_id
 		WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND NOT u.disabled`, tokenHash).Scan(
-		&t.ID, &t.UserID, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt,
+		&t.ID, &t.UserID, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt, &t.Scopes, &t.ExpiresAt,
 		&u.ID, &u.Email, &u.DisplayName, &u.Role, &u.PasswordHash, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
 	found, err = exists(err)
 	return t, u, found, err

@@ -32,11 +32,11 @@ func TestAPITokens(t *testing.T) {
 	}
 	ana, bo := mk("ana@example.test"), mk("bo@example.test")
 
-	tok, err := st.CreateAPIToken(ctx, ana, "  box 1 ", hash("secret-1"), now)
+	tok, err := st.CreateAPIToken(ctx, ana, user.APIToken{Name: "  box 1 ", Scopes: []string{user.ScopeRead}}, hash("secret-1"), now)
 	if err != nil || tok.Name != "box 1" || tok.UserID != ana.UserID || tok.LastUsedAt != nil {
 		t.Fatalf("create: %+v %v", tok, err)
 	}
-	if _, err := st.CreateAPIToken(ctx, ana, "box 2", hash("secret-1"), now); err == nil {
+	if _, err := st.CreateAPIToken(ctx, ana, user.APIToken{Name: "box 2", Scopes: []string{user.ScopeRead}}, hash("secret-1"), now); err == nil {
 		t.Error("two tokens with one hash")
 	}
 	// Creating failed as a whole: no stray audit row.
@@ -86,7 +86,7 @@ func TestAPITokens(t *testing.T) {
 	}
 
 	// A disabled user's tokens find nobody.
-	tok2, err := st.CreateAPIToken(ctx, bo, "bo", hash("secret-2"), now)
+	tok2, err := st.CreateAPIToken(ctx, bo, user.APIToken{Name: "bo", Scopes: []string{user.ScopeRead}}, hash("secret-2"), now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,11 +99,11 @@ func TestAPITokens(t *testing.T) {
 
 	// At most MaxAPITokens live tokens per user.
 	for i := 0; i < store.MaxAPITokens; i++ {
-		if _, err := st.CreateAPIToken(ctx, ana, fmt.Sprint("t", i), hash(fmt.Sprint("many-", i)), now); err != nil {
+		if _, err := st.CreateAPIToken(ctx, ana, user.APIToken{Name: fmt.Sprint("t", i), Scopes: []string{user.ScopeRead}}, hash(fmt.Sprint("many-", i)), now); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := st.CreateAPIToken(ctx, ana, "one more", hash("one more"), now); !errors.Is(err, store.ErrTooManyTokens) {
+	if _, err := st.CreateAPIToken(ctx, ana, user.APIToken{Name: "one more", Scopes: []string{user.ScopeRead}}, hash("one more"), now); !errors.Is(err, store.ErrTooManyTokens) {
 		t.Errorf("over the limit: %v", err)
 	}
 }

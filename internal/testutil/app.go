@@ -159,6 +159,9 @@ func (c *Client) Do(req *http.Request) *Response {
 	if err != nil {
 		c.app.T.Fatalf("read body: %v", err)
 	}
+	if strings.HasPrefix(req.URL.Path, "/api/") && req.Method != http.MethodHead {
+		CheckAPI(c.app.T, req, resp.StatusCode, resp.Header, b)
+	}
 	if m := csrfMeta.FindSubmatch(b); m != nil && len(m[1]) > 0 {
 		c.mu.Lock()
 		c.CSRF = string(m[1])

@@ -58,7 +58,38 @@ type APIToken struct {
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
 	RevokedAt  *time.Time `json:"revoked_at"`
+	// Scopes name what the token may do (docs/RULES.md §19.2), in
+	// APIScopes order; ExpiresAt is when it stops working (nil: a token
+	// made before expiries existed, which never expires).
+	Scopes    []string   `json:"scopes"`
+	ExpiresAt *time.Time `json:"expires_at"`
 }
+
+// The scopes of API tokens (docs/RULES.md §19.2), in the order forms show them.
+const (
+	ScopeRead         = "read"
+	ScopeQuotesWrite  = "quotes:write"
+	ScopeReportsWrite = "reports:write"
+	ScopeTrialsWrite  = "trials:write"
+	ScopeAdmin        = "admin"
+)
+
+// APIScopes lists every scope.
+var APIScopes = []string{ScopeRead, ScopeQuotesWrite, ScopeReportsWrite, ScopeTrialsWrite, ScopeAdmin}
+
+// HasScope reports whether the token may act under scope: admin holds
+// every scope.
+func (t APIToken) HasScope(scope string) bool {
+	for _, s := range t.Scopes {
+		if s == scope || s == ScopeAdmin {
+			return true
+		}
+	}
+	return false
+}
+
+// Expired reports whether the token no longer works at now.
+func (t APIToken) Expired(now time.Time) bool { return t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) }
 
 // AttemptBucket is one counter a password attempt is counted against
 // (docs/RULES.md §16.2): Key names it, and an attempt that takes the count

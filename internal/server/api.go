@@ -1,0 +1,242 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/web"
+)
+
+// The data API (docs/RULES.md §19): JSON in and out under /api/v1, one
+// error shape for every endpoint, decimals as strings, dates as RFC 3339,
+// messages in the request's language (Accept-Language, or the language
+// cookie), described by the OpenAPI document at /api/v1/openapi.json.
+
+// apiError is one problem of a refused API request: the field it concerns
+// ("" for the request as a whole), a stable code and the message in the
+// request's language. Every error answer of the API is
+// {"errors": [apiError, ...]}, with the request id beside it.
+type apiError struct {
+	Field   string `json:"field"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// apiErrorBody is the error answer's body.
+type apiErrorBody struct {
+	Errors    []apiError `json:"errors"`
+	RequestID string     `json:"request_id,omitempty"`
+}
+
+// apiBodyLimit bounds a data API request's body: a quote with its twelve
+// lines, a comparison or a report is a few kilobytes.
+const apiBodyLimit = 256 << 10
+
+// apiFail answers with status and one error of the whole request: code,
+// and the message of catalog entry msgID.
+func apiFail(c echo.Context, status int, code, msgID string, args ...any) error {
+	return apiErrors(c, status, []apiError{{Code: code, Message: translator(c).T(msgID, args...)}})
+}
+
+// apiErrors answers with status and errs.
+func apiErrors(c echo.Context, status int, errs []apiError) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(status, apiErrorBody{Errors: errs, RequestID: c.Response().Header().Get(echo.HeaderXRequestID)})
+}
+
+// apiFormErrors answers 422 with the errors of a form reader (field name →
+// catalog message), translated, in field order; the code is the message's
+// catalog id, as the evaluate API's codes are stable ids too.
+func apiFormErrors(c echo.Context, errs web.Errors) error {
+	tr := translator(c)
+	out := make([]apiError, 0, len(errs))
+	for _, k := range slices.Sorted(maps.Keys(errs)) {
+		m := errs[k]
+		out = append(out, apiError{Field: k, Code: m.ID, Message: tr.T(m.ID, m.Args...)})
+	}
+	return apiErrors(c, http.StatusUnprocessableEntity, out)
+}
+
+// errAPIJSON is a request body that is not the JSON object asked for.
+var errAPIJSON = errors.New("api: malformed JSON body")
+
+// apiReadJSON decodes the request's JSON body into v, refusing unknown
+// fields, trailing data and anything but one JSON object: errAPIJSON, which
+// the caller answers with apiBadJSON. A body over the route's limit is the
+// limit's 413.
+func apiReadJSON(c echo.Context, v any) error {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return err
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || body[0] != '{' {
+		return errAPIJSON
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errAPIJSON
+	}
+	if dec.More() {
+		return errAPIJSON
+	}
+	return nil
+}
+
+// apiBadJSON is the 422 of a body apiReadJSON refused.
+func apiBadJSON(c echo.Context) error {
+	return apiFail(c, http.StatusUnprocessableEntity, "api.error.json", "api.error.json")
+}
+
+// apiJSON answers status with v as JSON. A 200 answer to a GET carries a
+// strong ETag of its bytes and is 304 to a request whose If-None-Match
+// names it: readers revalidate (Cache-Control: private, no-cache) and
+// fetch nothing when nothing changed. Every other answer is no-store.
+func apiJSON(c echo.Context, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	if status != http.StatusOK || c.Request().Method != http.MethodGet {
+		h.Set("Cache-Control", "no-store")
+		return c.JSONBlob(status, b)
+	}
+	etag := bytesETag(b)
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "private, no-cache")
+	h.Add("Vary", "Accept-Language")
+	h.Add("Vary", "Authorization")
+	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.JSONBlob(http.StatusOK, b)
+}
+
+// bytesETag is the strong ETag of an answer's bytes.
+func bytesETag(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
+}
+
+// etagMatches reports whether an If-None-Match header names etag (or is
+// "*"), weak forms included (RFC 9110 §13.1.2 compares weakly).
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// apiPage is the envelope of a list answer: the items of this page and the
+// cursor of the next one ("" on the last page).
+type apiPage[T any] struct {
+	Items      []T    `json:"items"`
+	NextCursor string `json:"next_cursor"`
+}
+
+// encodeCursor writes a list position as an opaque cursor: the URL-safe
+// base64 of its JSON. A cursor is a position, not a secret or a grant: the
+// list it continues still checks who may read what.
+func encodeCursor(pos any) string {
+	b, err := json.Marshal(pos)
+	if err != nil {
+		panic(err) // positions are plain structs of numbers and strings
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// errBadCursor is a cursor this server did not write (or not for this list).
+var errBadCursor = errors.New("api: bad cursor")
+
+// decodeCursor reads a cursor written by encodeCursor into pos.
+func decodeCursor(s string, pos any) error {
+	if len(s) > 512 {
+		return errBadCursor
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return errBadCursor
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(pos); err != nil {
+		return errBadCursor
+	}
+	return nil
+}
+
+// apiBadCursor is the 400 of a cursor decodeCursor refused.
+func apiBadCursor(c echo.Context) error {
+	return apiErrors(c, http.StatusBadRequest, []apiError{{Field: "cursor", Code: "api.error.cursor",
+		Message: translator(c).T("api.error.cursor")}})
+}
+
+// apiLimit reads a list's ?limit= (1 to max, def when absent); ok is false
+// for anything else, answered by apiBadLimit.
+func apiLimit(c echo.Context, def, max int) (n int, ok bool) {
+	raw := c.QueryParam("limit")
+	if raw == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 || n > max {
+		return 0, false
+	}
+	return n, true
+}
+
+// apiBadLimit is the 400 of a ?limit= apiLimit refused.
+func apiBadLimit(c echo.Context, max int) error {
+	return apiErrors(c, http.StatusBadRequest, []apiError{{Field: "limit", Code: "api.error.limit",
+		Message: translator(c).T("api.error.limit", "Max", max)}})
+}
+
+// apiStatusCode is the stable code of an error status in the API's error
+// shape.
+func apiStatusCode(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "bad_request"
+	case http.StatusUnauthorized:
+		return "unauthorized"
+	case http.StatusForbidden:
+		return "forbidden"
+	case http.StatusNotFound:
+		return "not_found"
+	case http.StatusMethodNotAllowed:
+		return "method_not_allowed"
+	case http.StatusConflict:
+		return "conflict"
+	case http.StatusRequestEntityTooLarge:
+		return "too_large"
+	case http.StatusUnsupportedMediaType:
+		return "unsupported_media_type"
+	case http.StatusUnprocessableEntity:
+		return "unprocessable"
+	case http.StatusTooManyRequests:
+		return "too_many_requests"
+	case http.StatusServiceUnavailable:
+		return "unavailable"
+	default:
+		if status >= 500 {
+			return "server_error"
+		}
+		return "bad_request"
+	}
+}
