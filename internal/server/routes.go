@@ -27,7 +27,9 @@ type Route struct {
 
 // apiAnyUser admits every signed-in user, by session or by a token
 // holding scope (docs/RULES.md §19.2).
-func apiAnyUser(scope string) auth.Policy { return auth.Policy{AnyUser: true, Token: true, Scope: scope} }
+func apiAnyUser(scope string) auth.Policy {
+	return auth.Policy{AnyUser: true, Token: true, Scope: scope}
+}
 
 // apiRole admits users of one of roles (and admins), by session or by a
 // token holding scope.
