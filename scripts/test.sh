@@ -8,9 +8,12 @@ cd "$(dirname "$0")/.."
 step() { printf '\n==> %s\n' "$*"; }
 die() { printf 'make test: %s\n' "$*" >&2; exit 1; }
 
-step "browser for the browser tests"
+step "browser for the browser tests, curl and jq for the API guide"
 need=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need+=(chromium)
+# The API guide's test runs docs/API.md's examples with curl and jq.
+command -v curl >/dev/null 2>&1 || need+=(curl)
+command -v jq >/dev/null 2>&1 || need+=(jq)
 if command -v fc-list >/dev/null 2>&1 && ! fc-list :lang=zh 2>/dev/null | grep -q .; then need+=(fonts-wqy-microhei); fi
 if ((${#need[@]})); then
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then

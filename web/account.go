@@ -1,6 +1,9 @@
 package web
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // LoginView is the login page's view model.
 type LoginView struct {
@@ -103,3 +106,7 @@ type NewAPIToken struct {
 	// BaseURL is this site's address, for the example command.
 	BaseURL string
 }
+
+// scopeKey is a scope's part of its catalog keys: "quotes:write" →
+// "quotes_write" (apitoken.scope.quotes_write and its .hint).
+func scopeKey(scope string) string { return strings.ReplaceAll(scope, ":", "_") }

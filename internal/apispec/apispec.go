@@ -68,11 +68,24 @@ func build() ([]byte, error) {
 		if err := dec.Decode(&p); err != nil {
 			return nil, fmt.Errorf("%s: %w", path.Base(name), err)
 		}
+		// One path may gather operations from several parts (the market's
+		// GET and a write's POST); one operation is described once.
 		for k, v := range p.Paths {
-			if _, dup := paths[k]; dup {
-				return nil, fmt.Errorf("%s: path %s is described twice", path.Base(name), k)
+			ops, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: path %s is not an object", path.Base(name), k)
 			}
-			paths[k] = v
+			have, seen := paths[k].(map[string]any)
+			if !seen {
+				paths[k] = ops
+				continue
+			}
+			for m, op := range ops {
+				if _, twice := have[m]; twice {
+					return nil, fmt.Errorf("%s: %s %s is described twice", path.Base(name), m, k)
+				}
+				have[m] = op
+			}
 		}
 		for kind, entries := range p.Components {
 			dst := ensureMap(components, kind)

@@ -1,11 +1,16 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/apispec"
+	"gpuquote/internal/store"
+	"gpuquote/web"
 )
 
 // apiOpenAPI serves the OpenAPI 3.1 description of the data API
@@ -25,5 +30,115 @@ func (s *Server) apiOpenAPI(c echo.Context) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, doc)
 }
 
-func (s *Server) apiDocsPage(c echo.Context) error { return echo.ErrNotImplemented }
-func (s *Server) apiAudit(c echo.Context) error    { return echo.ErrNotImplemented }
+// apiDocsPage is /api/docs: the OpenAPI description as a page to read, in
+// the reader's language, rendered on the server from the same document
+// (docs/RULES.md §19.6).
+func (s *Server) apiDocsPage(c echo.Context) error {
+	doc, err := apispec.Document()
+	if err != nil {
+		return err
+	}
+	v, err := web.NewAPIDocsView(doc)
+	if err != nil {
+		return err
+	}
+	v.Page = s.page(c, "apidoc.title")
+	return s.render(c, http.StatusOK, v.Page, web.APIDocs(v))
+}
+
+// apiAuditRecord is one entry of GET /api/v1/audit: the audit log's row as
+// the admin page shows it, before and after as the JSON stored.
+type apiAuditRecord struct {
+	ID         int64           `json:"id"`
+	At         string          `json:"at"`
+	ActorID    *int64          `json:"actor_id"`
+	ActorEmail string          `json:"actor_email"`
+	Action     string          `json:"action"`
+	Entity     string          `json:"entity"`
+	EntityID   string          `json:"entity_id"`
+	Before     json.RawMessage `json:"before"`
+	After      json.RawMessage `json:"after"`
+	RequestID  string          `json:"request_id"`
+	ClientIP   string          `json:"client_ip"`
+}
+
+// apiAuditCursor is a position in the audit log: the rows older than
+// BeforeID come next (keyset on id, newest first).
+type apiAuditCursor struct {
+	BeforeID int64 `json:"before_id"`
+}
+
+// apiAuditMaxLimit bounds ?limit= of the audit log (docs/RULES.md §19.1).
+const apiAuditMaxLimit = 200
+
+// apiAudit is GET /api/v1/audit (admins, scope admin): the audit log newest
+// first, a page at a time, filtered as /admin/audit is by action, object,
+// actor (part of the email) and days from/to (docs/RULES.md §19.6).
+func (s *Server) apiAudit(c echo.Context) error {
+	limit, ok := apiLimit(c, 50, apiAuditMaxLimit)
+	if !ok {
+		return apiBadLimit(c, apiAuditMaxLimit)
+	}
+	var pos apiAuditCursor
+	if raw := c.QueryParam("cursor"); raw != "" {
+		if err := decodeCursor(raw, &pos); err != nil || pos.BeforeID < 1 {
+			return apiBadCursor(c)
+		}
+	}
+	f := store.AuditFilter{Actor: strings.TrimSpace(c.QueryParam("actor")), Entity: strings.TrimSpace(c.QueryParam("entity")),
+		Action: strings.TrimSpace(c.QueryParam("action")), BeforeID: pos.BeforeID, Limit: limit}
+	// The same checks as the admin page's filters: a name the log cannot
+	// hold is a mistake to point out, not a filter that matches nothing.
+	errs := web.Errors{}
+	if f.Action != "" && !store.IsAuditAction(f.Action) {
+		errs.Set("action", "form.error.choice")
+	}
+	if f.Entity != "" && !store.IsAuditEntity(f.Entity) {
+		errs.Set("entity", "form.error.choice")
+	}
+	if raw := c.QueryParam("from"); raw != "" {
+		d, err := time.Parse(time.DateOnly, raw)
+		if err != nil {
+			errs.Set("from", "form.date.invalid")
+		}
+		f.From = d
+	}
+	if raw := c.QueryParam("to"); raw != "" {
+		d, err := time.Parse(time.DateOnly, raw)
+		if err != nil {
+			errs.Set("to", "form.date.invalid")
+		}
+		f.To = d.AddDate(0, 0, 1) // the "to" day is included
+	}
+	if len(errs) > 0 {
+		return apiFormErrors(c, errs)
+	}
+	recs, err := s.store.AuditLog(c.Request().Context(), f)
+	if err != nil {
+		return err
+	}
+	page := apiPage[apiAuditRecord]{Items: make([]apiAuditRecord, 0, min(len(recs), limit))}
+	if len(recs) > limit {
+		recs = recs[:limit]
+		page.NextCursor = encodeCursor(apiAuditCursor{BeforeID: recs[len(recs)-1].ID})
+	}
+	for _, r := range recs {
+		item := apiAuditRecord{ID: r.ID, At: r.At.UTC().Format(time.RFC3339Nano), ActorEmail: r.ActorEmail,
+			Action: r.Action, Entity: r.Entity, EntityID: r.EntityID, Before: rawOrNull(r.Before), After: rawOrNull(r.After),
+			RequestID: r.RequestID, ClientIP: r.ClientIP}
+		if r.ActorID != 0 {
+			id := r.ActorID
+			item.ActorID = &id
+		}
+		page.Items = append(page.Items, item)
+	}
+	return apiJSON(c, http.StatusOK, page)
+}
+
+// rawOrNull is a stored JSON value, or null when there is none.
+func rawOrNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}

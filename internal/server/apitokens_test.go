@@ -32,11 +32,21 @@ func someonesAPIToken(a *testutil.App) int64 {
 
 var tokenSecret = regexp.MustCompile(`data-testid="api-token-secret">([^<]+)<`)
 
+// tokenForm is the account page's create-token form: name, the user's
+// password, scopes ticked (every scope when none is named) and the
+// default lifetime.
+func tokenForm(name, password string, scopes ...string) url.Values {
+	if len(scopes) == 0 {
+		scopes = user.APIScopes
+	}
+	return url.Values{"name": {name}, "password": {password}, "scope": scopes, "expires_days": {"90"}}
+}
+
 // createToken creates a token through the account page, giving the
-// user's password, and returns it.
+// user's password and ticking every scope, and returns it.
 func createToken(t *testing.T, c *testutil.Client, name, password string) string {
 	t.Helper()
-	r := c.PostForm("/account/tokens", url.Values{"name": {name}, "password": {password}})
+	r := c.PostForm("/account/tokens", tokenForm(name, password))
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("create token: status %d\n%s", r.StatusCode, r.Body)
 	}
@@ -159,7 +169,7 @@ func TestAPITokenForm(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := c.PostForm("/account/tokens", url.Values{"name": {tc.value}, "password": {testutil.Password(auth.RoleFinance)}})
+			r := c.PostForm("/account/tokens", tokenForm(tc.value, testutil.Password(auth.RoleFinance)))
 			if r.StatusCode != tc.status {
 				t.Fatalf("status %d, want %d", r.StatusCode, tc.status)
 			}
@@ -175,7 +185,7 @@ func TestAPITokenForm(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := c.PostForm("/account/tokens", url.Values{"name": {"one too many"}, "password": {testutil.Password(auth.RoleFinance)}})
+	r := c.PostForm("/account/tokens", tokenForm("one too many", testutil.Password(auth.RoleFinance)))
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-token_name"`) {
 		t.Errorf("over the limit: %d", r.StatusCode)
 	}

@@ -40,7 +40,7 @@ func TestCrossOriginPostRefused(t *testing.T) {
 	for _, origin := range []string{"https://evil.example", "null", "http://" + u.Hostname(), "https://" + u.Host,
 		"http://" + u.Hostname() + ":1", "http://evil.example:" + u.Port(), app.URL + ".evil.example", "file://", "not an origin"} {
 		c.Header.Set("Origin", origin)
-		r := c.PostForm("/account/tokens", url.Values{"name": {"cross " + origin}, "password": {testutil.Password(auth.RoleAnalyst)}})
+		r := c.PostForm("/account/tokens", tokenForm("cross "+origin, testutil.Password(auth.RoleAnalyst)))
 		if r.StatusCode != http.StatusForbidden {
 			t.Errorf("Origin %q: %d, want 403", origin, r.StatusCode)
 		}
@@ -54,7 +54,7 @@ func TestCrossOriginPostRefused(t *testing.T) {
 		} else {
 			c.Header.Set("Origin", origin)
 		}
-		if r := c.PostForm("/account/tokens", url.Values{"name": {"same " + origin}, "password": {testutil.Password(auth.RoleAnalyst)}}); r.StatusCode != http.StatusCreated {
+		if r := c.PostForm("/account/tokens", tokenForm("same "+origin, testutil.Password(auth.RoleAnalyst))); r.StatusCode != http.StatusCreated {
 			t.Errorf("Origin %q: %d, want 201", origin, r.StatusCode)
 		}
 		if tokens, _ := writesOf(t, app, id); tokens != tokens0+i+1 {
@@ -96,11 +96,11 @@ func TestOriginAgainstThePublicURL(t *testing.T) {
 	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.PublicURL = "https://gpuquote.example.com" })
 	c, id := app.AsUser(auth.RoleAnalyst)
 	c.Header.Set("Origin", app.URL)
-	if r := c.PostForm("/account/tokens", url.Values{"name": {"via host"}, "password": {testutil.Password(auth.RoleAnalyst)}}); r.StatusCode != http.StatusForbidden {
+	if r := c.PostForm("/account/tokens", tokenForm("via host", testutil.Password(auth.RoleAnalyst))); r.StatusCode != http.StatusForbidden {
 		t.Errorf("the Host's origin instead of the public URL: %d, want 403", r.StatusCode)
 	}
 	c.Header.Set("Origin", "https://gpuquote.example.com")
-	if r := c.PostForm("/account/tokens", url.Values{"name": {"via public url"}, "password": {testutil.Password(auth.RoleAnalyst)}}); r.StatusCode != http.StatusCreated {
+	if r := c.PostForm("/account/tokens", tokenForm("via public url", testutil.Password(auth.RoleAnalyst))); r.StatusCode != http.StatusCreated {
 		t.Errorf("the public URL's origin: %d, want 201", r.StatusCode)
 	}
 	if tokens, _ := writesOf(t, app, id); tokens != 1 {

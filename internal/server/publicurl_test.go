@@ -3,7 +3,6 @@ package server_test
 import (
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -46,7 +45,7 @@ func TestAbsoluteLinksComeFromTheConfiguredAddress(t *testing.T) {
 	}
 
 	// The API token's example names the same address.
-	r := c.PostForm("/account/tokens", url.Values{"name": {"ci"}, "password": {testutil.Password(auth.RoleAnalyst)}})
+	r := c.PostForm("/account/tokens", tokenForm("ci", testutil.Password(auth.RoleAnalyst)))
 	if r.StatusCode != http.StatusCreated || !strings.Contains(r.Body, "https://gpuquote.example.test/api/v1/verify/nvidia-smi") {
 		t.Errorf("token example: %d, configured address named: %v", r.StatusCode, strings.Contains(r.Body, "https://gpuquote.example.test/api/"))
 	}

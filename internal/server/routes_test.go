@@ -65,8 +65,45 @@ func TestRoutePolicies(t *testing.T) {
 		}, want: want{401, 200, 200, 200, 200}},
 		// Availability records (docs/RULES.md §18.2): a form body is no JSON object.
 		"POST /api/v1/availability": {want: want{401, 422, 422, 422, 422}},
-		"GET /availability":         {setup: availabilityPath, want: want{303, 200, 200, 200, 200}},
-		"POST /availability":        {form: availabilityForm, want: want{401, 303, 303, 303, 303}},
+
+		// The data API (docs/RULES.md §19) by session; tokens and scopes
+		// are TestAPIScopeMatrix's. A form body is no JSON object (422);
+		// an id that matches nothing is 404.
+		"GET /api/v1/openapi.json": {want: want{200, 200, 200, 200, 200}},
+		"GET /api/docs":            {want: want{200, 200, 200, 200, 200}},
+		"GET /api/v1/platforms":    {want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/platforms/:id": {setup: func(a *testutil.App) string { return "/api/v1/platforms/" + itoa(specSeedPlatform(a).ID) },
+			want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/gpus": {want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/gpus/:id": {setup: func(a *testutil.App) string { return "/api/v1/gpus/" + itoa(specSeedGPU(a).ID) },
+			want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/quotes": {want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/quotes/:id": {setup: func(a *testutil.App) string { return "/api/v1/quotes/" + itoa(publishedQuote(a)) },
+			want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/quotes/:id/versions": {setup: func(a *testutil.App) string {
+			return "/api/v1/quotes/" + itoa(publishedQuote(a)) + "/versions"
+		}, want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/reference-prices": {want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/fx-rates":         {want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/availability": {setup: func(a *testutil.App) string {
+			return "/api/v1" + availabilityPath(a)
+		}, want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/reports":              {want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/reports/:id":          {path: "/api/v1/reports/999999", want: want{401, 404, 404, 404, 404}},
+		"POST /api/v1/compare":             {want: want{401, 422, 422, 422, 422}},
+		"POST /api/v1/quotes":              {want: want{401, 403, 403, 422, 422}},
+		"POST /api/v1/quotes/:id/versions": {path: "/api/v1/quotes/999999/versions", want: want{401, 403, 403, 404, 404}},
+		"POST /api/v1/proposals":           {want: want{401, 422, 422, 422, 422}},
+		"POST /api/v1/reference-prices":    {want: want{401, 403, 403, 422, 422}},
+		"POST /api/v1/fx-rates":            {want: want{401, 403, 403, 422, 422}},
+		"POST /api/v1/reports":             {want: want{401, 422, 422, 422, 422}},
+		"POST /api/v1/reports/:id/submit":  {path: "/api/v1/reports/999999/submit", want: want{401, 404, 404, 404, 404}},
+		"POST /api/v1/reports/:id/approve": {path: "/api/v1/reports/999999/approve", want: want{401, 403, 404, 403, 404}},
+		"POST /api/v1/reports/:id/return":  {path: "/api/v1/reports/999999/return", want: want{401, 403, 404, 403, 404}},
+		"POST /api/v1/trials/:id/checks":   {path: "/api/v1/trials/999999/checks", want: want{401, 404, 404, 404, 404}},
+		"GET /api/v1/audit":                {want: want{401, 403, 403, 403, 200}},
+		"GET /availability":                {setup: availabilityPath, want: want{303, 200, 200, 200, 200}},
+		"POST /availability":               {form: availabilityForm, want: want{401, 303, 303, 303, 303}},
 		// Reaching the handler: the password is asked for again and this one is wrong.
 		"POST /account/tokens": {form: func(*testutil.App) url.Values {
 			return url.Values{"name": {"route test"}, "password": {"not my password"}}

@@ -230,13 +230,13 @@ func TestAPITokenAsksForThePassword(t *testing.T) {
 		t.Error("the token form has no password field")
 	}
 	for _, pw := range []string{"", "not my password", strings.ToUpper(testutil.Password(auth.RoleAnalyst))} {
-		r := c.PostForm("/account/tokens", url.Values{"name": {"stolen session"}, "password": {pw}})
+		r := c.PostForm("/account/tokens", tokenForm("stolen session", pw))
 		if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-token_password"`) ||
 			strings.Contains(r.Body, `data-testid="api-token-secret"`) {
 			t.Errorf("password %q: %d, field error shown %v", pw, r.StatusCode, strings.Contains(r.Body, `data-testid="error-token_password"`))
 		}
 	}
-	if r := c.PostForm("/account/tokens", url.Values{"name": {"stolen session"}, "password": {"not my password"}}); !strings.Contains(r.Body, "当前密码不正确") {
+	if r := c.PostForm("/account/tokens", tokenForm("stolen session", "not my password")); !strings.Contains(r.Body, "当前密码不正确") {
 		t.Error("the wrong password is not worded")
 	}
 	var tokens, audited int

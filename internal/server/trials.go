@@ -292,6 +292,27 @@ func (s *Server) trialView(c echo.Context, id int64) (web.TrialView, error) {
 	return web.NewTrialView(translator(c), in), nil
 }
 
+// readCheckResult reads one check's result from r (state, note, measured)
+// and output: the trial page's form and the API's body both come through
+// here, so both apply the same limits, and a failure must name its reason
+// (the verdict quotes it). Problems are r's errors.
+func readCheckResult(r *form.Reader, check int, output string) trial.Record {
+	rec := trial.Record{Check: check, State: trial.State(r.Raw("state"))}
+	if !rec.State.Valid() {
+		r.Fail("state", "trials.error.state")
+	}
+	rec.Note = r.Text("note", checkMaxNote)
+	rec.Measured = r.Text("measured", checkMaxMeasured)
+	rec.Output = trialOutput(output)
+	if utf8.RuneCountInString(rec.Output) > checkMaxOutput {
+		r.Fail("output", "trials.error.output_too_long")
+	}
+	if rec.State == trial.Fail && rec.Note == "" && rec.Measured == "" && strings.TrimSpace(rec.Output) == "" {
+		r.Fail("note", "trials.error.evidence_required")
+	}
+	return rec
+}
+
 // trialRecordCheck is POST /trials/:id/checks: records one check's result
 // with its evidence. A day-1 failure turns the verdict to exit at once.
 func (s *Server) trialRecordCheck(c echo.Context) error {
@@ -313,21 +334,8 @@ func (s *Server) trialRecordCheck(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest)
 	}
 	r := form.Values(values)
-	cf := web.TrialCheckForm{State: values.Get("state"), Errors: r.Errs, Open: true}
-	st := trial.State(r.Raw("state"))
-	if !st.Valid() {
-		r.Fail("state", "trials.error.state")
-	}
-	cf.Note = r.Text("note", checkMaxNote)
-	cf.Measured = r.Text("measured", checkMaxMeasured)
-	cf.Output = trialOutput(values.Get("output"))
-	if utf8.RuneCountInString(cf.Output) > checkMaxOutput {
-		r.Fail("output", "trials.error.output_too_long")
-	}
-	// A failure names its reason: the verdict quotes it.
-	if st == trial.Fail && cf.Note == "" && cf.Measured == "" && strings.TrimSpace(cf.Output) == "" {
-		r.Fail("note", "trials.error.evidence_required")
-	}
+	rec := readCheckResult(r, ck.Number, values.Get("output"))
+	cf := web.TrialCheckForm{State: values.Get("state"), Errors: r.Errs, Open: true, Note: rec.Note, Measured: rec.Measured, Output: rec.Output}
 	if !r.OK() {
 		return s.renderTrial(c, http.StatusUnprocessableEntity, id, func(v *web.TrialView) {
 			for i := range v.Phases {
@@ -339,8 +347,7 @@ func (s *Server) trialRecordCheck(c echo.Context) error {
 			}
 		})
 	}
-	after, err := s.store.RecordTrialResults(c.Request().Context(), s.actor(c), id, nil, []trial.Record{{
-		Check: ck.Number, State: st, Note: cf.Note, Output: cf.Output, Measured: cf.Measured}})
+	after, err := s.store.RecordTrialResults(c.Request().Context(), s.actor(c), id, nil, []trial.Record{rec})
 	if err != nil {
 		return s.trialWriteError(c, before, err)
 	}

@@ -453,8 +453,20 @@ type ReportFilter struct {
 	Currency       string
 	// OldestFirst orders a work queue (the finance inbox).
 	OldestFirst bool
-	Offset      int
-	Limit       int
+	// Before, when set, lists only reports after this position in the
+	// newest-first order (the API's keyset pages, docs/RULES.md §19.1);
+	// NoCount skips counting every match (the total is then the rows
+	// returned).
+	Before  *ReportKey
+	NoCount bool
+	Offset  int
+	Limit   int
+}
+
+// ReportKey is a report's position in the newest-first order.
+type ReportKey struct {
+	CreatedAt time.Time
+	ID        int64
 }
 
 // Reports lists reports (without snapshots), newest first, with the number
@@ -498,10 +510,16 @@ func (s *Store) Reports(ctx context.Context, f ReportFilter) ([]report.Report, i
 	if f.Currency != "" {
 		add("r.report_currency = ?", f.Currency)
 	}
+	if f.Before != nil {
+		args = append(args, f.Before.CreatedAt, f.Before.ID)
+		where = append(where, "(r.created_at, r.id) < ($"+strconv.Itoa(len(args)-1)+", $"+strconv.Itoa(len(args))+")")
+	}
 	cond := strings.Join(where, " AND ")
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM reports r WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count reports: %w", err)
+	if !f.NoCount {
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM reports r WHERE `+cond, args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count reports: %w", err)
+		}
 	}
 	order := "r.created_at DESC, r.id DESC"
 	if f.OldestFirst {
@@ -516,6 +534,9 @@ func (s *Store) Reports(ctx context.Context, f ReportFilter) ([]report.Report, i
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (report.Report, error) { return scanReport(row) })
 	if err != nil {
 		return nil, 0, err
+	}
+	if f.NoCount {
+		total = len(out)
 	}
 	return out, total, nil
 }

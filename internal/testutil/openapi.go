@@ -50,6 +50,8 @@ func OpenAPI() (*openapi3.T, error) {
 			specErr = fmt.Errorf("OpenAPI document is not valid: %w", err)
 			return
 		}
+		// The docs page is described as text/html: its body is text.
+		openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
 		// Match any host: the description's server is "/".
 		doc.Servers = openapi3.Servers{{URL: "/"}}
 		specDoc = doc

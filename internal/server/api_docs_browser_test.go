@@ -1,0 +1,50 @@
+package server_test
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/testutil"
+)
+
+// TestBrowserAPIDocs opens /api/docs and the account page's token section
+// at a phone's and a desktop's width in both languages: nothing scrolls
+// sideways, not even with every operation unfolded, where long paths and
+// schema names must wrap (docs/RULES.md §19.6). GPUQUOTE_SCREENSHOT_DIR
+// keeps the images.
+func TestBrowserAPIDocs(t *testing.T) {
+	app := testutil.NewApp(t)
+	email, password, _ := app.CreateUser(auth.RoleAdmin)
+	b := testutil.Browser(t)
+	if err := chromedp.Do(b, signIn(app, email, password)); err != nil {
+		t.Fatal(err)
+	}
+	pagesFit(t, b, app, "apidocs", []fitPage{
+		{"docs", "/api/docs", `[data-testid="apidoc-schemas"]`, false},
+		{"tokens", "/account#api-tokens", `[data-testid="api-token-form"]`, true},
+	})
+	for _, lang := range []string{"zh-CN", "en"} {
+		useLanguage(t, b, lang)
+		for _, width := range []int64{390, 1280} {
+			if err := chromedp.Do(b, chromedp.EmulateViewport(width, 900), chromedp.Navigate(app.URL+"/api/docs"),
+				chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] [data-testid="apidoc-schemas"]`))); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Run(b, chromedp.Evaluate[bool](`document.querySelectorAll("details").forEach(d => d.open = true), true`)); err != nil {
+				t.Fatal(err)
+			}
+			wide, err := chromedp.Run(b, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wide {
+				t.Errorf("%s /api/docs unfolded at %d px scrolls sideways", lang, width)
+			}
+			if width == 390 {
+				testutil.Screenshot(t, b, "apidocs-unfolded-"+lang+"-390")
+			}
+		}
+	}
+}
