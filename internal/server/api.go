@@ -150,6 +150,22 @@ type apiPage[T any] struct {
 	NextCursor string `json:"next_cursor"`
 }
 
+// apiKeysetPage is one page of a list read past a position: rows are up to
+// limit+1 rows from there, so a row beyond limit says more follow. The page
+// holds the first limit rows as items (item maps each), and its next
+// cursor is the last one's position (cursor), "" on the last page.
+func apiKeysetPage[R, T any](rows []R, limit int, item func(R) T, cursor func(R) string) apiPage[T] {
+	p := apiPage[T]{Items: make([]T, 0, min(len(rows), limit))}
+	if len(rows) > limit {
+		rows = rows[:limit]
+		p.NextCursor = cursor(rows[limit-1])
+	}
+	for _, r := range rows {
+		p.Items = append(p.Items, item(r))
+	}
+	return p
+}
+
 // encodeCursor writes a list position as an opaque cursor: the URL-safe
 // base64 of its JSON. A cursor is a position, not a secret or a grant: the
 // list it continues still checks who may read what.

@@ -386,16 +386,8 @@ func (s *Server) apiPlatforms(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	next := ""
-	if len(rows) > limit {
-		rows = rows[:limit]
-		next = encodeCursor(apiIDCursor{ID: rows[limit-1].ID, FP: fp()})
-	}
-	items := make([]apiPlatform, 0, len(rows))
-	for _, p := range rows {
-		items = append(items, newAPIPlatform(p))
-	}
-	return apiMarketPageOf(c, items, next)
+	return apiJSON(c, http.StatusOK, apiKeysetPage(rows, limit, newAPIPlatform,
+		func(p market.Platform) string { return encodeCursor(apiIDCursor{ID: p.ID, FP: fp()}) }))
 }
 
 // apiPlatform is GET /api/v1/platforms/{id}.
@@ -435,16 +427,8 @@ func (s *Server) apiGPUs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	next := ""
-	if len(rows) > limit {
-		rows = rows[:limit]
-		next = encodeCursor(apiIDCursor{ID: rows[limit-1].ID, FP: fp()})
-	}
-	items := make([]apiGPUModel, 0, len(rows))
-	for _, g := range rows {
-		items = append(items, newAPIGPUModel(g))
-	}
-	return apiMarketPageOf(c, items, next)
+	return apiJSON(c, http.StatusOK, apiKeysetPage(rows, limit, newAPIGPUModel,
+		func(g market.GPUModel) string { return encodeCursor(apiIDCursor{ID: g.ID, FP: fp()}) }))
 }
 
 // apiGPU is GET /api/v1/gpus/{id}.
@@ -507,17 +491,9 @@ func (s *Server) apiQuotes(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	next := ""
-	if len(rows) > limit {
-		rows = rows[:limit]
-		last := rows[limit-1]
-		next = encodeCursor(apiQuoteCursor{AsOf: last.AsOf.Format(time.DateOnly), ID: last.ID, FP: fp()})
-	}
-	items := make([]apiQuoteSummary, 0, len(rows))
-	for _, q := range rows {
-		items = append(items, newAPIQuoteSummary(q))
-	}
-	return apiMarketPageOf(c, items, next)
+	return apiJSON(c, http.StatusOK, apiKeysetPage(rows, limit, newAPIQuoteSummary, func(q quote.Quote) string {
+		return encodeCursor(apiQuoteCursor{AsOf: q.AsOf.Format(time.DateOnly), ID: q.ID, FP: fp()})
+	}))
 }
 
 // apiQuote is GET /api/v1/quotes/{id}: one version with its lines, when
@@ -739,32 +715,32 @@ func (s *Server) apiAvailabilityRecords(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	page := apiKeysetPage(rows, limit, newAPIAvailabilityRecord, func(r avail.Record) string {
+		return encodeCursor(apiAvailabilityCursor{At: r.AttemptedAt.UTC().Format(time.RFC3339Nano), ID: r.ID, FP: fp()})
+	})
 	out := apiAvailabilityPage{PlatformID: pair.PlatformID, GPUModelID: pair.GPUModelID, Day: today.Format(time.DateOnly),
-		Stats: []apiAvailabilityStats{}, Items: []apiAvailabilityRecord{}}
-	if len(rows) > limit {
-		rows = rows[:limit]
-		last := rows[limit-1]
-		out.NextCursor = encodeCursor(apiAvailabilityCursor{At: last.AttemptedAt.UTC().Format(time.RFC3339Nano), ID: last.ID, FP: fp()})
-	}
+		Stats: []apiAvailabilityStats{}, Items: page.Items, NextCursor: page.NextCursor}
 	for _, st := range stats[pair] {
 		from, _ := avail.Window(st.Day, st.Days)
 		out.Stats = append(out.Stats, apiAvailabilityStats{Days: st.Days, From: from.Format(time.DateOnly),
 			To: st.Day.Format(time.DateOnly), Attempts: st.Attempts, Obtained: st.Obtained, RatePct: st.RatePct(),
 			MedianWaitMinutes: st.MedianWait})
 	}
-	for _, r := range rows {
-		rec := apiAvailabilityRecord{ID: r.ID, PlatformID: r.PlatformID, GPUModelID: r.GPUModelID, AttemptedAt: r.AttemptedAt.UTC(),
-			GPUCount: r.GPUCount, Obtained: r.Obtained, WaitMinutes: r.WaitMinutes, Note: r.Note, RecordedBy: r.CreatedByName,
-			RecordedAt: r.CreatedAt.UTC()}
-		if r.QuoteID != 0 {
-			rec.QuoteID = &r.QuoteID
-		}
-		if r.TrialID != 0 {
-			rec.TrialID = &r.TrialID
-		}
-		out.Items = append(out.Items, rec)
-	}
 	return apiJSON(c, http.StatusOK, out)
+}
+
+// newAPIAvailabilityRecord is a stored attempt as the API lists it.
+func newAPIAvailabilityRecord(r avail.Record) apiAvailabilityRecord {
+	rec := apiAvailabilityRecord{ID: r.ID, PlatformID: r.PlatformID, GPUModelID: r.GPUModelID, AttemptedAt: r.AttemptedAt.UTC(),
+		GPUCount: r.GPUCount, Obtained: r.Obtained, WaitMinutes: r.WaitMinutes, Note: r.Note, RecordedBy: r.CreatedByName,
+		RecordedAt: r.CreatedAt.UTC()}
+	if r.QuoteID != 0 {
+		rec.QuoteID = &r.QuoteID
+	}
+	if r.TrialID != 0 {
+		rec.TrialID = &r.TrialID
+	}
+	return rec
 }
 
 // ---- small helpers ----

@@ -117,22 +117,20 @@ func (s *Server) apiAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page := apiPage[apiAuditRecord]{Items: make([]apiAuditRecord, 0, min(len(recs), limit))}
-	if len(recs) > limit {
-		recs = recs[:limit]
-		page.NextCursor = encodeCursor(apiAuditCursor{BeforeID: recs[len(recs)-1].ID})
+	return apiJSON(c, http.StatusOK, apiKeysetPage(recs, limit, newAPIAuditRecord,
+		func(r store.AuditRecord) string { return encodeCursor(apiAuditCursor{BeforeID: r.ID}) }))
+}
+
+// newAPIAuditRecord is an audit entry as the API lists it.
+func newAPIAuditRecord(r store.AuditRecord) apiAuditRecord {
+	item := apiAuditRecord{ID: r.ID, At: r.At.UTC().Format(time.RFC3339Nano), ActorEmail: r.ActorEmail,
+		Action: r.Action, Entity: r.Entity, EntityID: r.EntityID, Before: rawOrNull(r.Before), After: rawOrNull(r.After),
+		RequestID: r.RequestID, ClientIP: r.ClientIP}
+	if r.ActorID != 0 {
+		id := r.ActorID
+		item.ActorID = &id
 	}
-	for _, r := range recs {
-		item := apiAuditRecord{ID: r.ID, At: r.At.UTC().Format(time.RFC3339Nano), ActorEmail: r.ActorEmail,
-			Action: r.Action, Entity: r.Entity, EntityID: r.EntityID, Before: rawOrNull(r.Before), After: rawOrNull(r.After),
-			RequestID: r.RequestID, ClientIP: r.ClientIP}
-		if r.ActorID != 0 {
-			id := r.ActorID
-			item.ActorID = &id
-		}
-		page.Items = append(page.Items, item)
-	}
-	return apiJSON(c, http.StatusOK, page)
+	return item
 }
 
 // rawOrNull is a stored JSON value, or null when there is none.

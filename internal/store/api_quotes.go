@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
@@ -32,14 +31,8 @@ func (s *Store) CreatePublishedQuote(ctx context.Context, a user.Actor, q quote.
 		if err := audit(ctx, tx, a, AuditEntry{Action: ActionQuoteCreate, Entity: "quote", EntityID: strconv.FormatInt(id, 10), After: draft}); err != nil {
 			return err
 		}
-		if err := publishVersion(ctx, tx, a, id, id); err != nil {
-			return err
-		}
-		if out, err = quoteByID(ctx, tx, id, false); err != nil {
-			return err
-		}
-		return audit(ctx, tx, a, AuditEntry{Action: ActionQuotePublish, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
-			Before: map[string]any{"state": draft.State}, After: map[string]any{"state": out.State, "version": out.Version}})
+		out, err = publishAudited(ctx, tx, a, id, id, draft.State)
+		return err
 	})
 	return out, err
 }
@@ -56,19 +49,8 @@ func (s *Store) CreatePublishedQuote(ctx context.Context, a user.Actor, q quote.
 func (s *Store) PublishQuoteVersion(ctx context.Context, a user.Actor, publishedID int64, q quote.Quote) (quote.Quote, error) {
 	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		src, err := quoteByID(ctx, tx, publishedID, true)
+		src, err := nextVersionBase(ctx, tx, publishedID)
 		if err != nil {
-			return err
-		}
-		if src.State != quote.Published {
-			return ErrNotDraft // only the current published version is the base of the next
-		}
-		var draftID int64
-		err = tx.QueryRow(ctx, `SELECT id FROM quotes WHERE series_id = $1 AND state = 'draft'`, src.SeriesID).Scan(&draftID)
-		if err == nil {
-			return DraftExistsError{DraftID: draftID}
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
 		id, err := insertNextVersion(ctx, tx, a, src.SeriesID, src.ID, &q)
@@ -83,14 +65,8 @@ func (s *Store) PublishQuoteVersion(ctx context.Context, a user.Actor, published
 			After: map[string]any{"from": src.ID, "version": draft.Version, "quote": draft}}); err != nil {
 			return err
 		}
-		if err := publishVersion(ctx, tx, a, src.SeriesID, id); err != nil {
-			return err
-		}
-		if out, err = quoteByID(ctx, tx, id, false); err != nil {
-			return err
-		}
-		return audit(ctx, tx, a, AuditEntry{Action: ActionQuotePublish, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
-			Before: map[string]any{"state": draft.State}, After: map[string]any{"state": out.State, "version": out.Version}})
+		out, err = publishAudited(ctx, tx, a, src.SeriesID, id, draft.State)
+		return err
 	})
 	return out, err
 }

@@ -353,16 +353,48 @@ func (s *Store) PublishQuote(ctx context.Context, a user.Actor, id int64, lockVe
 		if err != nil {
 			return err
 		}
-		if err := publishVersion(ctx, tx, a, before.SeriesID, id); err != nil {
-			return err
-		}
-		if out, err = quoteByID(ctx, tx, id, false); err != nil {
-			return err
-		}
-		return audit(ctx, tx, a, AuditEntry{Action: ActionQuotePublish, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
-			Before: map[string]any{"state": before.State}, After: map[string]any{"state": out.State, "version": out.Version}})
+		out, err = publishAudited(ctx, tx, a, before.SeriesID, id, before.State)
+		return err
 	})
 	return out, err
+}
+
+// publishAudited publishes version id of series (publishVersion) and
+// audits it as published from state before; it returns the version as it
+// now is.
+func publishAudited(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, id int64, before string) (quote.Quote, error) {
+	if err := publishVersion(ctx, tx, a, seriesID, id); err != nil {
+		return quote.Quote{}, err
+	}
+	out, err := quoteByID(ctx, tx, id, false)
+	if err != nil {
+		return quote.Quote{}, err
+	}
+	return out, audit(ctx, tx, a, AuditEntry{Action: ActionQuotePublish, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
+		Before: map[string]any{"state": before}, After: map[string]any{"state": out.State, "version": out.Version}})
+}
+
+// nextVersionBase locks the published version publishedID that a next
+// version is made from: ErrNotFound for an unknown id, ErrNotDraft when it
+// is not its series' published version, DraftExistsError when the series
+// already has a draft (one at a time).
+func nextVersionBase(ctx context.Context, tx pgx.Tx, publishedID int64) (quote.Quote, error) {
+	src, err := quoteByID(ctx, tx, publishedID, true)
+	if err != nil {
+		return quote.Quote{}, err
+	}
+	if src.State != quote.Published {
+		return quote.Quote{}, ErrNotDraft // only the current published version is the base of the next
+	}
+	var draftID int64
+	err = tx.QueryRow(ctx, `SELECT id FROM quotes WHERE series_id = $1 AND state = 'draft'`, src.SeriesID).Scan(&draftID)
+	if err == nil {
+		return quote.Quote{}, DraftExistsError{DraftID: draftID}
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return quote.Quote{}, err
+	}
+	return src, nil
 }
 
 // NewQuoteVersion starts editing a published quote: a draft copy (version
@@ -372,19 +404,8 @@ func (s *Store) PublishQuote(ctx context.Context, a user.Actor, id int64, lockVe
 func (s *Store) NewQuoteVersion(ctx context.Context, a user.Actor, publishedID int64) (quote.Quote, error) {
 	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		src, err := quoteByID(ctx, tx, publishedID, true)
+		src, err := nextVersionBase(ctx, tx, publishedID)
 		if err != nil {
-			return err
-		}
-		if src.State != quote.Published {
-			return ErrNotDraft // only the current published version is the base of the next
-		}
-		var draftID int64
-		err = tx.QueryRow(ctx, `SELECT id FROM quotes WHERE series_id = $1 AND state = 'draft'`, src.SeriesID).Scan(&draftID)
-		if err == nil {
-			return DraftExistsError{DraftID: draftID}
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
 		id, err := insertNextVersion(ctx, tx, a, src.SeriesID, src.ID, &src)
