@@ -2,8 +2,10 @@ package tcoapi
 
 import (
 	"encoding/json"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -216,6 +218,10 @@ func rowIndex(s string) (int, string, bool) {
 	k, err := strconv.Atoi(n)
 	return k, tail, err == nil && k >= 0
 }
+
+// ProfileFields names every field of a usage profile, sorted: the keys of
+// the API's "profile" object and of the pages' "profile." form fields.
+func ProfileFields() []string { return slices.Sorted(maps.Keys(profileFields)) }
 
 // ProfileFromForm reads a usage profile from form fields named like the
 // API's ("profile.hours_per_month", …), through the same decoding and
