@@ -46,6 +46,12 @@ func scanQuoteSummary(row pgx.Row) (quote.Quote, error) {
 // source and the publishing times, no lines. The page of ids is chosen
 // from quotes alone, continuing the (state, as_of, id) index from key.
 func (s *Store) QuotesAfter(ctx context.Context, f QuoteFilter, after QuoteKey, limit int) ([]quote.Quote, error) {
+	// The names a search matches, looked up first, so the search can use
+	// the trigram index (docs/RULES.md §20.2).
+	f, err := withNames(ctx, s.pool, f)
+	if err != nil {
+		return nil, err
+	}
 	cond, args := f.where()
 	if after.ID != 0 {
 		args = append(args, after.AsOf, after.ID)

@@ -150,6 +150,10 @@ func (s *Store) ExportQuotes(ctx context.Context, f QuoteFilter, fn func(quote.Q
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	const batch = 500
+	f, err = withNames(ctx, tx, f) // docs/RULES.md §20.2
+	if err != nil {
+		return err
+	}
 	cond, args := f.where()
 	n := len(args)
 	args = append(args, int64(0), batch)

@@ -493,6 +493,45 @@ type QuoteFilter struct {
 	// rows returned, or Limit+1 when more match (a list that only says
 	// "more match, narrow the filters" needs no count).
 	NoCount bool
+
+	// names holds the platforms and GPU models whose names match Query,
+	// looked up by withNames before the list is read; nil means not looked
+	// up, and where then names them by subqueries.
+	names *nameMatches
+}
+
+// nameMatches are the ids of the platforms and GPU models whose names
+// contain a search text.
+type nameMatches struct {
+	platforms, gpus []int64
+}
+
+// The name conditions of the quote search (docs/RULES.md §20.2), over
+// platforms and gpu_models, with ? for the escaped search text.
+const (
+	platformNameMatch = `name_zh ILIKE '%' || ? || '%' OR name_en ILIKE '%' || ? || '%'`
+	gpuNameMatch      = `name ILIKE '%' || ? || '%' OR (vendor || ' ' || name) ILIKE '%' || ? || '%'`
+)
+
+// withNames looks up the platforms and GPU models whose names match f's
+// search text, so that where can name them as id lists: the planner then
+// knows how many quotes they hold and can combine the quotes' platform and
+// GPU indexes with the label and region trigram index (docs/RULES.md
+// §20.2) instead of testing every quote against the names.
+func withNames(ctx context.Context, q Querier, f QuoteFilter) (QuoteFilter, error) {
+	text := strings.TrimSpace(f.Query)
+	if text == "" {
+		return f, nil
+	}
+	var m nameMatches
+	err := q.QueryRow(ctx, `SELECT ARRAY(SELECT id FROM platforms WHERE `+strings.ReplaceAll(platformNameMatch, "?", "$1")+` ORDER BY id),
+		ARRAY(SELECT id FROM gpu_models WHERE `+strings.ReplaceAll(gpuNameMatch, "?", "$1")+` ORDER BY id)`,
+		escapeLike(text)).Scan(&m.platforms, &m.gpus)
+	if err != nil {
+		return f, fmt.Errorf("quote search names: %w", err)
+	}
+	f.names = &m
+	return f, nil
 }
 
 // where is the filter's condition over quotes q (names are searched through
@@ -531,10 +570,29 @@ func (f QuoteFilter) where() (string, []any) {
 		add("coalesce(q.vram_gb, (SELECT g.vram_gb FROM gpu_models g WHERE g.id = q.gpu_model_id)) >= ?", f.MinVRAMGB.Decimal)
 	}
 	if q := strings.TrimSpace(f.Query); q != "" {
-		add(`(q.label ILIKE '%' || ? || '%' OR q.region ILIKE '%' || ? || '%'
-			OR q.platform_id IN (SELECT id FROM platforms WHERE name_zh ILIKE '%' || ? || '%' OR name_en ILIKE '%' || ? || '%')
-			OR q.gpu_model_id IN (SELECT id FROM gpu_models WHERE name ILIKE '%' || ? || '%' OR (vendor || ' ' || name) ILIKE '%' || ? || '%'))`,
-			escapeLike(q))
+		// docs/RULES.md §20.2: label or region contains the text (the
+		// trigram index answers these), or the platform's or GPU model's
+		// name does: as id lists when withNames looked them up, else as
+		// subqueries with the same conditions.
+		args = append(args, escapeLike(q))
+		text := "$" + strconv.Itoa(len(args))
+		arms := []string{`q.label ILIKE '%' || ` + text + ` || '%'`, `q.region ILIKE '%' || ` + text + ` || '%'`}
+		if f.names == nil {
+			arms = append(arms,
+				"q.platform_id IN (SELECT id FROM platforms WHERE "+strings.ReplaceAll(platformNameMatch, "?", text)+")",
+				"q.gpu_model_id IN (SELECT id FROM gpu_models WHERE "+strings.ReplaceAll(gpuNameMatch, "?", text)+")")
+		} else {
+			// An empty list matches nothing: leave its arm out.
+			if len(f.names.platforms) > 0 {
+				args = append(args, f.names.platforms)
+				arms = append(arms, "q.platform_id = ANY($"+strconv.Itoa(len(args))+"::bigint[])")
+			}
+			if len(f.names.gpus) > 0 {
+				args = append(args, f.names.gpus)
+				arms = append(arms, "q.gpu_model_id = ANY($"+strconv.Itoa(len(args))+"::bigint[])")
+			}
+		}
+		where = append(where, "("+strings.Join(arms, " OR ")+")")
 	}
 	if !f.AsOfBefore.IsZero() {
 		add("q.as_of < ?", f.AsOfBefore)
@@ -580,13 +638,20 @@ func scanQuoteListRow(row pgx.Row) (quote.Quote, error) {
 // are filled (quoteListColumns): no lines, terms or bookkeeping; load a
 // quote with QuoteByID or QuotesByIDs for the rest.
 //
-// Why it is shaped like this: the page of ids is chosen from quotes alone,
-// walking the (state, as_of, id) index when one state is asked for, and
-// only those rows are joined to their names; name searches become id lists
-// from the small platform and GPU tables first.
+// Why it is shaped like this (docs/RULES.md §20.2): the page of ids is
+// chosen from quotes alone, walking the (state, as_of, id) index when one
+// state is asked for — reading only the index when no other column is
+// filtered on, so a deep page skips index entries, not table rows — and
+// only those ids are joined to their quotes and names; name searches
+// become id lists from the small platform and GPU tables first
+// (withNames), and label and region searches read the trigram index.
 func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]quote.Quote, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
+	}
+	f, err := withNames(ctx, s.pool, f)
+	if err != nil {
+		return nil, 0, err
 	}
 	cond, args := f.where()
 	var total int
@@ -602,8 +667,9 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]quote.Quote, int, 
 	}
 	args = append(args, f.Offset, limit)
 	rows, err := s.pool.Query(ctx, `SELECT `+quoteListColumns+`
-		FROM (SELECT * FROM quotes q WHERE `+cond+` ORDER BY q.as_of DESC, q.id DESC
-		      OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args))+`) q
+		FROM (SELECT q.id FROM quotes q WHERE `+cond+` ORDER BY q.as_of DESC, q.id DESC
+		      OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args))+`) k
+		JOIN quotes q ON q.id = k.id
 		JOIN platforms p ON p.id = q.platform_id JOIN gpu_models g ON g.id = q.gpu_model_id
 		ORDER BY q.as_of DESC, q.id DESC`, args...)
 	if err != nil {
