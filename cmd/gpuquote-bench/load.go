@@ -230,8 +230,11 @@ func soak(ctx context.Context, o options, srv *server, ts []target) error {
 		at         time.Duration
 		rssMiB     float64
 		goroutines int
-		requests   uint64
-		failed     uint64
+		// compared is how many priced comparisons the server keeps
+		// (docs/RULES.md §20.1).
+		compared int
+		requests uint64
+		failed   uint64
 	}
 	var samples []sample
 	metrics := make([]*vegeta.Metrics, len(picked))
@@ -248,9 +251,11 @@ func soak(ctx context.Context, o options, srv *server, ts []target) error {
 	}
 	start := time.Now()
 	take := func() {
-		s := sample{at: time.Since(start).Round(time.Second), rssMiB: rssMiB(srv.pid), goroutines: goroutines(srv.metricsURL)}
+		s := sample{at: time.Since(start).Round(time.Second), rssMiB: rssMiB(srv.pid),
+			goroutines: int(metricValue(srv.metricsURL, "go_goroutines")),
+			compared:   int(metricValue(srv.metricsURL, "gpuquote_compare_cache_entries"))}
 		samples = append(samples, s)
-		logf("  %v: RSS %.1f MiB, %d goroutines", s.at, s.rssMiB, s.goroutines)
+		logf("  %v: RSS %.1f MiB, %d goroutines, %d comparisons kept", s.at, s.rssMiB, s.goroutines, s.compared)
 	}
 	take()
 	tick := time.NewTicker(30 * time.Second)
@@ -276,9 +281,9 @@ func soak(ctx context.Context, o options, srv *server, ts []target) error {
 		fmt.Fprintf(&b, "| %s | %.0f | %.0f | %d | %d | %s | %s |\n", t.what, rates[t.name], m.Rate, m.Requests, failures(*m),
 			ms(m.Latencies.P50), ms(m.Latencies.P99))
 	}
-	b.WriteString("\n| elapsed | server RSS | goroutines |\n|---:|---:|---:|\n")
+	b.WriteString("\n| elapsed | server RSS | goroutines | comparisons kept |\n|---:|---:|---:|---:|\n")
 	for _, s := range samples {
-		fmt.Fprintf(&b, "| %v | %.1f MiB | %d |\n", s.at, s.rssMiB, s.goroutines)
+		fmt.Fprintf(&b, "| %v | %.1f MiB | %d | %d |\n", s.at, s.rssMiB, s.goroutines, s.compared)
 	}
 	fmt.Print(b.String())
 	return writeSection(o.out, "soak", b.String())
@@ -303,8 +308,10 @@ func rssMiB(pid int) float64 {
 	return 0
 }
 
-// goroutines reads go_goroutines from the server's metrics listener.
-func goroutines(base string) int {
+// metricValue reads the unlabelled metric name (go_goroutines,
+// gpuquote_compare_cache_entries) from the server's metrics listener; -1
+// when it cannot.
+func metricValue(base, name string) float64 {
 	resp, err := http.Get(base + "/metrics")
 	if err != nil {
 		return -1
@@ -312,9 +319,9 @@ func goroutines(base string) int {
 	defer resp.Body.Close()
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "go_goroutines "); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
 			n, _ := strconv.ParseFloat(rest, 64)
-			return int(n)
+			return n
 		}
 	}
 	return -1

@@ -8,7 +8,7 @@
 // 70 % of that rate (a constant-rate generator, so slow answers cannot
 // hold back the requests behind them). With -soak it instead holds the
 // compare page and the evaluation API at 70 % for the given time, sampling
-// the server's resident memory and goroutines every 30 s.
+// the server's resident memory, goroutines and kept comparisons every 30 s.
 //
 // Every request goes to loopback only, and every phase is bounded in time.
 package main

@@ -135,6 +135,13 @@ func LoadRemembering(ctx context.Context, r Reader, values url.Values, today tim
 // others are dropped like an unknown quote id (docs/RULES.md §8.6).
 func LoadFor(ctx context.Context, r Reader, values url.Values, today time.Time, viewer Viewer, remembered string,
 	extra ...func(context.Context) error) (*Comparison, error) {
+	return loadFor(ctx, r, nil, values, today, viewer, remembered, extra...)
+}
+
+// loadFor is LoadFor priced through cache (nil: priced on the spot;
+// docs/RULES.md §20.1).
+func loadFor(ctx context.Context, r Reader, cache *Cache, values url.Values, today time.Time, viewer Viewer, remembered string,
+	extra ...func(context.Context) error) (*Comparison, error) {
 	cmp := &Comparison{Values: values, Seen: map[int64]bool{}, GPUByID: map[int64]market.GPUModel{}}
 	cmp.Profile, cmp.ProfileErrors = tcoapi.ProfileFromForm(values)
 	if len(cmp.ProfileErrors) == 0 {
@@ -211,13 +218,8 @@ func LoadFor(ctx context.Context, r Reader, values url.Values, today time.Time, 
 		for _, q := range cmp.Selected {
 			cs = append(cs, Candidate{Quote: q, GPU: cmp.GPUByID[q.GPUModelID]})
 		}
-		cmp.Rows = Run(cs, cmp.In)
-		Sort(cmp.Rows, cmp.SortKey, cmp.Desc)
 	}
-	cmp.B = runScenario(values, cs, cmp.In)
-	if len(cmp.ProfileErrors) == 0 && len(ownCands) > 0 {
-		cmp.Own = RunOwn(ownCands, noPower, cmp.Rows, cmp.In)
-	}
+	cache.price(cmp, values, cs, ownCands, noPower)
 	return cmp, nil
 }
 

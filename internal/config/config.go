@@ -70,6 +70,10 @@ type Config struct {
 	// (GPUQUOTE_PUBLIC_RATE_LIMIT, default 10; 0 turns the limit off, e.g.
 	// for load tests).
 	PublicRateLimit int
+	// CompareCache bounds the priced comparisons each server process keeps
+	// (GPUQUOTE_COMPARE_CACHE entries, default 256; 0 keeps none,
+	// docs/RULES.md §20.1).
+	CompareCache int
 	// PublicURL is the site's address as readers reach it
 	// (GPUQUOTE_PUBLIC_URL, e.g. https://gpuquote.example.com), for the
 	// absolute links the pages give out (a comparison's share link, the API
@@ -112,6 +116,7 @@ func Default() Config {
 		ShutdownTimeout: 20 * time.Second,
 		DBMaxConns:      10,
 		PublicRateLimit: 10,
+		CompareCache:    256,
 		AppRole:         "gpuquote_app",
 	}
 }
@@ -276,6 +281,14 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_PUBLIC_RATE_LIMIT=%q: want requests per second (0 = off)", v))
 		} else {
 			c.PublicRateLimit = n
+		}
+	}
+	if v, ok := get("GPUQUOTE_COMPARE_CACHE"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_COMPARE_CACHE=%q: want a number of comparisons (0 = off)", v))
+		} else {
+			c.CompareCache = n
 		}
 	}
 	if c.SessionIdle > c.SessionMax {

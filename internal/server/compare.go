@@ -101,7 +101,7 @@ func (s *Server) comparePage(c echo.Context) error {
 	// Own-hardware options are priced, and listed to tick, only where the
 	// reader may read them (docs/RULES.md §8.6).
 	uid, role := viewer(c)
-	cmp, err := compare.LoadFor(c.Request().Context(), s.store, values, today, compare.Viewer{UserID: uid, Role: role}, remembered,
+	cmp, err := s.priced.LoadFor(c.Request().Context(), s.store, values, today, compare.Viewer{UserID: uid, Role: role}, remembered,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
 		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return },
 		// The reader's own proposals not yet reviewed are theirs to tick

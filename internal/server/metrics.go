@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/compare"
 )
 
 // metrics is the server's own Prometheus registry (not the global one, so
@@ -44,6 +45,22 @@ func newMetrics(pool *pgxpool.Pool, hasher *auth.Hasher) *metrics {
 			Name: "gpuquote_password_hash_runs_total", Help: "argon2id computations (hashes and verifications).",
 		}, func() float64 { return float64(hasher.Runs()) }))
 	return m
+}
+
+// watchCompareCache exports the priced comparisons kept (docs/RULES.md
+// §20.1): how many, and how often a comparison was found kept or priced
+// anew; all zero when the cache is off.
+func (m *metrics) watchCompareCache(c *compare.Cache) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "gpuquote_compare_cache_entries", Help: "Priced comparisons kept in this process.",
+		}, func() float64 { return float64(c.Stats().Entries) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "gpuquote_compare_cache_hits_total", Help: "Comparisons whose priced figures were found kept.",
+		}, func() float64 { return float64(c.Stats().Hits) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "gpuquote_compare_cache_misses_total", Help: "Comparisons priced anew and kept.",
+		}, func() float64 { return float64(c.Stats().Misses) }))
 }
 
 // middleware counts and times every request under its route template, so

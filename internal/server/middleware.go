@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -21,6 +22,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/store"
 	"gpuquote/web"
 )
 
@@ -227,19 +229,60 @@ func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
 
 // publicLimiter limits each client address to perSecond requests a second
 // (bursts of three times as many) on routes marked Limited; nil when off.
-// The counters live in this process: behind a balancer each process
-// allows as much, which bounds abuse without shared state.
-func publicLimiter(perSecond int) echo.MiddlewareFunc {
+// The buckets live in PostgreSQL, so behind a balancer every process takes
+// from the same one, and each process deletes the buckets full again at
+// most once per limiterSweepEvery (docs/RULES.md §20.3). When the database
+// cannot answer within limiterTimeout, the request is counted by this
+// process's own bucket instead (the same rate and burst), with a warning
+// at most once per limiterWarnEvery: a public page is neither refused nor
+// let through unlimited because the limiter's table is out of reach.
+func publicLimiter(st *store.Store, log *slog.Logger, perSecond int) echo.MiddlewareFunc {
 	if perSecond <= 0 {
 		return nil
 	}
-	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-			Rate: rate.Limit(perSecond), Burst: 3 * perSecond, ExpiresIn: 3 * time.Minute}),
-		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
-		DenyHandler: func(echo.Context, string, error) error {
-			return echo.NewHTTPError(http.StatusTooManyRequests)
-		},
-		ErrorHandler: func(echo.Context, error) error { return echo.NewHTTPError(http.StatusForbidden) },
-	})
+	interval, burst := time.Second/time.Duration(perSecond), 3*perSecond
+	local := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: rate.Limit(perSecond), Burst: burst, ExpiresIn: 3 * time.Minute})
+	var lastWarn, lastSweep atomic.Int64
+	// once reports whether at least every has passed since *last, and
+	// moves *last to now for exactly one of the callers that find so.
+	once := func(last *atomic.Int64, now time.Time, every time.Duration) bool {
+		l := last.Load()
+		return now.UnixNano()-l >= int64(every) && last.CompareAndSwap(l, now.UnixNano())
+	}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			ip, now := c.RealIP(), time.Now()
+			warn := func(msg string, err error) {
+				if once(&lastWarn, now, limiterWarnEvery) {
+					log.WarnContext(c.Request().Context(), msg, "err", err.Error())
+				}
+			}
+			ctx, cancel := context.WithTimeout(c.Request().Context(), limiterTimeout)
+			ok, err := st.AllowRequest(ctx, "public:"+ip, now, interval, burst)
+			switch {
+			case err != nil:
+				warn("public rate limit: database unavailable, counting in this process", err)
+				ok, _ = local.Allow(ip)
+			case once(&lastSweep, now, limiterSweepEvery):
+				if _, err := st.SweepRateLimits(ctx, now); err != nil {
+					warn("public rate limit: sweep failed", err)
+				}
+			}
+			cancel()
+			if !ok {
+				return echo.NewHTTPError(http.StatusTooManyRequests)
+			}
+			return next(c)
+		}
+	}
 }
+
+// limiterTimeout bounds the public rate limit's database statements;
+// limiterSweepEvery is how often one process deletes the buckets full
+// again; limiterWarnEvery spaces the warnings while the database is away.
+const (
+	limiterTimeout    = time.Second
+	limiterSweepEvery = time.Minute
+	limiterWarnEvery  = time.Minute
+)

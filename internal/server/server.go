@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/compare"
 	"gpuquote/internal/config"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/store"
@@ -46,6 +47,8 @@ type Server struct {
 	echo    *echo.Echo
 	// frozen keeps what saved reports' immutable snapshots yield.
 	frozen *frozenCache
+	// priced keeps priced comparisons (nil: none; docs/RULES.md §20.1).
+	priced *compare.Cache
 	// policies are the route table's policies by "METHOD path".
 	policies map[string]auth.Policy
 }
@@ -59,7 +62,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		d.Logger = slog.Default()
 	}
 	s := &Server{cfg: d.Config, store: d.Store, catalog: d.Catalog, log: d.Logger, hasher: d.Hasher, now: d.Now,
-		frozen: newFrozenCache(frozenCacheEntries)}
+		frozen: newFrozenCache(frozenCacheEntries), priced: compare.NewCache(d.Config.CompareCache)}
 	s.auth = &auth.Manager{Store: d.Store, Hasher: d.Hasher, Logger: d.Logger, Now: d.Now,
 		Idle: d.Config.SessionIdle, Max: d.Config.SessionMax, Secure: d.Config.TLS, Throttle: d.Throttle}
 	key, err := d.Store.ServerKey(ctx, "signing")
@@ -71,6 +74,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		return nil, err
 	}
 	s.metrics = newMetrics(d.Store.Pool(), d.Hasher)
+	s.metrics.watchCompareCache(s.priced)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -105,7 +109,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// after the language and the session are loaded, so its error page is
 	// translated and shows who is signed in. A route with its own
 	// BodyLimit (an upload) gets it, never below the global one.
-	limiter := publicLimiter(d.Config.PublicRateLimit)
+	limiter := publicLimiter(d.Store, d.Logger, d.Config.PublicRateLimit)
 	site := auth.Site{PublicURL: d.Config.PublicURL, TLS: d.Config.TLS}
 	for _, r := range routes {
 		mw := []echo.MiddlewareFunc{}
