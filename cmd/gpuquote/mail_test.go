@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"net"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -50,45 +46,19 @@ func TestServeSendsQueuedMail(t *testing.T) {
 	}
 
 	sink := testutil.NewSMTPSink(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GPUQUOTE_RUN_MAIN=1", "GPUQUOTE_ARGS=serve", "DATABASE_URL="+appURL, "GPUQUOTE_ADDR="+addr,
-		"GPUQUOTE_SMTP_URL="+sink.URL(), "GPUQUOTE_LOG_LEVEL=warn")
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
+	serve := startServe(t, appURL, "GPUQUOTE_SMTP_URL="+sink.URL())
 
 	// The sender's first pass runs as serve starts; wait for it, at most
 	// 30 s, checking every 100 ms.
 	var msgs []testutil.SMTPMessage
-	for i := 0; i < 300 && len(msgs) == 0; i++ {
-		select {
-		case err := <-done:
-			t.Fatalf("serve stopped: %v\n%s", err, stderr.String())
-		case <-time.After(100 * time.Millisecond):
+	for i := 0; i < 300; i++ {
+		if msgs = sink.Messages(); len(msgs) > 0 {
+			break
 		}
-		msgs = sink.Messages()
+		time.Sleep(100 * time.Millisecond)
 	}
 	if len(msgs) != 1 || len(msgs[0].To) != 1 || msgs[0].To[0] != fin.Email {
-		t.Fatalf("messages %+v, want one to %s\n%s", msgs, fin.Email, stderr.String())
+		t.Fatalf("messages %+v, want one to %s\n%s", msgs, fin.Email, serve.stderr.String())
 	}
 	var sent bool
 	for i := 0; i < 100 && !sent; i++ {
