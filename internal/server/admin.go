@@ -190,33 +190,43 @@ func (s *Server) adminSetDisabled(c echo.Context, disabled bool) error {
 const auditPerPage = 50
 
 // adminAudit lists the audit log with filters and keyset pagination.
-func (s *Server) adminAudit(c echo.Context) error {
-	v := web.AuditView{Actions: store.AuditActions, Entities: store.AuditEntities, Errors: web.Errors{},
-		Actor: strings.TrimSpace(c.QueryParam("actor")), Entity: strings.TrimSpace(c.QueryParam("entity")),
-		Action: strings.TrimSpace(c.QueryParam("action")), From: c.QueryParam("from"), To: c.QueryParam("to")}
-	f := store.AuditFilter{Actor: v.Actor, Entity: v.Entity, Action: v.Action, Limit: auditPerPage}
-	// An action or object the log cannot hold is a mistyped link: say so
-	// rather than list every row as if unfiltered.
-	if v.Action != "" && !store.IsAuditAction(v.Action) {
-		v.Errors.Set("action", "form.error.choice")
+// auditFilter reads the audit log's filters from the query (action,
+// entity, actor, from, to): the admin page's and the API's. An action or
+// object the log cannot hold is a mistyped link, and a day that is no day
+// a mistake: errs says so rather than list every row as if unfiltered.
+func auditFilter(c echo.Context, limit int) (f store.AuditFilter, errs web.Errors) {
+	errs = web.Errors{}
+	f = store.AuditFilter{Actor: strings.TrimSpace(c.QueryParam("actor")), Entity: strings.TrimSpace(c.QueryParam("entity")),
+		Action: strings.TrimSpace(c.QueryParam("action")), Limit: limit}
+	if f.Action != "" && !store.IsAuditAction(f.Action) {
+		errs.Set("action", "form.error.choice")
 	}
-	if v.Entity != "" && !store.IsAuditEntity(v.Entity) {
-		v.Errors.Set("entity", "form.error.choice")
+	if f.Entity != "" && !store.IsAuditEntity(f.Entity) {
+		errs.Set("entity", "form.error.choice")
 	}
-	if v.From != "" {
-		d, err := time.Parse(time.DateOnly, v.From)
+	if raw := c.QueryParam("from"); raw != "" {
+		d, err := time.Parse(time.DateOnly, raw)
 		if err != nil {
-			v.Errors.Set("from", "form.date.invalid")
+			errs.Set("from", "form.date.invalid")
 		}
 		f.From = d
 	}
-	if v.To != "" {
-		d, err := time.Parse(time.DateOnly, v.To)
+	if raw := c.QueryParam("to"); raw != "" {
+		d, err := time.Parse(time.DateOnly, raw)
 		if err != nil {
-			v.Errors.Set("to", "form.date.invalid")
+			errs.Set("to", "form.date.invalid")
 		}
 		f.To = d.AddDate(0, 0, 1) // the "to" day is included
 	}
+	return f, errs
+}
+
+func (s *Server) adminAudit(c echo.Context) error {
+	v := web.AuditView{Actions: store.AuditActions, Entities: store.AuditEntities,
+		Actor: strings.TrimSpace(c.QueryParam("actor")), Entity: strings.TrimSpace(c.QueryParam("entity")),
+		Action: strings.TrimSpace(c.QueryParam("action")), From: c.QueryParam("from"), To: c.QueryParam("to")}
+	var f store.AuditFilter
+	f, v.Errors = auditFilter(c, auditPerPage)
 	f.BeforeID, _ = strconv.ParseInt(c.QueryParam("before"), 10, 64)
 	status := http.StatusOK
 	if len(v.Errors) > 0 {

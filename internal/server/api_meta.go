@@ -3,7 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -34,17 +34,23 @@ func (s *Server) apiOpenAPI(c echo.Context) error {
 // the reader's language, rendered on the server from the same document
 // (docs/RULES.md §19.6).
 func (s *Server) apiDocsPage(c echo.Context) error {
-	doc, err := apispec.Document()
-	if err != nil {
-		return err
-	}
-	v, err := web.NewAPIDocsView(doc)
+	v, err := apiDocsView()
 	if err != nil {
 		return err
 	}
 	v.Page = s.page(c, "apidoc.title")
 	return s.render(c, http.StatusOK, v.Page, web.APIDocs(v))
 }
+
+// apiDocsView is the docs page's view of the description, built once: the
+// document is embedded in the binary and never changes while it runs.
+var apiDocsView = sync.OnceValues(func() (web.APIDocsView, error) {
+	doc, err := apispec.Document()
+	if err != nil {
+		return web.APIDocsView{}, err
+	}
+	return web.NewAPIDocsView(doc)
+})
 
 // apiAuditRecord is one entry of GET /api/v1/audit: the audit log's row as
 // the admin page shows it, before and after as the JSON stored.
@@ -85,31 +91,9 @@ func (s *Server) apiAudit(c echo.Context) error {
 			return apiBadCursor(c)
 		}
 	}
-	f := store.AuditFilter{Actor: strings.TrimSpace(c.QueryParam("actor")), Entity: strings.TrimSpace(c.QueryParam("entity")),
-		Action: strings.TrimSpace(c.QueryParam("action")), BeforeID: pos.BeforeID, Limit: limit}
-	// The same checks as the admin page's filters: a name the log cannot
-	// hold is a mistake to point out, not a filter that matches nothing.
-	errs := web.Errors{}
-	if f.Action != "" && !store.IsAuditAction(f.Action) {
-		errs.Set("action", "form.error.choice")
-	}
-	if f.Entity != "" && !store.IsAuditEntity(f.Entity) {
-		errs.Set("entity", "form.error.choice")
-	}
-	if raw := c.QueryParam("from"); raw != "" {
-		d, err := time.Parse(time.DateOnly, raw)
-		if err != nil {
-			errs.Set("from", "form.date.invalid")
-		}
-		f.From = d
-	}
-	if raw := c.QueryParam("to"); raw != "" {
-		d, err := time.Parse(time.DateOnly, raw)
-		if err != nil {
-			errs.Set("to", "form.date.invalid")
-		}
-		f.To = d.AddDate(0, 0, 1) // the "to" day is included
-	}
+	// The admin page's filters and checks (auditFilter).
+	f, errs := auditFilter(c, limit)
+	f.BeforeID = pos.BeforeID
 	if len(errs) > 0 {
 		return apiFormErrors(c, errs)
 	}
