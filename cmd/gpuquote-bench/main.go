@@ -35,6 +35,7 @@ type options struct {
 	workers     uint64
 	soak        time.Duration
 	keep        bool
+	hold        bool
 	only        string
 }
 
@@ -50,7 +51,8 @@ func main() {
 	flag.Uint64Var(&o.workers, "workers", 8, "concurrent workers of the maximum-throughput runs")
 	flag.DurationVar(&o.soak, "soak", 0, "run the soak test for this long instead of the benchmark (e.g. 10m)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the private database afterwards")
-	flag.StringVar(&o.only, "only", "", "measure only these targets (comma-separated names: plaintext, fortunes, compare, quotes, report, xlsx, evaluate); the results are printed, not written")
+	flag.BoolVar(&o.hold, "hold", false, "seed and start the server, print its address and an admin's session cookie, and wait until interrupted (for profiling with /debug/pprof/)")
+	flag.StringVar(&o.only, "only", "", "measure only these targets (comma-separated names: plaintext, fortunes, compare, compare-cold, quotes, search, report, xlsx, evaluate); the results are printed, not written")
 	flag.Parse()
 	if o.databaseURL == "" {
 		fmt.Fprintln(os.Stderr, "gpuquote-bench: -database or DATABASE_URL is required")
@@ -102,8 +104,20 @@ func run(ctx context.Context, o options) error {
 	if err := checkTargets(ctx, targets); err != nil {
 		return err
 	}
+	if o.hold {
+		admin, err := login(ctx, srv.url, "bench-001@example.test", vol.password)
+		if err != nil {
+			return err
+		}
+		logf("holding: %s, an admin's %s; targets:", srv.url, admin.cookie)
+		for _, t := range targets {
+			logf("  %s %s", t.name, t.req.URL)
+		}
+		<-ctx.Done()
+		return nil
+	}
 	if o.soak > 0 {
-		return soak(ctx, o, srv, targets)
+		return soak(ctx, o, srv, vol, targets)
 	}
 	return bench(ctx, o, srv, vol, targets)
 }
