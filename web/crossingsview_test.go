@@ -139,7 +139,7 @@ func TestSavedReportShowsTheSameCrossings(t *testing.T) {
 	if len(v.Crossings) != 2 || !reflect.DeepEqual(f.Crossings, v.Crossings) {
 		t.Fatalf("report crossings %+v\npage crossings %+v", f.Crossings, v.Crossings)
 	}
-	doc := render(t, i18n.ZH, reportTable(f))
+	doc := render(t, i18n.ZH, ReportTable(f))
 	var got []string
 	byID(t, doc, "compare-crossings").Find(`[data-testid="crossing-hours"]`).Each(func(_ int, s *goquery.Selection) { got = append(got, text(s)) })
 	if len(got) != 2 || !strings.Contains(got[0], "148.62") || !strings.Contains(got[1], "602.97") {

@@ -1116,3 +1116,39 @@ func TestReportCompression(t *testing.T) {
 		t.Errorf("workbook: %d, Content-Encoding %q, want a plain zip", r.StatusCode, r.Header.Get("Content-Encoding"))
 	}
 }
+
+// TestReportTableKeptPerLanguage: the report's table, lines and charts are
+// rendered once per report and language and kept (docs/RULES.md §20.2):
+// read in Chinese, in English and in Chinese again through one server, each
+// page is byte for byte what a server that never drew the report shows in
+// that language, and the two languages' tables differ.
+func TestReportTableKeptPerLanguage(t *testing.T) {
+	t.Parallel()
+	app, clock := reportApp(t)
+	a, b := reportMarket(t, app)
+	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	id := saveReport(t, analyst, marketForm("按语言保留", a, b))
+	path := "/reports/" + itoa(id)
+	analyst.Get(path) // the one-time "saved" message
+	english := app.Client()
+	english.Header.Set("Accept-Language", "en")
+	english.HTTP.Jar = analyst.HTTP.Jar
+	table := func(body string) string {
+		return between(body, `data-testid="report-table-section"`, `data-testid="report-inputs"`)
+	}
+	var seen []string
+	for i, c := range []*testutil.Client{analyst, english, analyst, english} {
+		kept := c.Get(path)
+		fresh := c.On(reportAppOn(t, app.Store, clock)).Get(path)
+		if kept.StatusCode != http.StatusOK || kept.Body != fresh.Body {
+			t.Errorf("read %d: the kept page differs from a fresh server's:\n%s", i, firstDiff(fresh.Body, kept.Body))
+		}
+		seen = append(seen, table(kept.Body))
+	}
+	if seen[0] == "" || seen[0] == seen[1] || seen[0] != seen[2] || seen[1] != seen[3] {
+		t.Error("the Chinese and English tables should differ, and each stay the same")
+	}
+	if !strings.Contains(seen[1], "Break-even") && !strings.Contains(seen[1], "break-even") {
+		t.Errorf("the English table is not in English: %.300s", seen[1])
+	}
+}
