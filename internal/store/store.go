@@ -132,7 +132,11 @@ func EnsureDatabase(ctx context.Context, databaseURL string) error {
 	}
 	defer aconn.Close(ctx)
 	if _, err := aconn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
-		if errors.As(err, &pgErr) && pgErr.Code == "42P04" { // duplicate_database: created concurrently
+		// Created at the same moment by another process (a second
+		// migrate or serve starting): PostgreSQL answers duplicate_database
+		// when the other creation had committed, and a unique violation on
+		// the catalog's name index when both were under way at once.
+		if errors.As(err, &pgErr) && (pgErr.Code == "42P04" || isUniqueViolation(err, "pg_database_datname_index")) {
 			return nil
 		}
 		return fmt.Errorf("create database %q: %w", name, err)
