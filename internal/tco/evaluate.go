@@ -11,24 +11,40 @@ import (
 	"gpuquote/internal/verify"
 )
 
-// qty is an exact non-negative quantity: v, or v/60 when sixtieths is set.
-// Minute billing makes billable hours S × ⌈60H/S⌉ ÷ 60, which need not end
-// in a decimal (1 minute = 0.01666… h), so it is carried as a count of
-// minutes and divided only inside the single final rounding of an amount.
+// qty is an exact non-negative quantity: v − minus, or (v − minus)/60 when
+// sixtieths is set. Minute billing makes billable hours S × ⌈60H/S⌉ ÷ 60,
+// which need not end in a decimal (1 minute = 0.01666… h), so it is
+// carried as a count of minutes and divided only inside the single final
+// rounding of an amount. The stopped hours 730 − B (docs/RULES.md §3.5)
+// keep B as minus, so that the difference, too, is taken only inside that
+// rounding; minus is never above v.
 type qty struct {
-	v         decimal.Decimal
+	v, minus  decimal.Decimal
 	sixtieths bool
 }
 
-func (q qty) positive() bool { return q.v.Sign() > 0 }
+func (q qty) positive() bool {
+	if q.minus.Sign() == 0 {
+		return q.v.Sign() > 0
+	}
+	return money.Cmp(q.v, q.minus) > 0
+}
+
+// value is v − minus: the quantity, or its count of minutes.
+func (q qty) value() decimal.Decimal {
+	if q.minus.Sign() == 0 {
+		return q.v
+	}
+	return money.Sub(q.v, q.minus)
+}
 
 // display is the quantity as a decimal: exact, or rounded half-up to 0.01
 // (the hours display rule) when it is a non-terminating number of hours.
 func (q qty) display() decimal.Decimal {
 	if q.sixtieths {
-		return money.QuoRound([]decimal.Decimal{q.v}, []decimal.Decimal{sixty}, 2)
+		return money.DiffQuoRound(q.v, q.minus, nil, sixtyDen, 2)
 	}
-	return q.v
+	return q.value()
 }
 
 // den is the divisor that turns q.v into hours: 60 for minutes, else none.
@@ -48,13 +64,27 @@ func (q qty) less(d decimal.Decimal) qty {
 		return q
 	}
 	if q.sixtieths {
-		d = d.Mul(sixty)
+		d = money.Product(d, sixty)
 	}
-	r := q.v.Sub(d)
+	if q.minus.Sign() != 0 {
+		d = money.Add(q.minus, d)
+	}
+	r := money.Sub(q.v, d)
 	if r.Sign() < 0 {
 		r = decimal.Decimal{}
 	}
 	return qty{v: r, sixtieths: q.sixtieths}
+}
+
+// sub returns max(0, q − d), for a q without minus, keeping d as its minus.
+func (q qty) sub(d decimal.Decimal) qty {
+	switch c := money.Cmp(q.v, d); {
+	case c < 0:
+		return qty{sixtieths: q.sixtieths}
+	case c == 0:
+		return qty{v: money.Sub(q.v, d), sixtieths: q.sixtieths}
+	}
+	return qty{v: q.v, minus: d, sixtieths: q.sixtieths}
 }
 
 func whole(d decimal.Decimal) qty { return qty{v: d} }
@@ -76,16 +106,20 @@ func intDec(n int) decimal.Decimal {
 	return decimal.New(int64(n), 0)
 }
 
-// billable returns billable hours per month B for h running hours and s
-// starts (docs/RULES.md §4.1): second → B = h; minute → s × ⌈(h/s)·60⌉ / 60;
-// hour → s × ⌈h/s⌉. Each start is rounded up on its own, so more starts
+// billable returns billable hours per month B for Π hours running hours
+// (H, or for spot H × (1 + spot_overhead)) and s starts (docs/RULES.md
+// §4.1): second → B = Π hours; minute → s × ⌈(Π hours × 60)/s⌉ / 60; hour →
+// s × ⌈Π hours/s⌉. Each start is rounded up on its own, so more starts
 // never bill less.
-func billable(h, s decimal.Decimal, g catalog.Granularity) qty {
+func billable(hours []decimal.Decimal, s decimal.Decimal, g catalog.Granularity) qty {
 	switch g {
 	case catalog.GranularityHour:
-		return qty{v: s.Mul(money.CeilQuo([]decimal.Decimal{h}, []decimal.Decimal{s}))}
+		return qty{v: money.CeilMultiple(hours, s)}
 	case catalog.GranularityMinute:
-		minutes := s.Mul(money.CeilQuo([]decimal.Decimal{h, sixty}, []decimal.Decimal{s}))
+		var buf [4]decimal.Decimal
+		n := copy(buf[:], hours)
+		buf[n] = sixty
+		minutes := money.CeilMultiple(buf[:n+1], s)
 		// minutes/60 ends in a decimal exactly when minutes is a multiple
 		// of 3 (60 = 2²·3·5); then keep it as plain hours.
 		if multipleOf3(minutes) {
@@ -93,7 +127,32 @@ func billable(h, s decimal.Decimal, g catalog.Granularity) qty {
 		}
 		return qty{v: minutes, sixtieths: true}
 	}
-	return qty{v: h}
+	if len(hours) == 1 {
+		return qty{v: hours[0]}
+	}
+	return qty{v: money.Product(hours...)}
+}
+
+// runningHours returns in buf the factors of the running hours per month:
+// h, and for spot f = 1 + spot_overhead (docs/RULES.md §4.4); f is zero for
+// the other modes.
+func runningHours(buf *[2]decimal.Decimal, h, f decimal.Decimal) []decimal.Decimal {
+	buf[0], buf[1] = h, f
+	if f.Sign() == 0 {
+		return buf[:1]
+	}
+	return buf[:2]
+}
+
+// defaultSpotFactor is 1 + DefaultSpotOverhead.
+var defaultSpotFactor = one.Add(DefaultSpotOverhead)
+
+// spotFactor is 1 + the profile's spot overhead.
+func spotFactor(p *Profile) decimal.Decimal {
+	if p.SpotOverhead.Valid {
+		return money.Add(one, p.SpotOverhead.Decimal)
+	}
+	return defaultSpotFactor
 }
 
 // stoppedIdx is the table position of stopped_retention, the one line
@@ -139,18 +198,46 @@ func multipleOf3(n decimal.Decimal) bool {
 	return r.Sign() == 0
 }
 
-// evaluation holds the per-call state of Evaluate.
+// resultStore holds the slices of one Result, allocated at once rather
+// than one by one: a line per item, a mode per billing mode and room for
+// every risk flag (len(catalog.Modes) and len(catalog.Flags); a test keeps
+// them in step).
+type resultStore struct {
+	lines [catalog.ItemCount]LineResult
+	modes [4]ModeResult
+	flags [10]catalog.Flag
+}
+
+// evaluation holds the per-call state of Evaluate. It keeps no pointer
+// to the quote or the profile: the lines priced from it go into the
+// result, and escape analysis would then move the caller's quote and
+// profile to the heap.
 type evaluation struct {
-	q     *Quote
-	p     *Profile
-	today time.Time
 	lines [catalog.ItemCount]Line
 	refs  [catalog.ItemCount][]ReferencePrice
-	// kOnce = N × fx × tax factor: converts a per-instance amount in the
-	// quote currency to the report currency for all instances, tax included.
-	kOnce decimal.Decimal
-	// kRec = kOnce × M: the same for a monthly amount over the horizon.
-	kRec decimal.Decimal
+	// k are the factors that carry an amount per instance in the quote
+	// currency to the report currency for all instances, tax included: N,
+	// fx and the tax factor, then M for a monthly amount over the horizon
+	// (see setScale). They are multiplied only inside each amount's single
+	// rounding, never into a decimal of their own.
+	k [4]decimal.Decimal
+}
+
+// setScale sets the factors k: n instances, rate fx, tax factor tax and m
+// months.
+func (e *evaluation) setScale(n, fx, tax, m decimal.Decimal) {
+	e.k = [4]decimal.Decimal{n, fx, tax, m}
+}
+
+// scaled returns fs followed by the factors k of a one-off amount
+// (N × fx × tax) or of a monthly one (× M as well), in buf.
+func (e *evaluation) scaled(buf *[8]decimal.Decimal, oneOff bool, fs ...decimal.Decimal) []decimal.Decimal {
+	k := e.k[:]
+	if oneOff {
+		k = e.k[:3]
+	}
+	n := copy(buf[:], fs)
+	return buf[:n+copy(buf[n:], k)]
 }
 
 // amount prices one line: the table of docs/RULES.md §3 gives the amount per month for
@@ -163,34 +250,34 @@ func (e *evaluation) amount(it *catalog.Item, u catalog.Unit, p decimal.Decimal,
 	if !q.positive() || p.Sign() == 0 {
 		return decimal.Decimal{}
 	}
-	// k carries × M × N × fx × tax (one-off lines: × N × fx × tax).
-	k := e.kRec
-	if it.OneOff {
-		k = e.kOnce
-	}
+	// The factors k carry × M × N × fx × tax (one-off lines: × N × fx × tax).
+	var buf [8]decimal.Decimal
 	switch u {
 	case catalog.UnitPerDay:
 		// per unit per day: p·q·730/24 (a month is 730 h = 730/24 days).
-		return money.QuoRound([]decimal.Decimal{p, q.v, k, HoursPerMonth}, hoursPerDayDen, 2)
+		return money.QuoRound(e.scaled(&buf, it.OneOff, p, q.value(), HoursPerMonth), hoursPerDayDen, 2)
 	case catalog.UnitPerHour:
 		if it.Key != catalog.ItemStoppedRetention {
 			// per unit per hour held: p·q·730.
-			return money.MulRound([]decimal.Decimal{p, q.v, k, HoursPerMonth}, 2)
+			return money.MulRound(e.scaled(&buf, it.OneOff, p, q.value(), HoursPerMonth), 2)
 		}
 		// per stopped hour: p·q, q already being hours per month.
 	case catalog.UnitFlatMonth, catalog.UnitOneOff:
 		// flat: p whenever the quantity is > 0.
-		return money.MulRound([]decimal.Decimal{p, k}, 2)
+		return money.MulRound(e.scaled(&buf, it.OneOff, p), 2)
 	}
-	// per unit of quantity per month (per GB, per event, per stopped hour): p·q.
-	return money.QuoRound([]decimal.Decimal{p, q.v, k}, q.den(), 2)
+	// per unit of quantity per month (per GB, per event, per stopped hour):
+	// p·q, the stopped hours' 730 − B taken inside the rounding.
+	return money.DiffQuoRound(q.v, q.minus, e.scaled(&buf, it.OneOff, p), q.den(), 2)
 }
 
 var hoursPerDayDen = []decimal.Decimal{HoursPerDay}
 
 // priceLine builds the result line of item idx for base quantity q0 (per
-// instance per month, before the free allowance).
-func (e *evaluation) priceLine(idx int, q0 qty) LineResult {
+// instance per month, before the free allowance), all but its Quantity: it
+// returns the quantity the line shows, which the caller displays (for
+// stopped retention, only the chosen mode's is shown).
+func (e *evaluation) priceLine(idx int, q0 qty) (LineResult, qty) {
 	it := &catalog.Items[idx]
 	in := &e.lines[idx]
 	lr := LineResult{
@@ -207,19 +294,17 @@ func (e *evaluation) priceLine(idx int, q0 qty) LineResult {
 	switch in.Status {
 	case catalog.StatusCharged:
 		q := q0.less(in.FreeAllowance)
-		lr.Quantity = q.display()
 		lr.Amount = e.amount(it, lr.Unit, in.UnitPrice.Decimal, q)
+		return lr, q
 	case catalog.StatusUnconfirmed:
 		// Unconfirmed: 0 in the confirmed TCO. An unconfirmed allowance is
 		// not relied on either, so the reference price applies to the whole
 		// quantity (pessimistic, docs/RULES.md §3.6).
 		lr.FreeAllowance = decimal.Decimal{}
-		lr.Quantity = q0.display()
 		e.reference(it, in.Unit, q0, &lr)
-	default:
-		lr.Quantity = q0.less(in.FreeAllowance).display()
+		return lr, q0
 	}
-	return lr
+	return lr, q0.less(in.FreeAllowance)
 }
 
 // reference prices an unconfirmed line for the pessimistic TCO
@@ -256,7 +341,7 @@ func (e *evaluation) pickReference(it *catalog.Item, unit catalog.Unit, q qty, r
 				continue
 			}
 			a := e.amount(it, u, r.UnitPrice, q)
-			if !found || a.GreaterThan(best) {
+			if !found || money.Cmp(a, best) > 0 {
 				found, best = true, a
 				lr.Unit = u
 				lr.ReferenceUnitPrice = decimal.NewNullDecimal(r.UnitPrice)
@@ -277,29 +362,29 @@ func (e *evaluation) pickReference(it *catalog.Item, unit catalog.Unit, q qty, r
 // either kind. An unconfirmed line's quantity is the whole quantity (no
 // allowance, §3.4); a stopped-hours quantity shown to 0.01 h is above 0
 // exactly when the exact one is (its smallest step, a minute, shows as
-// 0.02).
-func unpriced(l *LineResult) bool {
+// 0.02), so the exact one is asked: positive says whether it is above 0.
+func unpriced(l *LineResult, positive bool) bool {
 	return l.Status == catalog.StatusUnconfirmed && !l.ReferenceUnitPrice.Valid &&
-		(l.Quantity.Sign() > 0 || l.Item == catalog.ItemBundledAddon)
+		(positive || l.Item == catalog.ItemBundledAddon)
 }
 
 // pessimisticFigures fills in what the pessimistic TCO of a mode leaves
 // out, in table order, and its hidden share: (tco_pessimistic −
 // compute_total) ÷ tco_pessimistic, 4 places, absent when it is 0
 // (docs/RULES.md §3.6, §6.1).
-func pessimisticFigures(mr *ModeResult, lines *[catalog.ItemCount]LineResult, stopped *LineResult) {
+func pessimisticFigures(mr *ModeResult, lines *[catalog.ItemCount]LineResult, stopped *LineResult, stoppedShown qty) {
 	for i := range lines {
-		l := &lines[i]
+		l, positive := &lines[i], lines[i].Quantity.Sign() > 0
 		if i == stoppedIdx {
-			l = stopped
+			l, positive = stopped, stoppedShown.positive()
 		}
-		if unpriced(l) {
+		if unpriced(l, positive) {
 			mr.PessimisticUnpriced = append(mr.PessimisticUnpriced, l.Item)
 		}
 	}
 	if mr.TCOPessimistic.Sign() > 0 {
-		mr.HiddenSharePessimistic = decimal.NewNullDecimal(money.QuoRound(
-			[]decimal.Decimal{mr.TCOPessimistic.Sub(mr.ComputeTotal)}, []decimal.Decimal{mr.TCOPessimistic}, 4))
+		mr.HiddenSharePessimistic = decimal.NewNullDecimal(money.DiffQuoRound(
+			mr.TCOPessimistic, mr.ComputeTotal, nil, []decimal.Decimal{mr.TCOPessimistic}, 4))
 	}
 }
 
@@ -329,7 +414,7 @@ func Evaluate(q Quote, p Profile, opts Options) (Result, error) {
 }
 
 func evaluate(q *Quote, p *Profile, opts *Options) Result {
-	e := evaluation{q: q, p: p, today: opts.Today}
+	var e evaluation
 	res := Result{QuoteCurrency: q.Currency, ReportCurrency: opts.ReportCurrency}
 	if res.ReportCurrency == "" {
 		res.ReportCurrency = q.Currency
@@ -349,12 +434,11 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 	// Tax (docs/RULES.md §5.1): tax-exclusive prices × (1 + tax_rate) before rounding.
 	taxFactor := one
 	if !q.PricesIncludeTax {
-		taxFactor = one.Add(q.TaxRate.Decimal)
+		taxFactor = money.Add(one, q.TaxRate.Decimal)
 	}
 	n := intDec(p.Instances)
 	m := intDec(p.Months)
-	e.kOnce = n.Mul(res.FXRate).Mul(taxFactor)
-	e.kRec = e.kOnce.Mul(m)
+	e.setScale(n, res.FXRate, taxFactor, m)
 
 	// A quote with fewer than twelve lines is completed with unconfirmed
 	// lines: a missing answer is an unconfirmed answer (docs/RULES.md §3.1).
@@ -384,42 +468,47 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 
 	// Mode-independent lines: every item but stopped_retention (docs/RULES.md §3.5:
 	// only stopped_retention depends on the mode).
-	var lines [catalog.ItemCount]LineResult
-	var hidden, oneOff, refs decimal.Decimal
+	st := new(resultStore)
+	lines := &st.lines
+	// The amounts are added once they are all known, each total in one
+	// exact sum rather than term by term.
+	var monthly, once, refAmounts [catalog.ItemCount]decimal.Decimal
 	for i := range catalog.Items {
 		if i == stoppedIdx {
 			continue
 		}
-		lines[i] = e.priceLine(i, baseQuantity(catalog.Items[i].Key, q, p, s))
+		var shown qty
+		lines[i], shown = e.priceLine(i, baseQuantity(catalog.Items[i].Key, q, p, s))
+		lines[i].Quantity = shown.display()
 		if catalog.Items[i].OneOff {
-			oneOff = money.Add(oneOff, lines[i].Amount)
+			once[i] = lines[i].Amount
 		} else {
-			hidden = money.Add(hidden, lines[i].Amount)
+			monthly[i] = lines[i].Amount
 		}
 		if lines[i].ReferenceAmount.Valid {
-			refs = money.Add(refs, lines[i].ReferenceAmount.Decimal)
+			refAmounts[i] = lines[i].ReferenceAmount.Decimal
 		}
 	}
+	hidden, oneOff, refs := money.Sum(monthly[:]...), money.Sum(once[:]...), money.Sum(refAmounts[:]...)
 
 	// Compute, per billing mode the quote offers (docs/RULES.md §4).
-	res.Modes = make([]ModeResult, 0, 4)
+	res.Modes = st.modes[:0]
+	// The stopped-retention line of each mode, and the quantity it shows,
+	// displayed for the chosen mode only.
 	var stopped [4]LineResult
+	var stoppedShown [4]qty
 	chosen := -1
 	for _, mode := range catalog.Modes {
 		mr := ModeResult{Mode: mode, Status: catalog.ModeAllowed}
 		stoppedQ := qty{}
 		switch mode {
 		case catalog.ModeHourly, catalog.ModeSpot:
-			price, hours := q.Hourly, h
+			price, f := q.Hourly, decimal.Decimal{}
 			if mode == catalog.ModeSpot {
 				price = q.SpotHourly
 				// Spot needs checkpoint-resume; rework costs extra hours:
 				// H × (1 + spot_overhead), billed with the same granularity.
-				o := DefaultSpotOverhead
-				if p.SpotOverhead.Valid {
-					o = p.SpotOverhead.Decimal
-				}
-				hours = h.Mul(money.Add(one, o))
+				f = spotFactor(p)
 				if !p.Resumable {
 					mr.Status = catalog.ModeNotAllowed
 				}
@@ -427,10 +516,12 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 			if !price.Valid {
 				continue
 			}
-			b := billable(hours, s, q.BillingGranularity)
+			var hb [2]decimal.Decimal
+			b := billable(runningHours(&hb, h, f), s, q.BillingGranularity)
 			mr.BillableHoursPerMonth = decimal.NewNullDecimal(b.display())
 			// amount = price × B × M × N, converted and taxed, rounded once.
-			mr.ComputeTotal = money.QuoRound([]decimal.Decimal{price.Decimal, b.v, e.kRec}, b.den(), 2)
+			var buf [8]decimal.Decimal
+			mr.ComputeTotal = money.QuoRound(e.scaled(&buf, false, price.Decimal, b.v), b.den(), 2)
 			// Stopped hours bill only in hourly and spot mode with
 			// keep_stopped: max(0, 730 − B) (docs/RULES.md §3.5).
 			if p.BetweenRuns == catalog.BetweenRunsKeepStopped {
@@ -446,26 +537,25 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 			}
 			// monthly × max(M, commitment_months) × N.
 			mr.BilledPeriods = max(p.Months, q.CommitmentMonths)
-			mr.ComputeTotal = money.MulRound([]decimal.Decimal{q.Monthly.Decimal, intDec(mr.BilledPeriods), e.kOnce}, 2)
+			var buf [8]decimal.Decimal
+			mr.ComputeTotal = money.MulRound(e.scaled(&buf, true, q.Monthly.Decimal, intDec(mr.BilledPeriods)), 2)
 		case catalog.ModeYearly:
 			if !q.Yearly.Valid {
 				continue
 			}
 			// yearly × ⌈M/12⌉ × N.
 			mr.BilledPeriods = (p.Months + 11) / 12
-			mr.ComputeTotal = money.MulRound([]decimal.Decimal{q.Yearly.Decimal, intDec(mr.BilledPeriods), e.kOnce}, 2)
+			var buf [8]decimal.Decimal
+			mr.ComputeTotal = money.MulRound(e.scaled(&buf, true, q.Yearly.Decimal, intDec(mr.BilledPeriods)), 2)
 		}
-		sl := e.priceLine(stoppedIdx, stoppedQ)
-		stopped[len(res.Modes)] = sl
+		sl, shown := e.priceLine(stoppedIdx, stoppedQ)
+		stopped[len(res.Modes)], stoppedShown[len(res.Modes)] = sl, shown
 		mr.HiddenTotal = money.Add(hidden, sl.Amount)
 		mr.OneOffTotal = oneOff
 		// Totals are sums of rounded lines, so the report adds up to the cent.
-		mr.TCO = money.Add(money.Add(mr.ComputeTotal, mr.HiddenTotal), mr.OneOffTotal)
-		mr.TCOPessimistic = money.Add(mr.TCO, refs)
-		if sl.ReferenceAmount.Valid {
-			mr.TCOPessimistic = money.Add(mr.TCOPessimistic, sl.ReferenceAmount.Decimal)
-		}
-		pessimisticFigures(&mr, &lines, &sl)
+		mr.TCO = money.Sum(mr.ComputeTotal, mr.HiddenTotal, mr.OneOffTotal)
+		mr.TCOPessimistic = money.Sum(mr.TCO, refs, sl.ReferenceAmount.Decimal)
+		pessimisticFigures(&mr, lines, &sl, shown)
 		// The chosen mode is the allowed mode with the lowest TCO; ties by tieRank.
 		if mr.Status == catalog.ModeAllowed {
 			if chosen < 0 {
@@ -483,7 +573,9 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 	res.TCO, res.TCOPessimistic = cm.TCO, cm.TCOPessimistic
 	res.PessimisticUnpriced, res.HiddenSharePessimistic = cm.PessimisticUnpriced, cm.HiddenSharePessimistic
 	lines[stoppedIdx] = stopped[chosen]
+	lines[stoppedIdx].Quantity = stoppedShown[chosen].display()
 	res.Lines = lines[:]
+	res.Modes = res.Modes[:len(res.Modes):len(res.Modes)]
 
 	// break_even_hours = monthly ÷ hourly; break_even_months = yearly ÷
 	// monthly (docs/RULES.md §4.6). Tax and currency scale both prices alike, so the
@@ -495,9 +587,16 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 		res.BreakEvenMonths = decimal.NewNullDecimal(money.QuoRound([]decimal.Decimal{q.Yearly.Decimal}, []decimal.Decimal{q.Monthly.Decimal}, 2))
 	}
 
-	// hidden_share = (hidden + one-off) ÷ tco, 4 dp; no share of nothing.
+	// hidden_share = (hidden + one-off) ÷ tco, 4 dp; no share of nothing
+	// (docs/RULES.md §6.1). hidden + one-off is exactly tco − compute, so
+	// where tco_pessimistic is tco the figure is the chosen mode's
+	// hidden_share_pessimistic already.
 	if res.TCO.Sign() > 0 {
-		res.HiddenShare = decimal.NewNullDecimal(money.QuoRound([]decimal.Decimal{money.Add(res.HiddenTotal, res.OneOffTotal)}, []decimal.Decimal{res.TCO}, 4))
+		if money.Cmp(cm.TCOPessimistic, cm.TCO) == 0 {
+			res.HiddenShare = cm.HiddenSharePessimistic
+		} else {
+			res.HiddenShare = decimal.NewNullDecimal(money.DiffQuoRound(res.TCO, res.ComputeTotal, nil, []decimal.Decimal{res.TCO}, 4))
+		}
 	}
 	// effective_per_gpu_hour = tco ÷ (H × M × N × gpu_count), 4 dp. The
 	// derived rates below divide the exact tco once by the exact product of
@@ -522,16 +621,8 @@ func evaluate(q *Quote, p *Profile, opts *Options) Result {
 	}
 
 	res.VRAMFloorGB = vramFloor(p, opts)
-	res.Flags = flags(&e, res.VRAMFloorGB)
+	res.Flags = flags(st.flags[:0], &e, q, p, opts.Today, res.VRAMFloorGB)
 	return res
-}
-
-func (q qty) sub(d decimal.Decimal) qty {
-	r := q.v.Sub(d)
-	if r.Sign() < 0 {
-		r = decimal.Decimal{}
-	}
-	return qty{v: r, sixtieths: q.sixtieths}
 }
 
 func vramFloor(p *Profile, opts *Options) decimal.NullDecimal {
@@ -563,15 +654,14 @@ func BelowVRAMFloor(q Quote, task catalog.Task, floor decimal.NullDecimal) bool 
 	}
 	have := q.VRAMGB.Decimal
 	if !VRAMFloorPerGPU(task) {
-		have = have.Mul(intDec(q.GPUCount))
+		have = money.Product(have, intDec(q.GPUCount))
 	}
-	return have.LessThan(floor.Decimal)
+	return money.Cmp(have, floor.Decimal) < 0
 }
 
-// flags raises the risk flags of docs/RULES.md §6.3, in catalog.Flags order.
-func flags(e *evaluation, floor decimal.NullDecimal) []catalog.Flag {
-	q, p := e.q, e.p
-	out := make([]catalog.Flag, 0, 4)
+// flags raises the risk flags of docs/RULES.md §6.3, in catalog.Flags
+// order, appending them to out.
+func flags(out []catalog.Flag, e *evaluation, q *Quote, p *Profile, today time.Time, floor decimal.NullDecimal) []catalog.Flag {
 	// unconfirmed_lines: any line without a written answer, including the
 	// items the quote left out.
 	for i := range e.lines {
@@ -619,10 +709,10 @@ func flags(e *evaluation, floor decimal.NullDecimal) []catalog.Flag {
 	}
 	// quote_stale_90d: the prices are more than 90 days older than the
 	// evaluation date (editors re-check prices every quarter).
-	if !q.AsOf.IsZero() && !e.today.IsZero() && DaysBetween(q.AsOf, e.today) > StaleAfterDays {
+	if !q.AsOf.IsZero() && !today.IsZero() && DaysBetween(q.AsOf, today) > StaleAfterDays {
 		out = append(out, catalog.FlagQuoteStale90d)
 	}
-	return out
+	return out[:len(out):len(out)]
 }
 
 // Comparison is one quote's outcome in Compare.

@@ -178,6 +178,8 @@ func firstNoDearer(n int, own, rent func(int) decimal.Decimal, ceiling func(from
 // included, not-applicable or unconfirmed line counts 0 in the confirmed
 // tco, §3.1), and nothing of the pessimistic figure, flags or rates.
 type rentPricer struct {
+	q *Quote
+	p *Profile
 	e evaluation
 	s decimal.Decimal
 	// charged are the positions of the charged lines other than stopped
@@ -187,14 +189,12 @@ type rentPricer struct {
 	// oneOff is the one-off lines' total (it does not depend on H or M);
 	// hidden is the monthly lines' for the months last set.
 	oneOff, hidden decimal.Decimal
-	// kOnce is N × fx × tax factor.
-	kOnce decimal.Decimal
 	// spotFactor is 1 + spot_overhead.
 	spotFactor decimal.Decimal
 }
 
 func newRentPricer(q *Quote, p *Profile, opts *Options) *rentPricer {
-	r := &rentPricer{e: evaluation{q: q, p: p}}
+	r := &rentPricer{q: q, p: p}
 	report := opts.ReportCurrency
 	if report == "" {
 		report = q.Currency
@@ -212,8 +212,7 @@ func newRentPricer(q *Quote, p *Profile, opts *Options) *rentPricer {
 	if !q.PricesIncludeTax {
 		tax = one.Add(q.TaxRate.Decimal)
 	}
-	r.kOnce = intDec(p.Instances).Mul(fx).Mul(tax)
-	r.e.kOnce = r.kOnce
+	r.e.setScale(intDec(p.Instances), fx, tax, one)
 	for i := range catalog.Items {
 		r.e.lines[i] = Line{Item: catalog.Items[i].Key, Status: catalog.StatusUnconfirmed}
 	}
@@ -224,11 +223,7 @@ func newRentPricer(q *Quote, p *Profile, opts *Options) *rentPricer {
 	if p.StartsPerMonth > 0 {
 		r.s = intDec(p.StartsPerMonth)
 	}
-	o := DefaultSpotOverhead
-	if p.SpotOverhead.Valid {
-		o = p.SpotOverhead.Decimal
-	}
-	r.spotFactor = money.Add(one, o)
+	r.spotFactor = spotFactor(p)
 	for i := range catalog.Items {
 		if i == stoppedIdx || r.e.lines[i].Status != catalog.StatusCharged {
 			continue
@@ -258,11 +253,12 @@ func (r *rentPricer) lineAmount(i int, q0 qty) decimal.Decimal {
 
 // setMonths prices the monthly lines for m months.
 func (r *rentPricer) setMonths(m int) {
-	r.e.kRec = r.kOnce.Mul(intDec(m))
-	r.hidden = decimal.Decimal{}
+	r.e.k[3] = intDec(m)
+	var amounts [catalog.ItemCount]decimal.Decimal
 	for j, i := range r.charged {
-		r.hidden = money.Add(r.hidden, r.lineAmount(i, r.q0[j]))
+		amounts[j] = r.lineAmount(i, r.q0[j])
 	}
+	r.hidden = money.Sum(amounts[:len(r.charged)]...)
 }
 
 // tco is the chosen mode's tco for h hours a month over m months, m being
@@ -282,7 +278,7 @@ func (r *rentPricer) tcoCeiling(h, from decimal.Decimal, m int) decimal.Decimal 
 // lowest is the lowest allowed mode's total with running hours h and
 // stopped hours as for running hours stoppedAt.
 func (r *rentPricer) lowest(h, stoppedAt decimal.Decimal, m int) decimal.Decimal {
-	q, p := r.e.q, r.e.p
+	q, p := r.q, r.p
 	var best decimal.Decimal
 	found := false
 	take := func(t decimal.Decimal) {
@@ -291,29 +287,34 @@ func (r *rentPricer) lowest(h, stoppedAt decimal.Decimal, m int) decimal.Decimal
 		}
 	}
 	if q.Hourly.Valid {
-		take(r.metered(q.Hourly.Decimal, h, stoppedAt))
+		take(r.metered(q.Hourly.Decimal, h, stoppedAt, decimal.Decimal{}))
 	}
 	if q.SpotHourly.Valid && p.Resumable {
-		take(r.metered(q.SpotHourly.Decimal, h.Mul(r.spotFactor), stoppedAt.Mul(r.spotFactor)))
+		take(r.metered(q.SpotHourly.Decimal, h, stoppedAt, r.spotFactor))
 	}
 	if q.Monthly.Valid {
-		take(money.MulRound([]decimal.Decimal{q.Monthly.Decimal, intDec(max(m, q.CommitmentMonths)), r.kOnce}, 2))
+		var buf [8]decimal.Decimal
+		take(money.MulRound(r.e.scaled(&buf, true, q.Monthly.Decimal, intDec(max(m, q.CommitmentMonths))), 2))
 	}
 	if q.Yearly.Valid {
-		take(money.MulRound([]decimal.Decimal{q.Yearly.Decimal, intDec((m + 11) / 12), r.kOnce}, 2))
+		var buf [8]decimal.Decimal
+		take(money.MulRound(r.e.scaled(&buf, true, q.Yearly.Decimal, intDec((m+11)/12)), 2))
 	}
-	return money.Add(money.Add(best, r.hidden), r.oneOff)
+	return money.Sum(best, r.hidden, r.oneOff)
 }
 
-// metered is an hourly or spot mode's compute for running hours hours plus
-// its stopped-hours line for running hours stoppedAt (docs/RULES.md §4.1,
-// §3.5), as evaluate prices them when the two are the same.
-func (r *rentPricer) metered(price, hours, stoppedAt decimal.Decimal) decimal.Decimal {
-	b := billable(hours, r.s, r.e.q.BillingGranularity)
-	t := money.QuoRound([]decimal.Decimal{price, b.v, r.e.kRec}, b.den(), 2)
-	if r.e.p.BetweenRuns == catalog.BetweenRunsKeepStopped && r.e.lines[stoppedIdx].Status == catalog.StatusCharged {
+// metered is an hourly or spot mode's compute for H = hours plus its
+// stopped-hours line for H = stoppedAt (docs/RULES.md §4.1, §4.4, §3.5), as
+// evaluate prices them when the two are the same; f is spot's 1 +
+// spot_overhead, zero for hourly.
+func (r *rentPricer) metered(price, hours, stoppedAt, f decimal.Decimal) decimal.Decimal {
+	var hb [2]decimal.Decimal
+	b := billable(runningHours(&hb, hours, f), r.s, r.q.BillingGranularity)
+	var buf [8]decimal.Decimal
+	t := money.QuoRound(r.e.scaled(&buf, false, price, b.v), b.den(), 2)
+	if r.p.BetweenRuns == catalog.BetweenRunsKeepStopped && r.e.lines[stoppedIdx].Status == catalog.StatusCharged {
 		if !stoppedAt.Equal(hours) {
-			b = billable(stoppedAt, r.s, r.e.q.BillingGranularity)
+			b = billable(runningHours(&hb, stoppedAt, f), r.s, r.q.BillingGranularity)
 		}
 		var stopped qty
 		if b.sixtieths {

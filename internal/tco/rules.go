@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/money"
 )
 
 // RulesVersion names this edition of the engine's rules; a saved report records it next to its figures.
@@ -94,17 +95,25 @@ var (
 	errParamsNeeded = errors.New("tco: params_billions must be > 0")
 )
 
+// Bytes per parameter of weights held at each precision.
+var (
+	fp32Bytes = decimal.New(4, 0)
+	halfBytes = decimal.New(2, 0)
+	byteBytes = decimal.New(1, 0)
+	int4Bytes = decimal.New(5, -1)
+)
+
 // weightBytes is the bytes per parameter of weights held at a precision.
 func weightBytes(p catalog.Precision) decimal.Decimal {
 	switch p {
 	case catalog.PrecisionFP32:
-		return decimal.New(4, 0)
+		return fp32Bytes
 	case catalog.PrecisionBF16, catalog.PrecisionFP16:
-		return decimal.New(2, 0)
+		return halfBytes
 	case catalog.PrecisionFP8, catalog.PrecisionINT8:
-		return decimal.New(1, 0)
+		return byteBytes
 	case catalog.PrecisionINT4:
-		return decimal.New(5, -1)
+		return int4Bytes
 	}
 	return decimal.Decimal{}
 }
@@ -165,7 +174,7 @@ func VRAMFloor(task catalog.Task, paramsBillions decimal.Decimal, precision cata
 			factor = trainFactor
 		}
 	case catalog.TaskLoRA:
-		bytes = weightBytes(precision).Add(adapterBytes)
+		bytes = money.Add(weightBytes(precision), adapterBytes)
 		factor = fineTuneFactor
 	case catalog.TaskQLoRA:
 		bytes = qloraBytes
@@ -174,7 +183,7 @@ func VRAMFloor(task catalog.Task, paramsBillions decimal.Decimal, precision cata
 		bytes = weightBytes(precision)
 		factor = fineTuneFactor
 	}
-	return paramsBillions.Mul(bytes).Mul(factor).Add(vramBaseGB), nil
+	return money.MulAdd([]decimal.Decimal{paramsBillions, bytes, factor}, vramBaseGB), nil
 }
 
 // VRAMFloorPerGPU reports whether the task's floor applies to each GPU

@@ -753,3 +753,15 @@ func TestCompare(t *testing.T) {
 	}
 	eq(t, "CNY quote in EUR", out[1].Result.TCO, "89.6")
 }
+
+// TestResultStoreHoldsEveryFlag: a result's lines, modes and flags are
+// allocated together, in arrays sized for every mode and every flag.
+func TestResultStoreHoldsEveryFlag(t *testing.T) {
+	var st resultStore
+	if len(catalog.Flags) != len(st.flags) {
+		t.Errorf("catalog.Flags has %d flags, the result store room for %d", len(catalog.Flags), len(st.flags))
+	}
+	if len(catalog.Modes) != len(st.modes) {
+		t.Errorf("catalog.Modes has %d modes, the result store room for %d", len(catalog.Modes), len(st.modes))
+	}
+}

@@ -245,7 +245,7 @@ func (v *validator) quote(q Quote) {
 	}
 	if q.TaxRate.Valid {
 		d := q.TaxRate.Decimal
-		if d.Sign() < 0 || d.Cmp(one) >= 0 {
+		if d.Sign() < 0 || money.Cmp(d, one) >= 0 {
 			v.add("quote.tax_rate", CodeTaxRateOutOfRange)
 		} else if money.Places(d) > MaxPlaces {
 			v.add("quote.tax_rate", CodeTooManyDecimals, "Max", strconv.Itoa(MaxPlaces))
@@ -333,7 +333,7 @@ func (v *validator) line(i int, l Line, seen *[catalog.ItemCount]bool) {
 
 func (v *validator) profile(p Profile) {
 	h := p.HoursPerMonth
-	if h.Sign() <= 0 || h.GreaterThan(HoursPerMonth) {
+	if h.Sign() <= 0 || money.Cmp(h, HoursPerMonth) > 0 {
 		v.add("profile.hours_per_month", CodeHoursOutOfRange, "Max", "730")
 	} else if money.Places(h) > MaxPlaces {
 		v.add("profile.hours_per_month", CodeTooManyDecimals, "Max", strconv.Itoa(MaxPlaces))
