@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh: what `make test` does — provision what the tests need (PostgreSQL,
 # Chromium and a CJK font for readable screenshots), check formatting,
-# go vet and generated code, then run every test with -race.
+# go vet and generated code, the allocation guards without -race, then run
+# every test with -race.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +50,9 @@ after=$(sum_templ)
 
 step "go vet"
 go vet ./...
+
+step "allocation guards (without -race, which changes allocation counts)"
+go test -count=1 -run 'Allocations$' ./internal/tco
 
 step "go test -race"
 go test -race -count=1 -timeout 30m ./...
