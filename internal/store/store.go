@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	pgxdecimal "github.com/jackc/pgx-shopspring-decimal"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -89,12 +88,6 @@ func PoolConfig(databaseURL string, maxConns int32) (*pgxpool.Config, error) {
 	pc.ConnConfig.RuntimeParams["application_name"] = "gpuquote"
 	// All times are stored and compared in UTC.
 	pc.ConnConfig.RuntimeParams["timezone"] = "UTC"
-	// Numerics are decoded straight into decimals from PostgreSQL's binary
-	// form, exactly, without a text round trip (docs/PERFORMANCE.md).
-	pc.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
-		pgxdecimal.Register(conn.TypeMap())
-		return nil
-	}
 	return pc, nil
 }
 
