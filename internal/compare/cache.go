@@ -66,6 +66,60 @@ type keptPricing struct {
 	// own are the own-hardware rows without their OwnCandidate, in the
 	// order of the candidates.
 	own []OwnRow
+	// drawings are the charts drawn from these figures (docs/RULES.md
+	// §20.4), shared by every request that finds them.
+	drawings *Drawings
+}
+
+// Drawings keeps what was drawn from one kept comparison: its two charts,
+// at most one drawing per language (docs/RULES.md §20.4). A chart shows
+// words, so it is kept per language, and the quotes' names as read for the
+// request, which are no part of the pricing key (a platform may be renamed
+// in place): each drawing is kept with a note of those names, and names
+// that differ draw anew and replace it. So the entry holds at most one
+// drawing per language and goes with it. It is safe for concurrent use:
+// requests for the same comparison in the same language at once draw it
+// once. A nil *Drawings keeps nothing (a comparison not kept).
+type Drawings struct {
+	mu     sync.Mutex
+	byLang map[string]*drawing
+}
+
+// drawing is one language's charts; mu is held while they are drawn.
+type drawing struct {
+	mu           sync.Mutex
+	names        string
+	drawn        bool
+	curves, bars string
+}
+
+// Charts are the charts of lang for the names given (whatever else the
+// drawing reads besides the kept figures), drawn by draw unless kept;
+// drew says whether draw was called.
+func (d *Drawings) Charts(lang, names string, draw func() (curves, bars string)) (curves, bars string, drew bool) {
+	if d == nil {
+		curves, bars = draw()
+		return curves, bars, true
+	}
+	d.mu.Lock()
+	if d.byLang == nil {
+		d.byLang = map[string]*drawing{}
+	}
+	g := d.byLang[lang]
+	if g == nil {
+		g = &drawing{}
+		d.byLang[lang] = g
+	}
+	d.mu.Unlock()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.drawn || g.names != names {
+		// Marked drawn only once draw returns: a panic leaves none kept.
+		g.drawn = false
+		g.curves, g.bars = draw()
+		g.names, g.drawn, drew = names, true, true
+	}
+	return g.curves, g.bars, drew
 }
 
 // CacheStats are a cache's size and use since it was made.
@@ -113,13 +167,15 @@ func (c *Cache) get(k cacheKey) (*keptPricing, bool) {
 	return el.Value.(*cacheEntry).val, true
 }
 
-func (c *Cache) put(k cacheKey, v *keptPricing) {
+// put keeps v under k and returns what is kept there: v, or the entry
+// another request kept first.
+func (c *Cache) put(k cacheKey, v *keptPricing) *keptPricing {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.byKey[k]; ok {
 		// Two requests priced the same inputs at once: the same figures.
 		c.order.MoveToFront(el)
-		return
+		return el.Value.(*cacheEntry).val
 	}
 	c.byKey[k] = c.order.PushFront(&cacheEntry{key: k, val: v})
 	for c.order.Len() > c.max {
@@ -127,6 +183,7 @@ func (c *Cache) put(k cacheKey, v *keptPricing) {
 		c.order.Remove(last)
 		delete(c.byKey, last.Value.(*cacheEntry).key)
 	}
+	return v
 }
 
 // price fills cmp's Rows, B and Own from the candidates cs (nil when the
@@ -142,11 +199,12 @@ func (c *Cache) price(cmp *Comparison, values url.Values, cs []Candidate, ownCan
 	if kept, ok := c.get(k); ok {
 		c.hits.Add(1)
 		kept.fill(cmp, cs, ownCands)
+		cmp.Drawings = kept.drawings
 		return
 	}
 	c.misses.Add(1)
 	priceNow(cmp, values, cs, ownCands, noPower)
-	c.put(k, keep(cmp, cs))
+	cmp.Drawings = c.put(k, keep(cmp, cs)).drawings
 }
 
 // priceNow prices the rows in table order, profile B and the own-hardware
@@ -177,7 +235,7 @@ func keepable(cs []Candidate) bool {
 
 // keep is cmp's priced figures without the candidates.
 func keep(cmp *Comparison, cs []Candidate) *keptPricing {
-	k := &keptPricing{rows: make([]Row, len(cmp.Rows)), rowIdx: make([]int, len(cmp.Rows))}
+	k := &keptPricing{rows: make([]Row, len(cmp.Rows)), rowIdx: make([]int, len(cmp.Rows)), drawings: &Drawings{}}
 	idx := make(map[int64]int, len(cs))
 	for i, c := range cs {
 		idx[c.Quote.ID] = i

@@ -88,6 +88,10 @@ type Comparison struct {
 	// availability statistics for the day (AvailabilityOf, docs/RULES.md
 	// §18.2); nil when the reader keeps none.
 	Availability map[market.PlatformGPU][]avail.Stat
+	// Drawings keep the charts drawn from the kept figures when the
+	// figures came from a Cache (docs/RULES.md §20.4); nil otherwise, and
+	// then every request draws its own.
+	Drawings *Drawings
 }
 
 // DefaultCurrency is the report currency when the page names none and the
