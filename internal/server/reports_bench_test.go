@@ -140,3 +140,25 @@ func BenchmarkReportExport(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReportView measures a saved 20-quote report's page through the
+// server's handler, compressed as a browser asks for it: what a reader
+// opening the report costs the server once its parts are kept.
+func BenchmarkReportView(b *testing.B) {
+	app, c, id := benchReport(b)
+	h := app.Server.Handler()
+	req := httptest.NewRequest(http.MethodGet, "/reports/"+itoa(id), nil)
+	req.AddCookie(c.Cookie("gq_session"))
+	req.Header.Set("Accept-Encoding", "gzip")
+	b.ReportAllocs()
+	var size int
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d", w.Code)
+		}
+		size = w.Body.Len()
+	}
+	b.ReportMetric(float64(size), "gzip-bytes")
+}
