@@ -101,8 +101,8 @@ func ownGPU(tr *i18n.Translator, v own.Version) string {
 
 // CompareOwn formats the priced own-hardware options: their seven lines,
 // cash up front, tco and cost per GPU-hour, the crossing with each rental
-// in words, and the sensitivity; their rates join the page's notes and
-// their lines the cost curves.
+// in words, and the sensitivity; their rates join the page's notes
+// (CompareCharts draws their lines in the cost curves).
 func CompareOwn(tr *i18n.Translator, v *CompareView, rows []compare.Row, owns []compare.OwnRow, in compare.Input) {
 	cur := in.ReportCurrency
 	v.ReportCur = cur
@@ -174,7 +174,6 @@ func CompareOwn(tr *i18n.Translator, v *CompareView, rows []compare.Row, owns []
 		}
 		v.OwnRows = append(v.OwnRows, row)
 	}
-	compareCharts(tr, v, rows, in, owns...)
 }
 
 // addFXNote adds the note of a rate from → to unless the page names it

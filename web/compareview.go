@@ -25,7 +25,7 @@ import (
 // both, so a report shows what the compare page showed.
 
 // CompareTable formats the priced rows, the sortable headers and the
-// exchange rates used.
+// exchange rates used; CompareCharts draws the charts.
 func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in compare.Input, values url.Values, sortKey string, desc bool) {
 	cur := in.ReportCurrency
 	m := func(d decimal.Decimal) string { return FormatMoney(tr.Lang, decimal.NewNullDecimal(d), cur) }
@@ -95,7 +95,6 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 		v.FXNotes = append(v.FXNotes, tr.T("compare.fx", "From", from, "To", cur, "Rate", money.String(fx.Rate), "Date", date))
 	}
 	v.Crossings = CrossingsView(tr, rows, in)
-	compareCharts(tr, v, rows, in)
 	for _, k := range []struct{ key, labelID string }{
 		{compare.SortTCO, "calc.result.tco"}, {compare.SortPessimistic, "calc.result.tco_pessimistic"},
 		{compare.SortEffective, "calc.result.effective"}, {compare.SortHidden, "calc.result.hidden_share"},
@@ -171,11 +170,37 @@ func unpricedText[K ~string](tr *i18n.Translator, unpriced []K) string {
 	return tr.T("pessimistic.unpriced", "Items", strings.Join(items, tr.T("list.separator")))
 }
 
-// compareCharts draws the cost curves and the cost make-up of the rows the
+// CompareCharts gives v the cost curves and the cost make-up of the rows
+// the engine priced and of the own-hardware options (owns).
+func CompareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in compare.Input, owns ...compare.OwnRow) {
+	v.CurvesSVG, v.BarsSVG = Charts(tr, rows, in, owns...)
+}
+
+// ChartNames is what the charts of rows and owns read besides the priced
+// figures, the profile and the report currency: the names they show, in
+// the reader's language, as read for this request (docs/RULES.md §20.4).
+func ChartNames(tr *i18n.Translator, rows []compare.Row, owns []compare.OwnRow) string {
+	var b strings.Builder
+	b.WriteString(string(tr.Lang))
+	for _, r := range rows {
+		b.WriteByte(0)
+		b.WriteString(QuoteName(tr, r.Quote))
+	}
+	b.WriteByte(1)
+	for _, o := range owns {
+		b.WriteByte(0)
+		b.WriteString(o.Version.Name)
+	}
+	return b.String()
+}
+
+// Charts draws the cost curves and the cost make-up of the rows the
 // engine priced (ruled-out ones too, since they are shown greyed).
 // Own-hardware options (owns) draw a line each: their cost per month and
-// server against running hours, with the profile's hours marked.
-func compareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in compare.Input, owns ...compare.OwnRow) {
+// server against running hours, with the profile's hours marked. Besides
+// rows' and owns' figures, the profile and the report currency, it reads
+// only the language and the names ChartNames lists.
+func Charts(tr *i18n.Translator, rows []compare.Row, in compare.Input, owns ...compare.OwnRow) (curvesSVG, barsSVG string) {
 	cur := in.ReportCurrency
 	m := func(d decimal.Decimal) string { return FormatMoney(tr.Lang, decimal.NewNullDecimal(d), cur) }
 	curves := svgchart.CurveChart{ID: "cmp-curves", Title: tr.T("compare.chart.curves.title", "Currency", cur),
@@ -212,7 +237,7 @@ func compareCharts(tr *i18n.Translator, v *CompareView, rows []compare.Row, in c
 		curves.MarkHours = decimal.NewNullDecimal(in.Profile.HoursPerMonth)
 		curves.MarkLabel = tr.T("compare.own.chart.your_hours", "Hours", money.Group(money.String(in.Profile.HoursPerMonth)))
 	}
-	v.CurvesSVG, v.BarsSVG = svgchart.CostCurves(curves), svgchart.StackedBars(bars)
+	return svgchart.CostCurves(curves), svgchart.StackedBars(bars)
 }
 func ReasonTexts(tr *i18n.Translator, rs []compare.Reason) []string {
 	var out []string
@@ -391,6 +416,7 @@ func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
 	in, rows := compare.Thaw(snap)
 	CompareTable(tr, &cv, rows, in, snap.PageValues(), snap.Sort, snap.Descending)
 	CompareScenario(tr, &cv.Rows, &cv.ScenarioChanges, compare.ThawScenario(snap, rows), rows, in)
+	CompareCharts(tr, &cv, rows, in)
 	f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG = cv.Rows, cv.ItemLabelIDs, cv.FXNotes, cv.CurvesSVG, cv.BarsSVG
 	f.ScenarioChanges = cv.ScenarioChanges
 	f.Crossings = cv.Crossings

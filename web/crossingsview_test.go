@@ -52,6 +52,7 @@ func TestCompareShowsCrossingsAcrossOffers(t *testing.T) {
 		tr := testCatalog.Translator(lang)
 		var v CompareView
 		CompareTable(tr, &v, rows, in, url.Values{}, compare.SortTCO, false)
+		CompareCharts(tr, &v, rows, in)
 		v.Page = Page{Title: "Compare"}
 		doc := render(t, lang, Compare(v))
 		sec := byID(t, doc, "compare-crossings")
@@ -103,7 +104,9 @@ func TestCompareShowsCrossingsAcrossOffers(t *testing.T) {
 	// No pair, no section.
 	var v CompareView
 	tr := testCatalog.Translator(i18n.EN)
-	CompareTable(tr, &v, compare.Run(cands[:2], in), in, url.Values{}, compare.SortTCO, false)
+	two := compare.Run(cands[:2], in)
+	CompareTable(tr, &v, two, in, url.Values{}, compare.SortTCO, false)
+	CompareCharts(tr, &v, two, in)
 	v.Page = Page{Title: "Compare"}
 	if doc := render(t, i18n.EN, Compare(v)); doc.Find(`[data-testid="compare-crossings"]`).Length() != 0 ||
 		doc.Find(`[data-testid="chart-crossing"]`).Length() != 0 {

@@ -17,6 +17,7 @@ import (
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
+	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
 	"gpuquote/internal/own"
 	"gpuquote/internal/quote"
@@ -185,6 +186,9 @@ func (s *Server) comparePage(c echo.Context) error {
 	if len(cmp.Own) > 0 && asked.OK() {
 		web.CompareOwn(tr, &v, cmp.Rows, cmp.Own, cmp.In)
 	}
+	if (len(cmp.Rows) > 0 || len(cmp.Own) > 0) && asked.OK() {
+		s.compareCharts(tr, &v, cmp)
+	}
 
 	// Loading a saved profile replaces the profile only: the selection,
 	// the filters, the order and the report currency asked for stay.
@@ -215,6 +219,16 @@ func (s *Server) comparePage(c echo.Context) error {
 	v.Page = s.page(c, "compare.title")
 	c.Response().Header().Set("Vary", "HX-Request")
 	return s.render(c, http.StatusOK, v.Page, web.Compare(v))
+}
+
+// compareCharts gives the page its charts: those kept with the priced
+// comparison for the reader's language and the names shown, else drawn
+// now (and kept, when the comparison is; docs/RULES.md §20.4).
+func (s *Server) compareCharts(tr *i18n.Translator, v *web.CompareView, cmp *compare.Comparison) {
+	v.CurvesSVG, v.BarsSVG, _ = cmp.Drawings.Charts(string(tr.Lang), web.ChartNames(tr, cmp.Rows, cmp.Own), func() (string, string) {
+		s.metrics.chartsDrawn.Inc()
+		return web.Charts(tr, cmp.Rows, cmp.In, cmp.Own...)
+	})
 }
 
 func hasReason(rs []compare.Reason, id string) bool {

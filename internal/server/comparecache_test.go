@@ -112,8 +112,14 @@ func TestCompareCacheSameBytesAndNeverStale(t *testing.T) {
 		if miss && (misses2 != misses+1 || hits2 != hits) || !miss && (hits2 != hits+1 || misses2 != misses) {
 			t.Fatalf("%s: hits %d → %d, misses %d → %d (a miss: %v)", step, hits, hits2, misses, misses2, miss)
 		}
+		// Asked again, its charts (own hardware's lines among them) are
+		// the ones kept with it: none is drawn (docs/RULES.md §20.4).
+		drawn := chartsDrawn(t, app)
 		if again := c.Get(path); again.Body != kept.Body {
 			t.Fatalf("%s: asked again, the kept page differs", step)
+		}
+		if n := chartsDrawn(t, app) - drawn; n != 0 {
+			t.Fatalf("%s: asked again, the charts were drawn %d times", step, n)
 		}
 		if _, hits3, _ := compareCacheUse(t, app); hits3 != hits2+1 {
 			t.Fatalf("%s: the same state again was priced anew", step)

@@ -27,6 +27,9 @@ type metrics struct {
 	reg      *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// chartsDrawn counts the compare page's charts drawn, not found kept
+	// with a priced comparison (docs/RULES.md §20.4).
+	chartsDrawn prometheus.Counter
 }
 
 func newMetrics(pool *pgxpool.Pool, hasher *auth.Hasher) *metrics {
@@ -49,9 +52,13 @@ func newMetrics(pool *pgxpool.Pool, hasher *auth.Hasher) *metrics {
 
 // watchCompareCache exports the priced comparisons kept (docs/RULES.md
 // §20.1): how many, and how often a comparison was found kept or priced
-// anew; all zero when the cache is off.
+// anew, all zero when the cache is off; and how often the compare page
+// drew its charts (§20.4).
 func (m *metrics) watchCompareCache(c *compare.Cache) {
-	m.reg.MustRegister(
+	m.chartsDrawn = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "gpuquote_compare_charts_drawn_total", Help: "Compare pages whose two charts were drawn, not found kept with a priced comparison.",
+	})
+	m.reg.MustRegister(m.chartsDrawn,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "gpuquote_compare_cache_entries", Help: "Priced comparisons kept in this process.",
 		}, func() float64 { return float64(c.Stats().Entries) }),
