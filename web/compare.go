@@ -118,12 +118,15 @@ type QuestionsView struct {
 
 // CompareView is the comparison page's view model.
 type CompareView struct {
-	// Facts are the compared platforms' facts in force (docs/RULES.md §18.3).
-	Facts []CompareFactsPlatform
-	// Availability is each priced row's platform × GPU model's record of
-	// attempts (docs/RULES.md §18.2).
+	// Facts are the compared platforms' facts in force (docs/RULES.md
+	// §18.3) and Availability each priced row's platform × GPU model's
+	// record of attempts (§18.2): filled for their sections' own pages.
+	Facts           []CompareFactsPlatform
 	Availability    []CompareAvailabilityRow
 	AvailabilityDay string
+	// Sections are the sections shown closed, loaded when opened
+	// (docs/RULES.md §20.4).
+	Sections        []CompareSection
 	Page            Page
 	Presets         []ComparePreset
 	ProfileSections []Section

@@ -15,8 +15,8 @@ import (
 	"gpuquote/internal/user"
 )
 
-// TestBrowserAvailability opens the compare page with the availability of
-// each row (AutoDL's RTX 4090 with records, another platform without), a
+// TestBrowserAvailability opens the compare page's availability section
+// with the availability of each row (AutoDL's RTX 4090 with records, another platform without), a
 // quote page's availability box and the records page at a phone's and a
 // desktop's width in both languages: nothing scrolls sideways
 // (docs/RULES.md §18.2). GPUQUOTE_SCREENSHOT_DIR keeps the images.
@@ -46,7 +46,10 @@ func TestBrowserAvailability(t *testing.T) {
 		t.Fatal(err)
 	}
 	pagesFit(t, b, app, "availability", []fitPage{
-		{"compare", "/compare?" + q, `[data-testid="compare-availability"]`, true},
+		// The compare page's availability section on its own page
+		// (docs/RULES.md §20.4; TestBrowserCompareSectionsOnDemand opens it
+		// in place).
+		{"compare", "/compare/availability?" + q, `[data-testid="compare-availability"]`, true},
 		{"quote", "/quotes/" + itoa(first), `[data-testid="availability-panel"]`, false},
 		{"records", "/availability?platform=" + itoa(autodl) + "&gpu=" + itoa(gpu), `[data-testid="availability-table"]`, false},
 	})

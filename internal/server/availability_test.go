@@ -327,7 +327,8 @@ func availCompareRecords(t *testing.T, app *testutil.App, pair market.PlatformGP
 }
 
 // TestCompareShowsAvailabilityAndFilters: each priced row of the compare
-// page shows its platform × GPU model's 30 and 90 days (hand-computed in
+// page's availability section (docs/RULES.md §20.4) shows its platform ×
+// GPU model's 30 and 90 days (hand-computed in
 // availCompareRecords) or "no records"; the avail filter keeps quotes whose
 // 90 days' exact success rate reaches the minimum (80 % keeps 4 of 5) and
 // leaves out those without records (docs/RULES.md §18.2).
@@ -344,6 +345,9 @@ func TestCompareShowsAvailabilityAndFilters(t *testing.T) {
 	if page.StatusCode != http.StatusOK {
 		t.Fatalf("compare: %d", page.StatusCode)
 	}
+	// The availability is its own section, loaded when opened
+	// (docs/RULES.md §20.4).
+	page.Body = sectionOf(t, c, page.Body, "availability")
 	for _, tc := range []struct {
 		id   int64
 		days int
@@ -361,6 +365,7 @@ func TestCompareShowsAvailabilityAndFilters(t *testing.T) {
 	}
 	c.PostForm("/lang", url.Values{"lang": {"en"}})
 	page = c.Get(base)
+	page.Body = sectionOf(t, c, page.Body, "availability")
 	if got := availText(t, page.Body, `[data-testid="avail-row-`+itoa(a)+`"]`, 90); got != "4 of 5 attempts obtained GPUs (80.0 %), median wait 17.5 min" {
 		t.Errorf("en: %q", got)
 	}

@@ -60,6 +60,52 @@ func (s *Server) compareValues(c echo.Context) (url.Values, string, error) {
 	return values, preset, nil
 }
 
+// pricedState is a comparison priced from a page state as the compare
+// page shows it; the page and its sections (docs/RULES.md §20.4) price it
+// alike.
+type pricedState struct {
+	values url.Values
+	cmp    *compare.Comparison
+	// asked reads the page state as a form: it holds the report currency's
+	// problem, if any (then nothing is shown priced).
+	asked *form.Reader
+	// currency is the report currency asked for when it is one ("" else).
+	currency string
+}
+
+// priceComparison prices the comparison of the page state values for the
+// request's reader, through the kept comparisons (docs/RULES.md §20.1):
+// the report currency asked for, else the one the reader last asked for
+// (§8.2), and the own-hardware options the reader may read (§8.6). extra
+// reads run beside the comparison's own.
+func (s *Server) priceComparison(c echo.Context, values url.Values, extra ...func(context.Context) error) (pricedState, error) {
+	p := pricedState{values: values, asked: form.Values(values)}
+	var remembered string
+	if cur := p.asked.Currency("report_currency", false); cur != "" && p.asked.OK() {
+		p.currency = cur
+	} else if ck, err := c.Cookie(reportCurrencyCookie); err == nil {
+		remembered = ck.Value
+	}
+	uid, role := viewer(c)
+	cmp, err := s.priced.LoadFor(c.Request().Context(), s.store, values, s.today(), compare.Viewer{UserID: uid, Role: role}, remembered, extra...)
+	p.cmp = cmp
+	return p, err
+}
+
+// shows says whether the comparison's figures are shown: a report currency
+// asked for that is none shows the problem instead.
+func (p pricedState) shows() bool { return p.asked.OK() }
+
+// shown is the page state shown: the share link's, and each section's
+// (the report currency as decided, when the figures are shown).
+func (p pricedState) shown() url.Values {
+	st := compare.State(p.values)
+	if p.shows() {
+		st.Set("report_currency", p.cmp.In.ReportCurrency)
+	}
+	return st
+}
+
 func (s *Server) comparePage(c echo.Context) error {
 	values, preset, err := s.compareValues(c)
 	if err != nil {
@@ -90,19 +136,10 @@ func (s *Server) comparePage(c echo.Context) error {
 		profiles []store.UsageProfile
 		owns     []own.Option
 	)
-	// The report currency: the one asked for (remembered as the reader's
-	// choice), else the default of docs/RULES.md §8.2.
-	asked := form.Values(values)
-	var remembered string
-	if askedCurrency := asked.Currency("report_currency", false); askedCurrency != "" && asked.OK() {
-		s.rememberReportCurrency(c, askedCurrency)
-	} else if ck, err := c.Cookie(reportCurrencyCookie); err == nil {
-		remembered = ck.Value
-	}
-	// Own-hardware options are priced, and listed to tick, only where the
-	// reader may read them (docs/RULES.md §8.6).
+	// Own-hardware options are listed to tick only where the reader may
+	// read them (docs/RULES.md §8.6).
 	uid, role := viewer(c)
-	cmp, err := s.priced.LoadFor(c.Request().Context(), s.store, values, today, compare.Viewer{UserID: uid, Role: role}, remembered,
+	p, err := s.priceComparison(c, values,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
 		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return },
 		// The reader's own proposals not yet reviewed are theirs to tick
@@ -118,6 +155,12 @@ func (s *Server) comparePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The report currency asked for is remembered as the reader's choice
+	// (docs/RULES.md §8.2); a section only reads it.
+	if p.currency != "" {
+		s.rememberReportCurrency(c, p.currency)
+	}
+	cmp, asked := p.cmp, p.asked
 
 	msgs := map[string]string{}
 	profileErrors := cmp.ProfileErrors
@@ -175,11 +218,14 @@ func (s *Server) comparePage(c echo.Context) error {
 			NotReviewed: quote.IsProposal(q.State)})
 	}
 
+	// The page state shown: the share link's, and each section's address.
+	shown := p.shown()
 	if len(cmp.Rows) > 0 && asked.OK() {
 		web.CompareTable(translator(c), &v, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
 		web.CompareScenario(translator(c), &v.Rows, &v.ScenarioChanges, cmp.B, cmp.Rows, cmp.In)
-		compareFacts(c, &v, cmp)
-		compareAvailability(c, &v, cmp)
+		// The matrix, the facts and the availability load when opened
+		// (docs/RULES.md §20.4).
+		v.Sections = web.CompareSections(shown, v.Rows)
 	}
 	v.OwnCandidates = web.OwnCandidates(tr, owns, cmp.OwnSelectedIDs, cmp.Own)
 	v.OwnSelected, v.OwnTooMany = len(cmp.OwnSelectedIDs), cmp.OwnTooMany
@@ -208,10 +254,8 @@ func (s *Server) comparePage(c echo.Context) error {
 	// a default); a report and a shared link carry the currency shown.
 	v.State = compare.State(values)
 	v.ReturnURL = compareURL(v.State)
-	shown := compare.State(values)
 	v.Filter = cloneValues(values)
 	if asked.OK() {
-		shown.Set("report_currency", cmp.In.ReportCurrency)
 		v.Filter.Set("report_currency", cmp.In.ReportCurrency)
 	}
 	v.SharePath = compareURL(shown)
@@ -229,6 +273,50 @@ func (s *Server) compareCharts(tr *i18n.Translator, v *web.CompareView, cmp *com
 		s.metrics.chartsDrawn.Inc()
 		return web.Charts(tr, cmp.Rows, cmp.In, cmp.Own...)
 	})
+}
+
+// compareSection serves one section of the compare page on its own
+// (docs/RULES.md §20.4): the comparison of the page state in the query,
+// priced as the page prices it, shown as that section alone, or the
+// section's empty state when nothing is priced. htmx takes the fragment;
+// a browser without it gets a page with a link back to the comparison.
+func (s *Server) compareSection(key string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		values, _, err := s.compareValues(c)
+		if err != nil {
+			return err
+		}
+		p, err := s.priceComparison(c, values)
+		if err != nil {
+			return err
+		}
+		tr, cmp := translator(c), p.cmp
+		shown := p.shown()
+		v := web.CompareSectionView{BackURL: compareURL(shown),
+			CompareSection: web.CompareSection{Key: key, TitleID: web.SectionTitleID(key), URL: web.SectionURL(key, shown)}}
+		if len(cmp.Rows) > 0 && p.shows() {
+			var cv web.CompareView
+			switch key {
+			case web.SectionLines:
+				web.CompareTable(tr, &cv, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
+				v.Rows, v.ItemLabelIDs = cv.Rows, cv.ItemLabelIDs
+				for _, r := range cv.Rows {
+					if r.Priced {
+						v.Count++
+					}
+				}
+			case web.SectionFacts:
+				compareFacts(c, &cv, cmp)
+				v.Facts, v.Count = cv.Facts, len(cmp.Rows)
+			case web.SectionAvailability:
+				compareAvailability(c, &cv, cmp)
+				v.Availability, v.AvailabilityDay, v.Count = cv.Availability, cv.AvailabilityDay, len(cv.Availability)
+			}
+		}
+		v.Page = s.page(c, v.TitleID)
+		c.Response().Header().Set("Vary", "HX-Request")
+		return s.render(c, http.StatusOK, v.Page, web.CompareSectionPage(v))
+	}
 }
 
 func hasReason(rs []compare.Reason, id string) bool {

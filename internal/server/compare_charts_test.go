@@ -36,7 +36,7 @@ func chartsDrawn(t *testing.T, app *testutil.App) int {
 // or a changed input draws anew, and so does a platform renamed (the
 // pricing is the same, the names shown are not). A server keeping nothing
 // draws on every request; both pages are the same byte for byte
-// (docs/RULES.md §20.4).
+// (docs/RULES.md §20.4). Sections draw no chart.
 func TestCompareChartsDrawnOncePerInput(t *testing.T) {
 	t.Parallel()
 	app, clock := reportApp(t)
@@ -72,6 +72,10 @@ func TestCompareChartsDrawnOncePerInput(t *testing.T) {
 	if again := get("again", 0); again != zh {
 		t.Fatal("the same page again differs")
 	}
+	for _, s := range compareSections {
+		c.Get(sectionPath(t, zh, s.key))
+	}
+	get("after its sections", 0)
 	c.Header.Set("Accept-Language", "en")
 	get("in English", 1)
 	get("in English again", 0)

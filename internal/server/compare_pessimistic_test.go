@@ -76,12 +76,14 @@ func TestComparePessimisticNamesWhatItLeavesOut(t *testing.T) {
 				t.Errorf("%s: %s = %q, want %q", lang, name, got, want)
 			}
 		}
-		// The matrix names whose reference priced each line.
-		stoppedCell := lineCell(t, page, id, "stopped_retention")
+		// The matrix (its own section, docs/RULES.md §20.4) names whose
+		// reference priced each line.
+		lines := sectionOf(t, analyst, page, "lines")
+		stoppedCell := lineCell(t, lines, id, "stopped_retention")
 		if want := tr.T("reference_source.market", "QuoteID", itoa(marketQuote)); !strings.Contains(stoppedCell, want) {
 			t.Errorf("%s: stopped hours cell %q does not name %q", lang, stoppedCell, want)
 		}
-		if want := tr.T("reference_source.editor"); !strings.Contains(lineCell(t, page, id, "data_disk"), want) {
+		if want := tr.T("reference_source.editor"); !strings.Contains(lineCell(t, lines, id, "data_disk"), want) {
 			t.Errorf("%s: the data disk is priced by the editors' reference", lang)
 		}
 	}

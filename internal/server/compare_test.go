@@ -145,7 +145,8 @@ func TestCompareAllUnconfirmedQuote(t *testing.T) {
 	if figure(t, r.Body, id, "tco") != "€94.20" || figure(t, r.Body, id, "tco-pessimistic") != "€99.20" {
 		t.Fatal("confirmed / pessimistic TCO")
 	}
-	lines := between(r.Body, `data-testid="compare-lines"`, "</table>")
+	// The matrix is its own section, loaded when opened (docs/RULES.md §20.4).
+	lines := between(sectionOf(t, c, r.Body, "lines"), `data-testid="compare-lines"`, "</table>")
 	if strings.Count(lines, "status-unconfirmed") != 12 {
 		t.Fatalf("want all twelve lines shown unconfirmed, got %d", strings.Count(lines, "status-unconfirmed"))
 	}

@@ -12,8 +12,8 @@ import (
 	"gpuquote/internal/testutil"
 )
 
-// TestBrowserPlatformFacts opens the compare page with the sample
-// platforms' facts, a platform page and the fact form at a phone's and a
+// TestBrowserPlatformFacts opens the compare page's facts section with the
+// sample platforms' facts, a platform page and the fact form at a phone's and a
 // desktop's width in both languages: nothing scrolls sideways
 // (docs/RULES.md §18.3). GPUQUOTE_SCREENSHOT_DIR keeps the images.
 func TestBrowserPlatformFacts(t *testing.T) {
@@ -34,7 +34,9 @@ func TestBrowserPlatformFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	pagesFit(t, b, app, "facts", []fitPage{
-		{"compare", "/compare?" + q, `[data-testid="compare-facts"]`, true},
+		// The compare page's facts section on its own page (docs/RULES.md
+		// §20.4; TestBrowserCompareSectionsOnDemand opens it in place).
+		{"compare", "/compare/facts?" + q, `[data-testid="compare-facts"]`, true},
 		{"platform", "/platforms/" + itoa(chenjian), `[data-testid="platform-facts"]`, false},
 		{"form", "/platforms/" + itoa(chenjian) + "/facts", `[data-testid="fact-form"]`, false},
 	})

@@ -91,8 +91,8 @@ func TestFactFormKeepsValuesAndEditorOnly(t *testing.T) {
 	}
 }
 
-// TestCompareShowsFactsFiltersAndAsks: the compare page shows the priced
-// platforms' facts as one matrix, asks each unknown kind once naming the
+// TestCompareShowsFactsFiltersAndAsks: the compare page's facts section
+// (docs/RULES.md §20.4) shows the priced platforms' facts as one matrix, asks each unknown kind once naming the
 // platforms to ask, the env filter keeps only platforms whose fact is yes,
 // and the questions view asks the unknown facts (docs/RULES.md §18.3).
 func TestCompareShowsFactsFiltersAndAsks(t *testing.T) {
@@ -121,7 +121,8 @@ func TestCompareShowsFactsFiltersAndAsks(t *testing.T) {
 	addFact(app, pid2, facts.Backups, facts.Yes)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	c.PostForm("/lang", url.Values{"lang": {"en"}})
-	d := doc(t, c.Get(compareURL("200", id, p2.ID)).Body)
+	// The facts are their own section, loaded when opened (docs/RULES.md §20.4).
+	d := doc(t, sectionOf(t, c, c.Get(compareURL("200", id, p2.ID)).Body, "facts"))
 	block := d.Find(`[data-testid="compare-facts"]`)
 	if block.Length() != 1 || block.Find(`[data-testid="compare-facts-`+itoa(pid)+`"]`).Length() != 1 || block.Find(`[data-testid="compare-facts-`+itoa(pid2)+`"]`).Length() != 1 {
 		t.Fatal("no facts column for each platform")
@@ -151,7 +152,7 @@ func TestCompareShowsFactsFiltersAndAsks(t *testing.T) {
 	}
 	// In Chinese the names are joined with "、".
 	c.PostForm("/lang", url.Values{"lang": {"zh-CN"}})
-	dz := doc(t, c.Get(compareURL("200", id, p2.ID)).Body)
+	dz := doc(t, sectionOf(t, c, c.Get(compareURL("200", id, p2.ID)).Body, "facts"))
 	if q := dz.Find(`[data-testid="fact-question"][data-kind="desktop"]`).Text(); !strings.Contains(q, "HOSTKEY、算力云") && !strings.Contains(q, "算力云、HOSTKEY") {
 		t.Fatalf("zh desktop question: %q", q)
 	}

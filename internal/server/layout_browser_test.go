@@ -65,7 +65,8 @@ const measureLayout = `(() => {
 // currencies and a second scenario) and the report saved from it at phone, laptop and
 // desktop widths in both languages: every quote's TCO lies inside the
 // viewport and the page never scrolls sideways (only the twelve-line
-// matrix does, inside its own box).
+// matrix does, inside its own box, on the compare page once its section
+// is opened).
 func TestBrowserResultsFitEveryWidth(t *testing.T) {
 	app, _ := reportApp(t)
 	var ids []int64
@@ -132,6 +133,16 @@ func TestBrowserResultsFitEveryWidth(t *testing.T) {
 				); err != nil {
 					t.Fatalf("%s %s %d: %v", name, lang, width, err)
 				}
+				// The compare page's matrix is a section opened on demand
+				// (docs/RULES.md §20.4): opened, it must fit too.
+				if name == "compare" {
+					if err := chromedp.Do(ctx,
+						chromedp.Click(chromedp.CSS(`details[data-testid="section-lines"] summary`)),
+						chromedp.WaitVisible(chromedp.CSS(`details[data-testid="section-lines"] [data-testid="compare-lines"]`)),
+					); err != nil {
+						t.Fatalf("%s %s %d: the matrix does not open: %v", name, lang, width, err)
+					}
+				}
 				m, err := chromedp.Run(ctx, chromedp.Evaluate[layoutCheck](measureLayout))
 				if err != nil {
 					t.Fatal(err)
@@ -149,6 +160,9 @@ func TestBrowserResultsFitEveryWidth(t *testing.T) {
 				}
 				if !m.Matrix {
 					t.Errorf("%s: the twelve-line matrix does not scroll inside its own box", where)
+				}
+				if name == "compare" {
+					testutil.ViewportScreenshot(t, ctx, fmt.Sprintf("layout-compare-lines-%s-%d", lang, width), `details[data-testid="section-lines"]`)
 				}
 				testutil.ViewportScreenshot(t, ctx, fmt.Sprintf("layout-%s-%s-%d", name, lang, width), `tbody[data-testid^="row-"]`)
 			}

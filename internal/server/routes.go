@@ -8,6 +8,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/user"
 	"gpuquote/static"
+	"gpuquote/web"
 )
 
 // Route is one entry of the route table: method, path, who may call it and
@@ -211,6 +212,10 @@ func (s *Server) Routes() []Route {
 		// Compare quotes for a usage profile.
 		{Method: http.MethodGet, Path: "/compare", Policy: auth.AnyUser, Handler: s.comparePage},
 		{Method: http.MethodGet, Path: "/compare/questions", Policy: auth.AnyUser, Handler: s.quoteQuestions},
+		// The compare page's sections loaded when opened (docs/RULES.md §20.4).
+		{Method: http.MethodGet, Path: "/compare/lines", Policy: auth.AnyUser, Handler: s.compareSection(web.SectionLines)},
+		{Method: http.MethodGet, Path: "/compare/facts", Policy: auth.AnyUser, Handler: s.compareSection(web.SectionFacts)},
+		{Method: http.MethodGet, Path: "/compare/availability", Policy: auth.AnyUser, Handler: s.compareSection(web.SectionAvailability)},
 		{Method: http.MethodPost, Path: "/compare/profiles", Policy: auth.AnyUser, Handler: s.saveProfile},
 		{Method: http.MethodPost, Path: "/compare/profiles/:id/delete", Policy: auth.AnyUser, Handler: s.deleteProfile},
 

@@ -264,6 +264,15 @@ func TestRoutePolicies(t *testing.T) {
 		"GET /compare/questions": {setup: func(a *testutil.App) string {
 			return "/compare/questions?profile.hours_per_month=200&profile.months=1&profile.instances=1&quote=" + itoa(publishedQuote(a))
 		}, want: want{303, 200, 200, 200, 200}},
+		// The compare page's sections (docs/RULES.md §20.4): a comparison,
+		// and the empty state of none.
+		"GET /compare/lines": {setup: func(a *testutil.App) string {
+			return "/compare/lines?profile.hours_per_month=200&profile.months=1&profile.instances=1&q=" + itoa(publishedQuote(a))
+		}, want: want{303, 200, 200, 200, 200}},
+		"GET /compare/facts": {setup: func(a *testutil.App) string {
+			return "/compare/facts?profile.hours_per_month=200&profile.months=1&profile.instances=1&q=" + itoa(publishedQuote(a))
+		}, want: want{303, 200, 200, 200, 200}},
+		"GET /compare/availability": {want: want{303, 200, 200, 200, 200}},
 		"POST /compare/profiles": {form: func(*testutil.App) url.Values {
 			return url.Values{"name": {"Steady"}, "profile.hours_per_month": {"600"}, "profile.months": {"12"}, "profile.instances": {"1"}}
 		}, want: want{401, 303, 303, 303, 303}},

@@ -195,6 +195,13 @@ func walkCases() map[string]walkCase {
 			return "/compare/questions?" + profileQuery(a) + "&quote=" + itoa(publishedQuote(a))
 		}),
 			query: []string{"quote"}},
+		// The page's sections read the page's state (docs/RULES.md §20.4).
+		"GET /compare/lines": {path: p(func(a *testutil.App) string { return "/compare/lines?" + profileQuery(a) }),
+			query: []string{"profile_id", "preset", "q", "report_currency", "sort", "dir"}},
+		"GET /compare/facts": {path: p(func(a *testutil.App) string { return "/compare/facts?" + profileQuery(a) }),
+			query: []string{"profile_id", "preset", "q", "report_currency", "sort", "dir"}},
+		"GET /compare/availability": {path: p(func(a *testutil.App) string { return "/compare/availability?" + profileQuery(a) }),
+			query: []string{"profile_id", "preset", "q", "report_currency", "sort", "dir"}},
 		"POST /compare/profiles": {form: func(*testutil.App) url.Values {
 			return url.Values{"name": {"Walk"}, "profile.hours_per_month": {"600"}, "profile.months": {"12"}, "profile.instances": {"1"}}
 		}, fields: []string{"next"}},
