@@ -73,12 +73,12 @@ type pricedState struct {
 	currency string
 }
 
-// priceComparison prices the comparison of the page state values for the
-// request's reader, through the kept comparisons (docs/RULES.md §20.1):
+// priceComparison prices the comparison of the page state values on
+// today for the request's reader, through the kept comparisons (docs/RULES.md §20.1):
 // the report currency asked for, else the one the reader last asked for
 // (§8.2), and the own-hardware options the reader may read (§8.6). extra
 // reads run beside the comparison's own.
-func (s *Server) priceComparison(c echo.Context, values url.Values, extra ...func(context.Context) error) (pricedState, error) {
+func (s *Server) priceComparison(c echo.Context, values url.Values, today time.Time, extra ...func(context.Context) error) (pricedState, error) {
 	p := pricedState{values: values, asked: form.Values(values)}
 	var remembered string
 	if cur := p.asked.Currency("report_currency", false); cur != "" && p.asked.OK() {
@@ -87,7 +87,7 @@ func (s *Server) priceComparison(c echo.Context, values url.Values, extra ...fun
 		remembered = ck.Value
 	}
 	uid, role := viewer(c)
-	cmp, err := s.priced.LoadFor(c.Request().Context(), s.store, values, s.today(), compare.Viewer{UserID: uid, Role: role}, remembered, extra...)
+	cmp, err := s.priced.LoadFor(c.Request().Context(), s.store, values, today, compare.Viewer{UserID: uid, Role: role}, remembered, extra...)
 	p.cmp = cmp
 	return p, err
 }
@@ -139,7 +139,7 @@ func (s *Server) comparePage(c echo.Context) error {
 	// Own-hardware options are listed to tick only where the reader may
 	// read them (docs/RULES.md §8.6).
 	uid, role := viewer(c)
-	p, err := s.priceComparison(c, values,
+	p, err := s.priceComparison(c, values, today,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
 		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return },
 		// The reader's own proposals not yet reviewed are theirs to tick
@@ -286,7 +286,7 @@ func (s *Server) compareSection(key string) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		p, err := s.priceComparison(c, values)
+		p, err := s.priceComparison(c, values, s.today())
 		if err != nil {
 			return err
 		}
