@@ -73,12 +73,18 @@ type pricedState struct {
 	currency string
 }
 
+// pricingOnly is the store as a compare.Reader that reads what pricing
+// needs and no more: it hides the facts and availability readers, which
+// only the facts and availability sections show (docs/RULES.md §20.4).
+type pricingOnly struct{ compare.Reader }
+
 // priceComparison prices the comparison of the page state values on
 // today for the request's reader, through the kept comparisons (docs/RULES.md §20.1):
 // the report currency asked for, else the one the reader last asked for
 // (§8.2), and the own-hardware options the reader may read (§8.6). extra
-// reads run beside the comparison's own.
-func (s *Server) priceComparison(c echo.Context, values url.Values, today time.Time, extra ...func(context.Context) error) (pricedState, error) {
+// reads run beside the comparison's own. The platforms' facts and the
+// availability of the quotes are read only withFacts (their sections).
+func (s *Server) priceComparison(c echo.Context, values url.Values, today time.Time, withFacts bool, extra ...func(context.Context) error) (pricedState, error) {
 	p := pricedState{values: values, asked: form.Values(values)}
 	var remembered string
 	if cur := p.asked.Currency("report_currency", false); cur != "" && p.asked.OK() {
@@ -87,7 +93,11 @@ func (s *Server) priceComparison(c echo.Context, values url.Values, today time.T
 		remembered = ck.Value
 	}
 	uid, role := viewer(c)
-	cmp, err := s.priced.LoadFor(c.Request().Context(), s.store, values, today, compare.Viewer{UserID: uid, Role: role}, remembered, extra...)
+	var r compare.Reader = pricingOnly{s.store}
+	if withFacts {
+		r = s.store
+	}
+	cmp, err := s.priced.LoadFor(c.Request().Context(), r, values, today, compare.Viewer{UserID: uid, Role: role}, remembered, extra...)
 	p.cmp = cmp
 	return p, err
 }
@@ -139,7 +149,7 @@ func (s *Server) comparePage(c echo.Context) error {
 	// Own-hardware options are listed to tick only where the reader may
 	// read them (docs/RULES.md §8.6).
 	uid, role := viewer(c)
-	p, err := s.priceComparison(c, values, today,
+	p, err := s.priceComparison(c, values, today, false,
 		func(ctx context.Context) (err error) { cands, total, err = s.store.Quotes(ctx, f); return },
 		func(ctx context.Context) (err error) { profiles, err = s.store.UsageProfiles(ctx); return },
 		// The reader's own proposals not yet reviewed are theirs to tick
@@ -286,7 +296,7 @@ func (s *Server) compareSection(key string) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		p, err := s.priceComparison(c, values, s.today())
+		p, err := s.priceComparison(c, values, s.today(), key != web.SectionLines)
 		if err != nil {
 			return err
 		}
