@@ -160,10 +160,10 @@ type ReportEventView struct {
 // ReportView is a saved report's page: the facts, the summary, the full
 // comparison as frozen, the timeline and the actions the reader may take.
 type ReportView struct {
-	// TableHTML, when set, is reportTable already rendered for this report
-	// in the reader's language: a pure function of the snapshot, so a
-	// server may render it once and keep it (docs/RULES.md §20.2).
-	TableHTML string
+	// FrozenHTML, when set, is ReportFrozen already rendered for this
+	// report in the reader's language: a pure function of the snapshot, so
+	// a server may render it once and keep it (docs/RULES.md §20.2).
+	FrozenHTML string
 	// NotReviewed names the quotes the report froze while they were
 	// proposals no editor had reviewed (docs/RULES.md §18.1); "" when none.
 	NotReviewed string

@@ -267,7 +267,7 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 	use := func(f web.ReportView) {
 		v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
 		v.Summary, v.Profile, v.VRAMFloor, v.ReferencePrices, v.Questions = f.Summary, f.Profile, f.VRAMFloor, f.ReferencePrices, f.Questions
-		v.Own, v.TableHTML = f.Own, f.TableHTML
+		v.Own, v.FrozenHTML = f.Own, f.FrozenHTML
 	}
 	if cached, ok := s.frozen.get(k); ok {
 		use(cached.(web.ReportView))
@@ -276,11 +276,11 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 	f := web.FrozenReportParts(translator(c), snap)
 	f.Own = web.ReportOwn(translator(c), snap)
 	use(f)
-	// The table, lines and charts read only the snapshot and the language
-	// (docs/RULES.md §20.2): rendered once, kept as HTML with the parts.
+	// The parts that read only the snapshot and the language (docs/RULES.md
+	// §20.2): rendered once, kept as HTML with the parts.
 	var b strings.Builder
-	if err := web.ReportTable(*v).Render(c.Request().Context(), &b); err == nil {
-		f.TableHTML = b.String()
+	if err := web.ReportFrozen(*v).Render(c.Request().Context(), &b); err == nil {
+		f.FrozenHTML = b.String()
 	}
 	s.frozen.put(k, f)
 }
