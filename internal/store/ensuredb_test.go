@@ -31,7 +31,8 @@ func TestEnsureDatabaseAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	// Registered first, so it runs after the drops registered below.
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
 	for round := range 5 {
 		name := fmt.Sprintf("gpuquote_ensure_%d_%d", os.Getpid(), round)
 		u, err := url.Parse(base)
@@ -41,7 +42,9 @@ func TestEnsureDatabaseAtOnce(t *testing.T) {
 		u.Path = "/" + name
 		dbURL := u.String()
 		t.Cleanup(func() {
-			_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize())
+			if _, err := conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()); err != nil {
+				t.Errorf("drop %s: %v", name, err)
+			}
 		})
 		var wg sync.WaitGroup
 		errs := make([]error, 8)
