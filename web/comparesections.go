@@ -69,12 +69,7 @@ func SectionURL(key string, shown url.Values) string {
 // matrix and the availability show the priced quotes, the facts every
 // compared quote's platform. A section with nothing to show is left out.
 func CompareSections(shown url.Values, rows []CompareRow) []CompareSection {
-	priced := 0
-	for _, r := range rows {
-		if r.Priced {
-			priced++
-		}
-	}
+	priced := PricedCount(rows)
 	var out []CompareSection
 	for _, s := range []struct {
 		key   string
@@ -85,6 +80,18 @@ func CompareSections(shown url.Values, rows []CompareRow) []CompareSection {
 		}
 	}
 	return out
+}
+
+// PricedCount is how many of rows were priced: what the matrix and the
+// availability sections show.
+func PricedCount(rows []CompareRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.Priced {
+			n++
+		}
+	}
+	return n
 }
 
 // sectionTestID names a section's body on its own page and once opened.

@@ -309,12 +309,7 @@ func (s *Server) compareSection(key string) echo.HandlerFunc {
 			switch key {
 			case web.SectionLines:
 				web.CompareTable(tr, &cv, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
-				v.Rows, v.ItemLabelIDs = cv.Rows, cv.ItemLabelIDs
-				for _, r := range cv.Rows {
-					if r.Priced {
-						v.Count++
-					}
-				}
+				v.Rows, v.ItemLabelIDs, v.Count = cv.Rows, cv.ItemLabelIDs, web.PricedCount(cv.Rows)
 			case web.SectionFacts:
 				compareFacts(c, &cv, cmp)
 				v.Facts, v.Count = cv.Facts, len(cmp.Rows)

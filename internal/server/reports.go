@@ -281,6 +281,7 @@ func (s *Server) reportFrozenParts(c echo.Context, id int64, snap report.Snapsho
 	var b strings.Builder
 	if err := web.ReportFrozen(*v).Render(c.Request().Context(), &b); err == nil {
 		f.FrozenHTML = b.String()
+		v.FrozenHTML = f.FrozenHTML // this page too: drawn once, not twice
 	}
 	s.frozen.put(k, f)
 }
