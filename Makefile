@@ -2,12 +2,14 @@
 SHELL := /bin/bash
 GO    ?= go
 BIN   := bin/gpuquote
+# DB_NAME is the database make run uses (created by migrate when missing).
+DB_NAME ?= gpuquote
 
 .PHONY: run test bench soak build generate fmt vet clean
 
 ## run: provision PostgreSQL if needed, migrate, load sample data into an empty database, serve
 run: build
-	@scripts/run.sh
+	@scripts/run.sh "$(DB_NAME)"
 
 ## test: provision PostgreSQL and Chromium, check formatting, vet and generated code, run every test with -race
 test:
@@ -23,7 +25,7 @@ soak: generate
 
 ## build: compile the server into bin/gpuquote
 build: generate
-	$(GO) build -o $(BIN) ./cmd/gpuquote
+	$(GO) build -trimpath -o $(BIN) ./cmd/gpuquote
 
 ## generate: regenerate templ components (committed; make test fails when they are stale)
 generate:

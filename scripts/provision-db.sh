@@ -9,10 +9,13 @@
 #   1. DATABASE_URL when set (used as given);
 #   2. a PostgreSQL answering at 127.0.0.1:5432 that lets user "postgres" in
 #      without a password;
-#   3. a private cluster under ./.data/postgres (port 54329, trust auth on
-#      loopback only), created with the installed PostgreSQL binaries; when
-#      none are installed and we are root, Debian's "postgresql" package is
-#      installed first. GPUQUOTE_PRIVATE_PG=1 skips step 2.
+#   3. this checkout's private cluster under ./.data/postgres (trust auth on
+#      loopback only): the one already running there, else started on the
+#      first free port from 54329 to 54339 (a cluster of another checkout on
+#      54329 is never mistaken for this one); created first with the
+#      installed PostgreSQL binaries, and when none are installed and we are
+#      root, Debian's "postgresql" package is installed before that.
+#      GPUQUOTE_PRIVATE_PG=1 skips step 2.
 # Anything else ends with one clear message naming what to install.
 set -euo pipefail
 
@@ -21,7 +24,8 @@ die() { say "$*"; exit 1; }
 
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 data_dir="$root_dir/.data/postgres"
-private_port=54329
+first_private_port=54329
+last_private_port=54339
 dbname=${1:-postgres}
 
 if [[ -n "${DATABASE_URL:-}" ]]; then
@@ -62,10 +66,15 @@ if [[ "${GPUQUOTE_PRIVATE_PG:-}" != 1 ]] && can_login 127.0.0.1 5432; then
   exit 0
 fi
 
-if can_login 127.0.0.1 "$private_port"; then
-  say "using the private cluster in .data/postgres (port $private_port)"
-  printf 'postgres://postgres@127.0.0.1:%s/%s?sslmode=disable\n' "$private_port" "$dbname"
-  exit 0
+# The private cluster of this checkout, when it runs: postmaster.pid names
+# its port on the fourth line.
+if [[ -f "$data_dir/postmaster.pid" ]]; then
+  running_port=$(sed -n 4p "$data_dir/postmaster.pid" 2>/dev/null || true)
+  if [[ "$running_port" =~ ^[0-9]+$ ]] && can_login 127.0.0.1 "$running_port"; then
+    say "using the private cluster in .data/postgres (port $running_port)"
+    printf 'postgres://postgres@127.0.0.1:%s/%s?sslmode=disable\n' "$running_port" "$dbname"
+    exit 0
+  fi
 fi
 
 if ! bindir=$(pg_bin_dir); then
@@ -107,6 +116,14 @@ if [[ ! -f "$data_dir/PG_VERSION" ]]; then
     || as_pg "$bindir/initdb" -D "$data_dir" -U postgres --auth=trust --encoding=UTF8 --no-locale >/dev/null \
     || die "initdb failed in .data/postgres"
 fi
+
+# port_free PORT: nothing answers on 127.0.0.1:PORT.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+private_port=
+for ((p = first_private_port; p <= last_private_port; p++)); do
+  if port_free "$p"; then private_port=$p; break; fi
+done
+[[ -n "$private_port" ]] || die "ports $first_private_port to $last_private_port are all taken; free one, or set DATABASE_URL"
 
 say "starting the private cluster on 127.0.0.1:$private_port"
 as_pg "$bindir/pg_ctl" -D "$data_dir" -l "$data_dir/server.log" -w -t 30 \

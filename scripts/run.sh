@@ -2,12 +2,14 @@
 # run.sh: what `make run` does after building — provision PostgreSQL, migrate
 # as the tables' owner (which also creates and grants the least-privileged
 # serving role), load sample data into an empty database, then serve as the
-# serving role and print the URL.
+# serving role and print the URL. The first argument names the database
+# (default gpuquote; `make run DB_NAME=…`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+dbname=${1:-gpuquote}
 owner=${GPUQUOTE_OWNER_DATABASE_URL:-}
 if [[ -z "$owner" ]]; then
-  owner=$(scripts/provision-db.sh gpuquote) # DATABASE_URL when set, else a local server
+  owner=$(scripts/provision-db.sh "$dbname") # DATABASE_URL when set, else a local server
 fi
 export GPUQUOTE_OWNER_DATABASE_URL=$owner
 bin/gpuquote migrate

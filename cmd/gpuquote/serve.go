@@ -23,18 +23,21 @@ import (
 // openStore opens the serving role's pool for cfg; the error is one clear
 // line.
 func openStore(ctx context.Context, cfg config.Config) (*store.Store, error) {
+	if err := cfg.RequireDatabase(); err != nil {
+		return nil, err
+	}
 	return openStoreAt(ctx, cfg, cfg.DatabaseURL)
 }
 
 // openOwnerStore opens a pool as the tables' owner (migrate, seed, user).
 func openOwnerStore(ctx context.Context, cfg config.Config) (*store.Store, error) {
+	if err := cfg.RequireOwnerDatabase(); err != nil {
+		return nil, err
+	}
 	return openStoreAt(ctx, cfg, cfg.OwnerURL())
 }
 
 func openStoreAt(ctx context.Context, cfg config.Config, url string) (*store.Store, error) {
-	if err := cfg.RequireDatabase(); err != nil {
-		return nil, err
-	}
 	pool, err := store.Open(ctx, url, cfg.DBMaxConns)
 	if err != nil {
 		return nil, err
@@ -138,7 +141,7 @@ func unwrapSyscall(err error) error {
 }
 
 func migrate(ctx context.Context, cfg config.Config, stdout io.Writer) error {
-	if err := cfg.RequireDatabase(); err != nil {
+	if err := cfg.RequireOwnerDatabase(); err != nil {
 		return err
 	}
 	if err := store.EnsureDatabase(ctx, cfg.OwnerURL()); err != nil {
@@ -185,7 +188,7 @@ func checkServingRole(ctx context.Context, st *store.Store, cfg config.Config, l
 // appURL prints DATABASE_URL (or the owner's) rewritten to connect as the
 // serving role, for scripts that migrate as the owner and then serve.
 func appURL(cfg config.Config, stdout io.Writer) error {
-	if err := cfg.RequireDatabase(); err != nil {
+	if err := cfg.RequireOwnerDatabase(); err != nil {
 		return err
 	}
 	u, err := store.URLForRole(cfg.OwnerURL(), store.AppRole{Name: cfg.AppRole, Password: cfg.AppPassword})

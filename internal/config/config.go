@@ -306,10 +306,21 @@ func (c Config) OwnerURL() string {
 	return c.DatabaseURL
 }
 
-// RequireDatabase reports a clear error when no database is configured.
+// RequireDatabase reports a clear error when serve has no database: it
+// connects as the serving role, with DATABASE_URL alone.
 func (c Config) RequireDatabase() error {
 	if c.DatabaseURL == "" {
-		return errors.New("DATABASE_URL is not set (make run sets it for you; see README)")
+		return errors.New("DATABASE_URL is not set: serve connects with the serving role's URL (make run sets it for you; see README)")
+	}
+	return nil
+}
+
+// RequireOwnerDatabase reports a clear error when migrate, seed, user or
+// app-url have no database: they connect as the tables' owner, from
+// GPUQUOTE_OWNER_DATABASE_URL or else DATABASE_URL.
+func (c Config) RequireOwnerDatabase() error {
+	if c.OwnerURL() == "" {
+		return errors.New("neither GPUQUOTE_OWNER_DATABASE_URL nor DATABASE_URL is set: set one to the tables' owner's URL (make run sets it for you; see README)")
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -88,5 +89,52 @@ func TestAPIGuideExamples(t *testing.T) {
 		if err != nil {
 			t.Errorf("example %d of docs/API.md failed (%v):\n%s\n--- output:\n%s", i+1, err, b[1], out)
 		}
+	}
+}
+
+// readmeFigure is a figure the comment under a README example promises
+// (`# → … "key": "value" …`).
+var readmeFigure = regexp.MustCompile(`"([a-z_]+)": ("[^"]*"|[0-9]+|null)`)
+
+// TestREADMECurlExamples runs the README's curl examples against a test
+// server (its address in place of the default http://127.0.0.1:8080): each
+// must answer JSON without errors, and the figures its comment shows must
+// be in the answer.
+func TestREADMECurlExamples(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Fatalf("the README's examples need curl (make test installs it): %v", err)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := testutil.NewApp(t)
+	ran := 0
+	for _, b := range shBlock.FindAllStringSubmatch(string(readme), -1) {
+		if !strings.HasPrefix(b[1], "curl ") {
+			continue
+		}
+		ran++
+		script := strings.ReplaceAll(b[1], "http://127.0.0.1:8080", app.URL)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, "sh", "-e", "-c", script)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LC_ALL=C.UTF-8"}
+		out, err := cmd.Output()
+		cancel()
+		var answer map[string]any
+		if err != nil || json.Unmarshal(out, &answer) != nil || answer["errors"] != nil {
+			t.Errorf("README example failed (%v):\n%s\n--- output:\n%s", err, b[1], out)
+			continue
+		}
+		_, comment, _ := strings.Cut(b[1], "# →")
+		for _, f := range readmeFigure.FindAllStringSubmatch(comment, -1) {
+			if !bytes.Contains(out, []byte(`"`+f[1]+`":`+f[2])) {
+				t.Errorf("README promises %s: %s, the answer is:\n%s", f[1], f[2], out)
+			}
+		}
+	}
+	if ran < 2 {
+		t.Fatalf("%d curl examples found in README.md, want at least 2", ran)
 	}
 }
