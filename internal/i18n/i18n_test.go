@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -124,5 +125,64 @@ func TestTemplatesAndMissing(t *testing.T) {
 	}
 	if got := c.Translator(EN).T("no.such.message"); got != "[no.such.message]" {
 		t.Errorf("missing: %q", got)
+	}
+}
+
+// placeholderPattern is the placeholder's definition as a regular
+// expression, the reference compile's scanner is held to.
+var placeholderPattern = regexp.MustCompile(`\{\{\s*\.([A-Za-z][A-Za-z0-9_]*)\s*\}\}`)
+
+// compileByPattern is compile written with placeholderPattern.
+func compileByPattern(text string) (message, bool) {
+	var m message
+	last := 0
+	for _, loc := range placeholderPattern.FindAllStringSubmatchIndex(text, -1) {
+		m.parts = append(m.parts, text[last:loc[0]])
+		m.names = append(m.names, text[loc[2]:loc[3]])
+		last = loc[1]
+	}
+	m.parts = append(m.parts, text[last:])
+	for _, p := range m.parts {
+		if strings.Contains(p, "{{") || strings.Contains(p, "}}") {
+			return message{}, false
+		}
+	}
+	return m, true
+}
+
+// TestCompileMatchesThePlaceholderPattern: the scanner splits every text
+// as the pattern does and refuses the same ones, for tricky texts and for
+// every message of the catalogs.
+func TestCompileMatchesThePlaceholderPattern(t *testing.T) {
+	texts := []string{"", "plain", "a {{.Name}} b", "{{ .X_1 }}", "{{\f.F}}", "{{\t.A\n}}x{{.B}}", "{{.A}}{{.B}}", "{{{.A}}",
+		"{{.A}}}", "{{.1x}}", "{{ . A }}", "{{.A", "x {{ y", "}}", "{{.A_}} {{.a9}}", "{{.Ä}}", "{{.A }} {{ .B}}", "{{{{.A}}}}",
+		"报价 {{.Count}} 份", "{{.A\x00}}"}
+	for _, lang := range Langs {
+		c, err := Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range c.IDs(lang) {
+			m := c.msgs[lang][id]
+			var b strings.Builder
+			for i, p := range m.parts {
+				b.WriteString(p)
+				if i < len(m.names) {
+					b.WriteString("{{." + m.names[i] + "}}")
+				}
+			}
+			texts = append(texts, b.String())
+		}
+	}
+	for _, text := range texts {
+		got, err := compile(text)
+		want, ok := compileByPattern(text)
+		if (err == nil) != ok {
+			t.Errorf("%q: compile error %v, the pattern accepts it: %v", text, err, ok)
+			continue
+		}
+		if !slices.Equal(got.parts, want.parts) || !slices.Equal(got.names, want.names) {
+			t.Errorf("%q: compile gives %q %q, the pattern %q %q", text, got.parts, got.names, want.parts, want.names)
+		}
 	}
 }
