@@ -33,32 +33,7 @@ if [[ -n "${DATABASE_URL:-}" ]]; then
   exit 0
 fi
 
-pg_bin_dir() {
-  local d
-  for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
-    [[ -x "$d/initdb" && -x "$d/pg_ctl" ]] && { echo "$d"; return 0; }
-  done
-  if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then
-    dirname "$(command -v initdb)"; return 0
-  fi
-  return 1
-}
-
-# can_login HOST PORT: true when user postgres can connect without a password.
-can_login() {
-  local bindir
-  if command -v psql >/dev/null 2>&1; then
-    PGCONNECT_TIMEOUT=3 psql -X -q -w -h "$1" -p "$2" -U postgres -d postgres -c 'select 1' >/dev/null 2>&1
-    return $?
-  fi
-  if bindir=$(pg_bin_dir) && [[ -x "$bindir/psql" ]]; then
-    PGCONNECT_TIMEOUT=3 "$bindir/psql" -X -q -w -h "$1" -p "$2" -U postgres -d postgres -c 'select 1' >/dev/null 2>&1
-    return $?
-  fi
-  # Without psql, a port that answers is the best evidence we have; the
-  # application reports authentication problems itself.
-  (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
-}
+. "$root_dir/scripts/pg-lib.sh"
 
 if [[ "${GPUQUOTE_PRIVATE_PG:-}" != 1 ]] && can_login 127.0.0.1 5432; then
   say "using PostgreSQL at 127.0.0.1:5432"
@@ -77,30 +52,10 @@ if [[ -f "$data_dir/postmaster.pid" ]]; then
   fi
 fi
 
-if ! bindir=$(pg_bin_dir); then
-  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-    say "no PostgreSQL binaries found; installing Debian's postgresql package"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2 && apt-get install -y -qq postgresql >&2 \
-      || die "installing postgresql failed; install it yourself, or run: docker compose up"
-    bindir=$(pg_bin_dir) || die "postgresql installed but initdb/pg_ctl not found"
-  else
-    die "no PostgreSQL found: install PostgreSQL (e.g. 'sudo apt-get install postgresql'), set DATABASE_URL, or run: docker compose up"
-  fi
-fi
-
-# as_pg runs a command as the user that owns the cluster: postgres when we are root
-# (initdb and the server refuse to run as root), otherwise ourselves.
-as_pg() {
-  if [[ $(id -u) -eq 0 ]]; then
-    runuser -u postgres -- "$@"
-  else
-    "$@"
-  fi
-}
+bindir=$(need_pg_bin_dir)
 
 if [[ $(id -u) -eq 0 ]]; then
-  id postgres >/dev/null 2>&1 || useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
+  need_postgres_user
   # The postgres user must be able to reach the data folder.
   if ! runuser -u postgres -- test -x "$root_dir"; then
     die "user postgres cannot enter $root_dir; make it world-searchable (chmod o+x on each parent) or set DATABASE_URL"
@@ -117,8 +72,6 @@ if [[ ! -f "$data_dir/PG_VERSION" ]]; then
     || die "initdb failed in .data/postgres"
 fi
 
-# port_free PORT: nothing answers on 127.0.0.1:PORT.
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 private_port=
 for ((p = first_private_port; p <= last_private_port; p++)); do
   if port_free "$p"; then private_port=$p; break; fi
