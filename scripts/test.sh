@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test.sh: what `make test` does — provision what the tests need (PostgreSQL,
-# Chromium and a CJK font for readable screenshots), check formatting,
+# test.sh: what `make test` does — provision what the tests need (a
+# throwaway PostgreSQL cluster, Chromium and a CJK font for readable
+# screenshots), check formatting,
 # go vet and generated code, the allocation guards without -race, then run
 # every test with -race.
 set -euo pipefail
@@ -26,10 +27,14 @@ if ((${#need[@]})); then
 fi
 echo "chromium: $( (chromium --version || chromium-browser --version) 2>/dev/null | head -1)"
 
-step "PostgreSQL"
+step "PostgreSQL: a throwaway cluster for the tests (scripts/test-db.sh)"
 if [[ -z "${GPUQUOTE_TEST_DATABASE_URL:-}" ]]; then
-  GPUQUOTE_TEST_DATABASE_URL=$(scripts/provision-db.sh postgres)
+  started=$(scripts/test-db.sh start)
+  test_pg_dir=$(head -1 <<<"$started")
+  trap 'scripts/test-db.sh stop "$test_pg_dir"' EXIT
+  GPUQUOTE_TEST_DATABASE_URL=$(tail -1 <<<"$started")
 fi
+echo "tests use $GPUQUOTE_TEST_DATABASE_URL"
 export GPUQUOTE_TEST_DATABASE_URL
 # Tests that stop and start a private cluster run its binaries as the
 # postgres user when we are root.
@@ -53,6 +58,19 @@ go vet ./...
 
 step "allocation guards (without -race, which changes allocation counts)"
 go test -count=1 -run 'Allocations$' ./internal/tco
+
+step "tests that check answers by the thousand, without -race (*_norace_test.go)"
+# -race finds races in concurrent code and slows every request about
+# sevenfold; a walk of every route with hostile values tests answers, so it
+# runs here, built without it, and the -race pass below leaves it out.
+norace_files=$(find . -name '*_norace_test.go' -not -path './.data/*' | sort)
+for f in $norace_files; do
+  [[ $(head -1 "$f") == '//go:build !race' ]] || die "$f must begin with //go:build !race"
+done
+if [[ -n "$norace_files" ]]; then
+  norace_tests=$(grep -ho '^func Test[A-Za-z0-9_]*' $norace_files | sed 's/^func //' | paste -sd'|')
+  go test -count=1 -run "^($norace_tests)\$" $(for f in $norace_files; do dirname "$f"; done | sort -u)
+fi
 
 step "go test -race"
 go test -race -count=1 -timeout 30m ./...
