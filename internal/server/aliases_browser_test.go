@@ -15,6 +15,7 @@ import (
 // help with the example, and the GPU form refuses an alias another model
 // has, with the message next to the field.
 func TestBrowserImportHelpAndAliasClash(t *testing.T) {
+	t.Parallel()
 	app := csvApp(t)
 	aliasRefs(t, app, "NVIDIA RTX 4090")
 	var other int64

@@ -15,6 +15,7 @@ import (
 // schema names must wrap (docs/RULES.md §19.6). GPUQUOTE_SCREENSHOT_DIR
 // keeps the images.
 func TestBrowserAPIDocs(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	email, password, _ := app.CreateUser(auth.RoleAdmin)
 	b := testutil.Browser(t)

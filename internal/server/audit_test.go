@@ -72,6 +72,7 @@ func TestAuditFilterByReportAction(t *testing.T) {
 // TestBrowserAuditLogInWords: the admin's audit log, with report and
 // trial-era actions in it, reads in words in both languages.
 func TestBrowserAuditLogInWords(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)

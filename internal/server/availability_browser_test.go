@@ -21,6 +21,7 @@ import (
 // desktop's width in both languages: nothing scrolls sideways
 // (docs/RULES.md §18.2). GPUQUOTE_SCREENSHOT_DIR keeps the images.
 func TestBrowserAvailability(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := context.Background()
 	if err := sample.LoadMarket(ctx, app.Store, io.Discard); err != nil {

@@ -17,6 +17,7 @@ import (
 // TestBrowserHomeInBothLanguages loads the home page in Chromium, switches
 // the language with the header's form, and screenshots both.
 func TestBrowserHomeInBothLanguages(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := testutil.Browser(t)
 	var title, lang, h1 string
@@ -60,6 +61,7 @@ func TestBrowserHomeInBothLanguages(t *testing.T) {
 // TestBrowserLoginLogout signs in through the form, sees the user's name in
 // the header, and signs out.
 func TestBrowserLoginLogout(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	email, pw, _ := app.CreateUser(auth.RoleFinance)
 	ctx := testutil.Browser(t)

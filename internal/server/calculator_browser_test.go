@@ -25,6 +25,7 @@ func waitText(ctx context.Context, t *testing.T, sel, want string) {
 // TestBrowserCalculatorRecalculatesAsYouType edits the hours and the
 // monthly price; htmx recalculates the result without a page load.
 func TestBrowserCalculatorRecalculatesAsYouType(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := testutil.Browser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/calculator"),
@@ -62,6 +63,7 @@ func TestBrowserCalculatorRecalculatesAsYouType(t *testing.T) {
 // TestBrowserCalculatorWithoutJavaScript turns scripts off: the form posts
 // and the whole page comes back with the result.
 func TestBrowserCalculatorWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := testutil.Browser(t)
 	noJS := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

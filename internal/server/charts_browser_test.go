@@ -43,6 +43,7 @@ const overlappingTexts = `(() => {
 // chart): in every chart, as the browser lays the texts out, no two
 // overlap and none leaves the chart.
 func TestBrowserChartsOfFourR9700OffersDoNotOverlap(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	if err := sample.LoadMarket(context.Background(), app.Store, io.Discard); err != nil {
 		t.Fatal(err)

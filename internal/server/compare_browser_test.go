@@ -15,6 +15,7 @@ import (
 // hours from 100 to 300 flips the first quote from hourly to monthly, as its
 // break-even (70 ÷ 0.471 = 148.62 h) says it must; the chart is drawn.
 func TestBrowserCompareFlipsModeAtBreakEven(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	a := publishQuote(app, "EUR", "0.471", "70", allIncluded()) // break-even 148.62 h
 	b := publishQuote(app, "EUR", "0.5", "184", allIncluded())  // break-even 368 h: stays hourly

@@ -17,6 +17,7 @@ import (
 // hours; in both languages at 390 and 1280 px the own option's figures
 // stay on screen without sideways scrolling (docs/RULES.md §8.6).
 func TestBrowserCompareOwnHardware(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	rental := publishQuote(app, "CNY", "1.98", "", allIncluded())
 	email, pw, uid := app.CreateUser(auth.RoleAnalyst)

@@ -53,6 +53,7 @@ const measureSections = `(() => {
 // opens, and its link leads to the section's own page with a link back
 // (docs/RULES.md §20.4). GPUQUOTE_SCREENSHOT_DIR keeps the images.
 func TestBrowserCompareSectionsOnDemand(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := context.Background()
 	if err := sample.LoadMarket(ctx, app.Store, io.Discard); err != nil {

@@ -19,6 +19,7 @@ import (
 // error in place (htmx, out of band), and putting it right takes both
 // away; the share button copies the comparison's address and says so.
 func TestBrowserCompareErrorsAndShare(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	a := publishQuote(app, "EUR", "0.471", "70", allIncluded())
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
@@ -26,7 +27,9 @@ func TestBrowserCompareErrorsAndShare(t *testing.T) {
 	clipboard := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		for _, name := range []string{"clipboard-read", "clipboard-write"} {
 			if _, err := cdp.Call(ctx, tg, browser.SetPermission, browser.SetPermissionParams{
-				Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: app.URL}); err != nil {
+				Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: app.URL,
+				// The test's tab has a browser context of its own.
+				BrowserContextID: chromedp.FromContext(ctx).BrowserContextID}); err != nil {
 				return err
 			}
 		}

@@ -23,6 +23,7 @@ import (
 // each package's break-even against the tier, in the section and as a dot
 // on the cost curves, with the guide's caution.
 func TestBrowserCompareCrossingsOfTheSampleMarket(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	if err := sample.LoadMarket(context.Background(), app.Store, io.Discard); err != nil {
 		t.Fatal(err)

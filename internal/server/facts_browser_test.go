@@ -17,6 +17,7 @@ import (
 // desktop's width in both languages: nothing scrolls sideways
 // (docs/RULES.md §18.3). GPUQUOTE_SCREENSHOT_DIR keeps the images.
 func TestBrowserPlatformFacts(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := context.Background()
 	if err := sample.LoadMarket(ctx, app.Store, io.Discard); err != nil {

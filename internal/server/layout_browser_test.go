@@ -68,6 +68,7 @@ const measureLayout = `(() => {
 // matrix does, inside its own box, on the compare page once its section
 // is opened).
 func TestBrowserResultsFitEveryWidth(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	var ids []int64
 	for i := range compare.MaxSelected {

@@ -15,6 +15,7 @@ import (
 // in the field. Without the script's check the server's 413 page is
 // translated and shows the signed-in user.
 func TestBrowserOversizedPasteIsRefusedAndKept(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	email, pw, analystID := app.CreateUser(auth.RoleAnalyst)
 	id := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, specSeedGPU(app).ID), analystID).ID // the analyst's own trial

@@ -19,6 +19,7 @@ import (
 // width in both languages: nothing scrolls sideways, and the open button
 // works without script. GPUQUOTE_SCREENSHOT_DIR keeps the images.
 func TestBrowserNotificationsPage(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := context.Background()
 	email, password, _ := app.CreateUser(auth.RoleAnalyst)

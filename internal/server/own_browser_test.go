@@ -20,6 +20,7 @@ import (
 // The new-option form is sent empty with the keyboard (no script) and
 // comes back with its messages. GPUQUOTE_SCREENSHOT_DIR keeps the images.
 func TestBrowserOwnHardwarePages(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := context.Background()
 	if err := sample.LoadMarket(ctx, app.Store, io.Discard); err != nil {

@@ -24,6 +24,7 @@ import (
 // notification, opens it (which lands on the published quote) and compares
 // that quote. Two browsers, one per person, both in Chinese first.
 func TestBrowserProposedQuoteFromEmailToComparison(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := context.Background()
 	if err := sample.LoadMarket(ctx, app.Store, io.Discard); err != nil {

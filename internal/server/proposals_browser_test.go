@@ -20,6 +20,7 @@ import (
 // languages: nothing scrolls sideways (docs/RULES.md §18.1).
 // GPUQUOTE_SCREENSHOT_DIR keeps the images.
 func TestBrowserProposalPages(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	ctx := context.Background()
 	if err := sample.LoadMarket(ctx, app.Store, io.Discard); err != nil {

@@ -13,6 +13,7 @@ import (
 // TestBrowserEditorEntersAQuoteLineByLine: one invalid line, the error
 // beside it and everything else kept, fixed, published, break-even shown.
 func TestBrowserEditorEntersAQuoteLineByLine(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	pid, gid := marketRefs(app)
 	email, pw, _ := app.CreateUser(auth.RoleEditor)

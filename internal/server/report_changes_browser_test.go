@@ -17,6 +17,7 @@ import (
 // desktop's width in both languages: neither the page nor the table's own
 // box scrolls sideways; on a phone each offer is a card.
 func TestBrowserRecomputedReportChangesFit(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
 	email, password, _ := app.CreateUser(auth.RoleAnalyst)

@@ -71,6 +71,7 @@ func TestReportMergesIdenticalLetters(t *testing.T) {
 // print and a line says so, and the PDF has fewer pages; opened, they
 // print.
 func TestBrowserReportLettersPrintOnlyWhenOpened(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
 	c := publishQuote(app, "EUR", "0.5", "80", allIncluded())

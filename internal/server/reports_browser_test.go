@@ -55,6 +55,7 @@ func clickAndLoad(ctx context.Context, t *testing.T, sel string) {
 // then printed by Chromium to an A4 PDF (the print stylesheet: facts on
 // top, page numbers in the page margin), kept beside the screenshots.
 func TestBrowserReportSubmitApprovePrint(t *testing.T) {
+	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
 	analystEmail, analystPW, _ := app.CreateUser(auth.RoleAnalyst)

@@ -16,6 +16,7 @@ import (
 // languages without sideways scrolling; "sign out here" works without any
 // script and leaves the other sessions (docs/RULES.md §16.5).
 func TestBrowserAccountSessions(t *testing.T) {
+	t.Parallel()
 	app := testutil.NewApp(t)
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	long := "Mozilla/5.0 (Linux; Android 14; SM-S9180 Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) " +

@@ -17,6 +17,7 @@ import (
 // (~40 W and 420 MHz under full load) and sees check 11 fail with the
 // readings, the checks that passed, and the verdict.
 func TestBrowserTrialPasteOfAThrottledCard(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	quote := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)

@@ -22,6 +22,7 @@ import (
 // the stock 350 W limit. Check 11 fails with one voice: every line of it in
 // the paste fails, and none says the card runs at its rated power.
 func TestBrowserTrialPasteOfAPowerCappedCard(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	email, pw, analystID := app.CreateUser(auth.RoleAnalyst)

@@ -52,6 +52,7 @@ const measureTrial = `(() => {
 // never scrolls sideways, and the older pastes open without a script
 // (docs/RULES.md §16.3).
 func TestBrowserTrialPageForReadersAndOwners(t *testing.T) {
+	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	authorEmail, authorPW, authorID := app.CreateUser(auth.RoleAnalyst)

@@ -2,12 +2,17 @@ package testutil
 
 import (
 	"context"
+	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -24,17 +29,60 @@ func chromiumPath() (string, bool) {
 	return "", false
 }
 
-// Browser starts a headless Chromium for this test and returns its context,
-// bounded to two minutes. Without Chromium the test fails unless
-// GPUQUOTE_SKIP_BROWSER=1 says to skip (make test installs Chromium).
-func Browser(t testing.TB) context.Context {
+// browserTimeout bounds each test's browser work.
+const browserTimeout = 3 * time.Minute
+
+// shared is the one headless Chromium a test binary's browser tests share:
+// starting one per test cost a second or two of CPU each. Each test gets a
+// tab in a browser context of its own (its own cookies, storage and
+// cache), as a new incognito window has.
+var shared struct {
+	mu     sync.Mutex
+	main   bool // Main runs this binary's tests and will close the browser
+	ctx    context.Context
+	cancel func()
+	dir    string
+}
+
+// Main runs a package's tests, then stops the Chromium its browser tests
+// shared and removes its profile folder. A package with browser tests calls
+// it from TestMain: func TestMain(m *testing.M) { os.Exit(testutil.Main(m)) }.
+func Main(m *testing.M) int {
+	shared.mu.Lock()
+	shared.main = true
+	shared.mu.Unlock()
+	code := m.Run()
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.cancel != nil {
+		shared.cancel()
+		_ = os.RemoveAll(shared.dir)
+		shared.ctx, shared.cancel = nil, nil
+	}
+	return code
+}
+
+// sharedBrowser starts the binary's Chromium on first use.
+func sharedBrowser(t testing.TB) context.Context {
 	t.Helper()
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if !shared.main {
+		t.Fatal("browser tests share one Chromium that testutil.Main stops: add func TestMain(m *testing.M) { os.Exit(testutil.Main(m)) } to the package")
+	}
+	if shared.ctx != nil {
+		return shared.ctx
+	}
 	path, ok := chromiumPath()
 	if !ok {
 		if os.Getenv("GPUQUOTE_SKIP_BROWSER") == "1" {
 			t.Skip("Chromium not installed and GPUQUOTE_SKIP_BROWSER=1")
 		}
 		t.Fatal("Chromium not found: install it (apt-get install -y chromium) or run make test, which does")
+	}
+	dir, err := os.MkdirTemp("", "gpuquote-chromium-")
+	if err != nil {
+		t.Fatal(err)
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -49,7 +97,7 @@ func Browser(t testing.TB) context.Context {
 		chromedp.Flag("disable-default-apps", true),
 		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints"),
 		chromedp.Flag("force-color-profile", "srgb"),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 900),
 		// The users read Chinese first: the browser asks for it like theirs would.
 		chromedp.Flag("accept-lang", "zh-CN,zh;q=0.9,en;q=0.5"),
@@ -61,22 +109,41 @@ func Browser(t testing.TB) context.Context {
 	if err := chromedp.Do(ctx); err != nil {
 		cancelCtx()
 		cancelAlloc()
+		_ = os.RemoveAll(dir)
 		t.Fatalf("start Chromium: %v", err)
 	}
-	tctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+	shared.ctx, shared.dir = ctx, dir
+	shared.cancel = func() { cancelCtx(); cancelAlloc() }
+	return ctx
+}
+
+// Browser opens a tab for this test in the package's shared headless
+// Chromium, in a browser context of its own, 1280 × 900 px, and returns its
+// context, bounded to three minutes. Without Chromium the test fails unless
+// GPUQUOTE_SKIP_BROWSER=1 says to skip (make test installs Chromium).
+func Browser(t testing.TB) context.Context {
+	t.Helper()
+	browser := sharedBrowser(t)
+	tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(1280, 900)); err != nil {
+		cancelTab()
+		t.Fatalf("open a Chromium tab: %v", err)
+	}
+	tctx, cancelT := context.WithTimeout(tab, browserTimeout)
 	t.Cleanup(func() {
 		cancelT()
-		cancelCtx()
-		cancelAlloc()
+		cancelTab()
 	})
 	return tctx
 }
 
-// Screenshot saves a full-page PNG under the test's temp dir (and, when
-// GPUQUOTE_SCREENSHOT_DIR is set, a copy there) and returns its path.
+// Screenshot saves the page as a PNG — the whole of it, or its top
+// maxScreenshotHeight pixels when it is longer — under the test's temp dir
+// (and, when GPUQUOTE_SCREENSHOT_DIR is set, a copy there) and returns its
+// path.
 func Screenshot(t testing.TB, ctx context.Context, name string) string {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(ctx, pageTop())
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
@@ -115,3 +182,31 @@ func ViewportScreenshot(t testing.TB, ctx context.Context, name, sel string) str
 	}
 	return saveScreenshot(t, name, png)
 }
+
+// maxScreenshotHeight bounds a page's screenshot: an API description
+// unfolded is over 100,000 px long at a phone's width, which took Chromium
+// seconds to paint and encode and nobody scrolls through as an image.
+const maxScreenshotHeight = 8000
+
+// pageTop captures the page from its top, beyond the viewport, at most
+// maxScreenshotHeight CSS pixels of it, as a PNG.
+func pageTop() chromedp.Action[[]byte] {
+	return func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		m, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, err
+		}
+		if m.CSSContentSize == nil {
+			return nil, errors.New("no layout metrics")
+		}
+		clip := page.Viewport{Width: math.Ceil(m.CSSContentSize.Width), Height: math.Min(math.Ceil(m.CSSContentSize.Height), maxScreenshotHeight), Scale: 1}
+		r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: &yes, FromSurface: &yes, Clip: &clip})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
+	}
+}
+
+var yes = true
