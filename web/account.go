@@ -110,3 +110,56 @@ type NewAPIToken struct {
 // scopeKey is a scope's part of its catalog keys: "quotes:write" →
 // "quotes_write" (apitoken.scope.quotes_write and its .hint).
 func scopeKey(scope string) string { return strings.ReplaceAll(scope, ":", "_") }
+
+// DescribeUserAgent names the browser and the operating system a
+// User-Agent header announces, for a person to recognise their device
+// ("Firefox", "Windows"); either is "" when the header does not say. It is
+// a description, not a check: the header is whatever the client sent.
+func DescribeUserAgent(ua string) (browser, os string) {
+	has := func(s string) bool { return strings.Contains(ua, s) }
+	switch {
+	case has("MicroMessenger/"):
+		browser = "WeChat"
+	case has("Edg/"), has("EdgA/"), has("EdgiOS/"):
+		browser = "Edge"
+	case has("OPR/"), has("Opera"):
+		browser = "Opera"
+	case has("SamsungBrowser/"):
+		browser = "Samsung Internet"
+	case has("Firefox/"), has("FxiOS/"):
+		browser = "Firefox"
+	case has("HeadlessChrome/"):
+		browser = "Headless Chrome"
+	case has("Chromium/"):
+		browser = "Chromium"
+	case has("Chrome/"), has("CriOS/"):
+		browser = "Chrome"
+	case has("Safari/") && has("Version/"):
+		browser = "Safari"
+	case strings.HasPrefix(ua, "curl/"):
+		browser = "curl"
+	case strings.HasPrefix(ua, "Go-http-client/"):
+		browser = "Go"
+	case strings.HasPrefix(ua, "python-requests/"), strings.HasPrefix(ua, "Python-urllib/"):
+		browser = "Python"
+	}
+	switch {
+	case has("HarmonyOS"), has("OpenHarmony"):
+		os = "HarmonyOS"
+	case has("Windows NT"), has("Windows Phone"):
+		os = "Windows"
+	case has("iPhone"), has("iPod"):
+		os = "iOS"
+	case has("iPad"):
+		os = "iPadOS"
+	case has("Android"):
+		os = "Android"
+	case has("CrOS"):
+		os = "ChromeOS"
+	case has("Mac OS X"), has("Macintosh"):
+		os = "macOS"
+	case has("Linux"), has("X11"):
+		os = "Linux"
+	}
+	return browser, os
+}

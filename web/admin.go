@@ -1,6 +1,9 @@
 package web
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // UserRow is one line of the admin user list.
 type UserRow struct {
@@ -68,4 +71,19 @@ type AuditView struct {
 	NextURL string
 	// FirstURL links back to the newest entries when paging.
 	FirstURL string
+}
+
+func PrettyJSON(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gpuquote/internal/avail"
+	"gpuquote/internal/compare"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/report"
 )
@@ -195,4 +196,20 @@ func ReportAvailability(tr *i18n.Translator, snap report.Snapshot) ([]CompareAva
 			URL: AvailabilityURL(a.PlatformID, a.GPUModelID), Stats: FrozenAvailabilityStats(a.Windows)})
 	}
 	return out, day
+}
+
+// AddCompareAvailability puts each priced row's availability on the compare
+// page (docs/RULES.md §18.2).
+func AddCompareAvailability(tr *i18n.Translator, v *CompareView, cmp *compare.Comparison) {
+	if cmp.Availability == nil {
+		return
+	}
+	v.AvailabilityDay = cmp.In.Today.Format(time.DateOnly)
+	for _, r := range cmp.Rows {
+		if !r.Priced {
+			continue
+		}
+		v.Availability = append(v.Availability, CompareAvailabilityRow{QuoteID: r.Quote.ID, Name: QuoteName(tr, r.Quote),
+			URL: AvailabilityURL(r.Quote.PlatformID, r.Quote.GPUModelID), Stats: AvailabilityStats(cmp.AvailabilityOf(r))})
+	}
 }

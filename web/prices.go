@@ -2,12 +2,14 @@ package web
 
 import (
 	"context"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/catalog"
 	"gpuquote/internal/money"
 )
 
@@ -155,4 +157,88 @@ func priceUnitLabels(ctx context.Context, units []PriceOption) string {
 		parts[i] = T(ctx, u.LabelID)
 	}
 	return strings.Join(parts, sep)
+}
+
+// PricesQuery is the state of the page's two history lists, from the URL.
+type PricesQuery struct {
+	RefItem, RefCurrency string
+	RefPage              int
+	FXBase, FXQuote      string
+	FXPage               int
+}
+
+// ReadPricesQuery reads the list filters; a value that names no item or
+// currency is ignored rather than refused, like every list filter.
+func ReadPricesQuery(query url.Values) PricesQuery {
+	q := PricesQuery{
+		RefItem:     query.Get("ref_item"),
+		RefCurrency: PricesCurrency(query.Get("ref_currency")),
+		FXBase:      PricesCurrency(query.Get("fx_base")),
+		FXQuote:     PricesCurrency(query.Get("fx_quote")),
+	}
+	if _, ok := catalog.LookupItem(catalog.ItemKey(q.RefItem)); !ok {
+		q.RefItem = ""
+	}
+	for _, p := range []*string{&q.RefCurrency, &q.FXBase, &q.FXQuote} {
+		if !money.IsCurrency(*p) {
+			*p = ""
+		}
+	}
+	q.RefPage, _ = strconv.Atoi(query.Get("ref_page"))
+	q.RefPage = max(q.RefPage, 1)
+	q.FXPage, _ = strconv.Atoi(query.Get("fx_page"))
+	q.FXPage = max(q.FXPage, 1)
+	return q
+}
+
+// Values encodes the list state, leaving out the page parameter named skip
+// and every empty value.
+func (q PricesQuery) Values(skip string) url.Values {
+	v := url.Values{}
+	set := func(k, s string) {
+		if s != "" && k != skip {
+			v.Set(k, s)
+		}
+	}
+	set("ref_item", q.RefItem)
+	set("ref_currency", q.RefCurrency)
+	set("fx_base", q.FXBase)
+	set("fx_quote", q.FXQuote)
+	if q.RefPage > 1 {
+		set("ref_page", strconv.Itoa(q.RefPage))
+	}
+	if q.FXPage > 1 {
+		set("fx_page", strconv.Itoa(q.FXPage))
+	}
+	return v
+}
+
+// Keep lists the given parameters of the list state as hidden fields.
+func (q PricesQuery) Keep(names ...string) []PricesParam {
+	v := q.Values("")
+	var out []PricesParam
+	for _, n := range names {
+		if s := v.Get(n); s != "" {
+			out = append(out, PricesParam{Name: n, Value: s})
+		}
+	}
+	return out
+}
+
+// PricesCurrency trims a typed currency code and upper-cases it, so "eur"
+// typed into a form means EUR; validity is checked by money.IsCurrency.
+func PricesCurrency(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+
+// PricesRefUnits are the units item may be priced in, as select options (the
+// table's first item's when item is unknown).
+func PricesRefUnits(item string) []PriceOption {
+	it, ok := catalog.LookupItem(catalog.ItemKey(item))
+	if !ok {
+		it = catalog.Items[0]
+	}
+	out := make([]PriceOption, len(it.Units))
+	for i, u := range it.Units {
+		out[i] = PriceOption{Value: string(u), LabelID: it.UnitLabelID(u)}
+	}
+	return out
 }

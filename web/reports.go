@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuquote/internal/compare"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
 	"gpuquote/internal/report"
@@ -473,4 +474,34 @@ func ReportDocument(tr *i18n.Translator, r report.Report, snap report.Snapshot) 
 		}
 	}
 	return d
+}
+
+// FreezeProblems words what keeps a frozen comparison from being saved.
+func FreezeProblems(tr *i18n.Translator, fz compare.Frozen) []string {
+	var out []string
+	for _, e := range fz.ProfileErrors {
+		out = append(out, tr.T(ProfileLabelID(e.Field))+": "+tr.TMap(e.MessageID, e.Args))
+	}
+	if fz.TooMany {
+		out = append(out, tr.T("compare.too_many", "Max", strconv.Itoa(compare.MaxSelected)))
+	}
+	if fz.OwnTooMany {
+		out = append(out, tr.T("report.error.own_too_many", "Max", strconv.Itoa(compare.MaxOwnSelected)))
+	}
+	if fz.Empty {
+		out = append(out, tr.T("report.error.no_quotes"))
+	}
+	return out
+}
+
+// ProfileLabelID is the label of a profile field named in an error.
+func ProfileLabelID(field string) string {
+	for _, sec := range ProfileSections(url.Values{}, nil) {
+		for _, f := range sec.Fields {
+			if f.Name == field || "profile."+strings.TrimPrefix(field, "profile.") == f.Name {
+				return f.LabelID
+			}
+		}
+	}
+	return "report.inputs.title"
 }

@@ -16,6 +16,7 @@ import (
 	"gpuquote/internal/config"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/mail"
+	"gpuquote/internal/routes"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 )
@@ -87,7 +88,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(ctx, server.Deps{Config: cfg, Store: st, Catalog: catalog, Logger: log, Hasher: newHasher()})
+	srv, err := routes.New(ctx, server.Deps{Config: cfg, Store: st, Catalog: catalog, Logger: log, Hasher: newHasher()})
 	if err != nil {
 		return err
 	}

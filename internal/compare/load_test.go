@@ -15,7 +15,6 @@ import (
 	"gpuquote/internal/own"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
-	"gpuquote/internal/store"
 	"gpuquote/internal/tco"
 	"gpuquote/internal/vendorq"
 )
@@ -43,14 +42,14 @@ func (m memory) OwnOptionVersionByID(_ context.Context, id int64) (own.Version, 
 	if v, ok := m.ownVersions[id]; ok {
 		return v, nil
 	}
-	return own.Version{}, store.ErrNotFound
+	return own.Version{}, own.ErrNotFound
 }
 
 func (m memory) OwnOptionByID(_ context.Context, id int64) (own.Option, error) {
 	if o, ok := m.ownOptions[id]; ok {
 		return o, nil
 	}
-	return own.Option{}, store.ErrNotFound
+	return own.Option{}, own.ErrNotFound
 }
 
 func (m memory) ResolveElectricity(_ context.Context, v own.Version, _ time.Time) (own.Electricity, error) {
@@ -59,7 +58,7 @@ func (m memory) ResolveElectricity(_ context.Context, v own.Version, _ time.Time
 	}
 	p, ok := m.power[v.ElectricityRegion]
 	if !ok {
-		return own.Electricity{}, store.ErrNoElectricitySample
+		return own.Electricity{}, own.ErrNoElectricitySample
 	}
 	return own.Electricity{KWhPrice: p.KWhPrice, SampleID: p.ID, Region: p.Region, AsOf: p.AsOf, Source: p.Source}, nil
 }

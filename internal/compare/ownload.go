@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/own"
-	"gpuquote/internal/store"
 	"gpuquote/internal/tco"
 )
 
@@ -23,8 +22,8 @@ type Viewer struct {
 }
 
 // OwnReader is what pricing own-hardware options reads; the store
-// implements it. An unknown version answers store.ErrNotFound; a region
-// with no electricity sample in force, store.ErrNoElectricitySample.
+// implements it. An unknown version answers own.ErrNotFound; a region
+// with no electricity sample in force, own.ErrNoElectricitySample.
 type OwnReader interface {
 	OwnOptionVersionByID(ctx context.Context, id int64) (own.Version, error)
 	OwnOptionByID(ctx context.Context, id int64) (own.Option, error)
@@ -65,13 +64,13 @@ type ownSlot struct {
 // loadOwn reads version id for the viewer on day; (nil, nil) drops it.
 func loadOwn(ctx context.Context, r OwnReader, v Viewer, id int64, day time.Time) (*ownSlot, error) {
 	ver, err := r.OwnOptionVersionByID(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, own.ErrNotFound) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
 	opt, err := r.OwnOptionByID(ctx, ver.OptionID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, own.ErrNotFound) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
@@ -82,7 +81,7 @@ func loadOwn(ctx context.Context, r OwnReader, v Viewer, id int64, day time.Time
 		return nil, nil
 	}
 	e, err := r.ResolveElectricity(ctx, ver, day)
-	if errors.Is(err, store.ErrNoElectricitySample) {
+	if errors.Is(err, own.ErrNoElectricitySample) {
 		return &ownSlot{cand: OwnCandidate{Version: ver}, noPower: true}, nil
 	} else if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@
 package own
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +18,14 @@ import (
 
 	"gpuquote/internal/tco"
 )
+
+// ErrNotFound is an option or version that does not exist: what the store
+// answers when asked for one by an id it does not hold.
+var ErrNotFound = errors.New("own: no such option or version")
+
+// ErrNoElectricitySample means the option's region has no electricity
+// price in force on the day asked about (docs/RULES.md §17.4).
+var ErrNoElectricitySample = errors.New("own: no electricity price in force on that day")
 
 // Where an option's electricity price comes from (the form's
 // "electricity" field).

@@ -13,8 +13,8 @@ import (
 // through the whole middleware stack, no database, no template.
 var benchPlaintext = []byte("Hello, World!")
 
-func (s *Server) benchPlaintextPage(c echo.Context) error {
-	if !s.cfg.BenchRoutes {
+func (s *Server) BenchPlaintext(c echo.Context) error {
+	if !s.Config.BenchRoutes {
 		return echo.ErrNotFound
 	}
 	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", benchPlaintext)
@@ -24,11 +24,11 @@ func (s *Server) benchPlaintextPage(c echo.Context) error {
 // well-known "Fortunes" test: one query of 12 rows, one row added in
 // memory, a sort, and a templ page rendered with escaping in the layout
 // every page uses.
-func (s *Server) benchFortunesPage(c echo.Context) error {
-	if !s.cfg.BenchRoutes {
+func (s *Server) BenchFortunes(c echo.Context) error {
+	if !s.Config.BenchRoutes {
 		return echo.ErrNotFound
 	}
-	rows, err := s.store.PlatformNames(c.Request().Context(), 12)
+	rows, err := s.Store.PlatformNames(c.Request().Context(), 12)
 	if err != nil {
 		return err
 	}
@@ -38,6 +38,6 @@ func (s *Server) benchFortunesPage(c echo.Context) error {
 	}
 	items = append(items, web.FortuneRow{ID: 0, Text: "<script>alert('escaped at render')</script>"})
 	sort.Slice(items, func(i, j int) bool { return items[i].Text < items[j].Text })
-	p := s.page(c, "bench.fortunes.title")
-	return s.render(c, http.StatusOK, p, web.Fortunes(items))
+	p := s.Page(c, "bench.fortunes.title")
+	return s.Render(c, http.StatusOK, p, web.Fortunes(items))
 }

@@ -2,16 +2,14 @@ package server
 
 import (
 	"time"
-
-	"gpuquote/internal/tco"
 )
 
 // The server's clock: which day it is for evaluations and lists, and the
 // latest day a dated sample may carry.
 
 // today is the evaluation date: the UTC calendar day of the server clock.
-func (s *Server) today() time.Time {
-	y, m, d := s.now().UTC().Date()
+func (s *Server) Today() time.Time {
+	y, m, d := s.Now().UTC().Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
@@ -19,12 +17,7 @@ func (s *Server) today() time.Time {
 // dated sample may carry it, so an editor east of UTC is never refused
 // today's date in the hours before the UTC day turns. Lists, staleness and
 // evaluations still use the UTC day (today).
-func (s *Server) latestDay() time.Time {
-	y, m, d := s.now().UTC().Add(14 * time.Hour).Date()
+func (s *Server) LatestDay() time.Time {
+	y, m, d := s.Now().UTC().Add(14 * time.Hour).Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
-
-// staleAfterDays is the guides' re-check period: a price sample older than
-// this is flagged in lists, on the dashboard and on the prices page, as the
-// engine flags it quote_stale_90d.
-var staleAfterDays = tco.StaleAfterDays

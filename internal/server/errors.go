@@ -50,22 +50,22 @@ func (s *Server) handleError(err error, c echo.Context) {
 		// Every pooled connection is likely as dead as this one (the
 		// server restarted): drop them all, so the requests after the
 		// database is back get fresh connections instead of failing too.
-		s.store.Pool().Reset()
+		s.Store.Pool().Reset()
 	}
 	reqID := c.Response().Header().Get(echo.HeaderXRequestID)
 	if status >= 500 {
-		s.log.ErrorContext(c.Request().Context(), "request failed", "request_id", reqID,
+		s.Log.ErrorContext(c.Request().Context(), "request failed", "request_id", reqID,
 			"method", c.Request().Method, "path", c.Request().URL.Path, "status", status, "err", err.Error())
 	}
 	if status == http.StatusTooManyRequests {
 		c.Response().Header().Set("Retry-After", "60")
 	}
-	tr := translator(c)
+	tr := Translator(c)
 	titleID, msgID := errorMessages(status)
 	if errors.Is(err, auth.ErrCSRF) {
 		msgID = "error.csrf.text"
 	}
-	if errors.Is(err, errUnstorableText) {
+	if errors.Is(err, ErrUnstorableText) {
 		msgID = "error.unstorable.text"
 	}
 	if errors.Is(err, errIDOutOfRange) {
@@ -80,18 +80,18 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	if isAPI(c) {
 		// The data API's one error shape (docs/RULES.md §19.1).
-		code := apiStatusCode(status)
+		code := APIStatusCode(status)
 		switch {
 		case errors.Is(err, auth.ErrCSRF):
 			code = "csrf"
 		case errors.Is(err, auth.ErrInsufficientScope):
 			code, msgID = "insufficient_scope", "api.error.scope"
 		}
-		_ = apiErrors(c, status, []apiError{{Code: code, Message: tr.T(msgID)}})
+		_ = APIErrors(c, status, []APIError{{Code: code, Message: tr.T(msgID)}})
 		return
 	}
-	p := s.page(c, titleID)
-	_ = s.render(c, status, p, web.ErrorPage(web.ErrorView{Page: p, Status: status, Message: tr.T(msgID), RequestID: reqID}))
+	p := s.Page(c, titleID)
+	_ = s.Render(c, status, p, web.ErrorPage(web.ErrorView{Page: p, Status: status, Message: tr.T(msgID), RequestID: reqID}))
 }
 
 // tooLargeToStore reports that err is figures too large for the columns

@@ -18,6 +18,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/config"
+	"gpuquote/internal/routes"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
@@ -243,7 +244,7 @@ func TestFaultLargeBody(t *testing.T) {
 func TestFaultSlowHeaders(t *testing.T) {
 	st := testutil.Store(t)
 	app := testutil.NewAppOn(t, st)
-	srv, err := server.New(context.Background(), server.Deps{Config: func() (c config.Config) {
+	srv, err := routes.New(context.Background(), server.Deps{Config: func() (c config.Config) {
 		c = app.Config
 		c.HeaderTimeout = 500 * time.Millisecond
 		return

@@ -9,7 +9,7 @@ import (
 )
 
 // healthz says the process is up; it touches nothing else.
-func (s *Server) healthz(c echo.Context) error {
+func (s *Server) Healthz(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }
@@ -17,14 +17,14 @@ func (s *Server) healthz(c echo.Context) error {
 // readyz says the process can serve: PostgreSQL answers within 1.5 s and
 // its schema is not older than this binary. 503 otherwise, with a reason
 // code but no internals.
-func (s *Server) readyz(c echo.Context) error {
+func (s *Server) Readyz(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 1500*time.Millisecond)
 	defer cancel()
-	if err := s.store.Pool().Ping(ctx); err != nil {
+	if err := s.Store.Pool().Ping(ctx); err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database"})
 	}
-	if err := s.store.CheckSchema(ctx); err != nil {
+	if err := s.Store.CheckSchema(ctx); err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "schema"})
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})

@@ -105,10 +105,10 @@ func (m *metrics) handler() http.Handler {
 // carrying the configured GPUQUOTE_METRICS_TOKEN as a bearer token; every
 // other request (and every request when no token is configured) gets the
 // 404 of a path that does not exist (docs/RULES.md §16.6).
-func (s *Server) metricsOnAppPort() echo.HandlerFunc {
+func (s *Server) MetricsOnAppPort() echo.HandlerFunc {
 	serve := echo.WrapHandler(s.metrics.handler())
 	return func(c echo.Context) error {
-		if s.cfg.MetricsToken == "" || !metricsTokenMatches(c.Request(), s.cfg.MetricsToken) {
+		if s.Config.MetricsToken == "" || !metricsTokenMatches(c.Request(), s.Config.MetricsToken) {
 			return echo.ErrNotFound
 		}
 		return serve(c)
@@ -139,11 +139,11 @@ func (s *Server) MetricsHandler() http.Handler {
 func (s *Server) ServeMetrics(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.MetricsHandler(),
-		ReadHeaderTimeout: s.cfg.HeaderTimeout,
+		ReadHeaderTimeout: s.Config.HeaderTimeout,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn),
 	}
 	return serveUntil(ctx, srv, ln, 5*time.Second, nil)
 }
@@ -185,3 +185,17 @@ func (p *poolCollector) Collect(ch chan<- prometheus.Metric) {
 	c("canceled", float64(st.CanceledAcquireCount()))
 	c("wait", st.AcquireDuration().Seconds())
 }
+
+// RegisterMetrics adds collectors (the mail sender's) to the server's
+// Prometheus registry.
+func (s *Server) RegisterMetrics(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := s.metrics.reg.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ChartsDrawn counts one drawing of the compare page's charts.
+func (s *Server) ChartsDrawn() { s.metrics.chartsDrawn.Inc() }

@@ -52,13 +52,13 @@ func securityHeaders(tls bool) echo.MiddlewareFunc {
 	}
 }
 
-// errUnstorableText is text the database cannot store or that has no place
+// ErrUnstorableText is text the database cannot store or that has no place
 // in a form: a NUL byte or another control character (tab and line breaks
 // aside), or bytes that are not UTF-8.
-var errUnstorableText = errors.New("request text holds control characters or is not UTF-8")
+var ErrUnstorableText = errors.New("request text holds control characters or is not UTF-8")
 
-// storableText reports whether s may be stored and shown as it is.
-func storableText(s string) bool {
+// StorableText reports whether s may be stored and shown as it is.
+func StorableText(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
 	}
@@ -79,12 +79,12 @@ func inputGuard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		check := func(vs url.Values) error {
 			for k, v := range vs {
-				if !storableText(k) {
-					return echo.NewHTTPError(http.StatusBadRequest).SetInternal(errUnstorableText)
+				if !StorableText(k) {
+					return echo.NewHTTPError(http.StatusBadRequest).SetInternal(ErrUnstorableText)
 				}
 				for _, x := range v {
-					if !storableText(x) {
-						return echo.NewHTTPError(http.StatusBadRequest).SetInternal(errUnstorableText)
+					if !StorableText(x) {
+						return echo.NewHTTPError(http.StatusBadRequest).SetInternal(ErrUnstorableText)
 					}
 				}
 			}
@@ -93,7 +93,7 @@ func inputGuard(next echo.HandlerFunc) echo.HandlerFunc {
 		if err := check(c.QueryParams()); err != nil {
 			return err
 		}
-		f, err := postedForm(c)
+		f, err := PostedForm(c)
 		if err != nil {
 			return err
 		}
@@ -104,10 +104,10 @@ func inputGuard(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// postedForm is the URL-encoded form a request posts (nil for a safe
+// PostedForm is the URL-encoded form a request posts (nil for a safe
 // method or another body, such as an upload, which its own reader checks);
 // a form that cannot be parsed is a 400.
-func postedForm(c echo.Context) (url.Values, error) {
+func PostedForm(c echo.Context) (url.Values, error) {
 	r := c.Request()
 	if r.Method == http.MethodGet || r.Method == http.MethodHead ||
 		!strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationForm) {
@@ -143,7 +143,7 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 // requestTimeout bounds each request's work through its context.
 func (s *Server) requestTimeout(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.RequestTimeout)
+		ctx, cancel := context.WithTimeout(c.Request().Context(), s.Config.RequestTimeout)
 		defer cancel()
 		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
@@ -205,7 +205,7 @@ func (s *Server) requestLogger() echo.MiddlewareFunc {
 					attrs = append(attrs, slog.String("err", v.Error.Error()))
 				}
 			}
-			s.log.LogAttrs(context.Background(), level, "request", attrs...)
+			s.Log.LogAttrs(context.Background(), level, "request", attrs...)
 			return nil
 		},
 	})

@@ -12,7 +12,7 @@ import (
 // index, cmdline, symbol, CPU profile and execution trace by name, and
 // every named profile (heap, allocs, goroutine, mutex, block, …). A CPU
 // profile or trace lasts at most the request deadline.
-func (s *Server) pprof(c echo.Context) error {
+func (s *Server) Pprof(c echo.Context) error {
 	var h http.HandlerFunc
 	switch name := strings.TrimPrefix(c.Request().URL.Path, "/debug/pprof/"); name {
 	case "cmdline":

@@ -18,17 +18,17 @@ import (
 type frozenCache struct {
 	mu      sync.Mutex
 	max     int
-	entries map[frozenKey]any
-	order   []frozenKey
+	entries map[FrozenKey]any
+	order   []FrozenKey
 }
 
-// frozenKey names one cached thing of one report.
-type frozenKey struct {
-	id   int64
-	kind string // "snapshot", "view", "csv", "xlsx"
+// FrozenKey names one cached thing of one report.
+type FrozenKey struct {
+	ID   int64
+	Kind string // "snapshot", "view", "csv", "xlsx"
 	// lang and state are the reader's language and, for what shows the
 	// report's status or people, their current values.
-	lang, state string
+	Lang, State string
 }
 
 // frozenCacheEntries bounds the cache: a 20-quote report's decoded
@@ -36,17 +36,17 @@ type frozenKey struct {
 const frozenCacheEntries = 96
 
 func newFrozenCache(max int) *frozenCache {
-	return &frozenCache{max: max, entries: map[frozenKey]any{}}
+	return &frozenCache{max: max, entries: map[FrozenKey]any{}}
 }
 
-func (fc *frozenCache) get(k frozenKey) (any, bool) {
+func (fc *frozenCache) Get(k FrozenKey) (any, bool) {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	v, ok := fc.entries[k]
 	return v, ok
 }
 
-func (fc *frozenCache) put(k frozenKey, v any) {
+func (fc *frozenCache) Put(k FrozenKey, v any) {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	if _, ok := fc.entries[k]; ok {
@@ -62,12 +62,12 @@ func (fc *frozenCache) put(k frozenKey, v any) {
 }
 
 // reportSnapshot is a report's decoded snapshot, read and decoded once.
-func (s *Server) reportSnapshot(ctx context.Context, id int64) (report.Snapshot, error) {
-	k := frozenKey{id: id, kind: "snapshot"}
-	if v, ok := s.frozen.get(k); ok {
+func (s *Server) ReportSnapshot(ctx context.Context, id int64) (report.Snapshot, error) {
+	k := FrozenKey{ID: id, Kind: "snapshot"}
+	if v, ok := s.Frozen.Get(k); ok {
 		return v.(report.Snapshot), nil
 	}
-	raw, err := s.store.ReportSnapshot(ctx, id)
+	raw, err := s.Store.ReportSnapshot(ctx, id)
 	if err != nil {
 		return report.Snapshot{}, err
 	}
@@ -75,6 +75,6 @@ func (s *Server) reportSnapshot(ctx context.Context, id int64) (report.Snapshot,
 	if err != nil {
 		return report.Snapshot{}, fmt.Errorf("report %d snapshot: %w", id, err)
 	}
-	s.frozen.put(k, snap)
+	s.Frozen.Put(k, snap)
 	return snap, nil
 }

@@ -1,28 +1,33 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/store"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/tcoapi"
 )
 
 // What every handler reads from a request the same way: the id in its
 // path, the page of a list, the posted form, and whether the reader may
 // take an action.
 
-// pathID parses the :id of a record's page; anything but a positive
+// PathID parses the :id of a record's page; anything but a positive
 // integer is a page that does not exist, and a number too large for an id
 // is a bad request (docs/RULES.md §16.4).
-func pathID(c echo.Context) (int64, error) {
+func PathID(c echo.Context) (int64, error) {
 	raw := c.Param("id")
-	if idOutOfRange(raw) {
-		return 0, badID()
+	if IDOutOfRange(raw) {
+		return 0, BadID()
 	}
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || id <= 0 {
@@ -35,15 +40,15 @@ func pathID(c echo.Context) (int64, error) {
 // does not fit in the 64-bit integer every id is.
 var errIDOutOfRange = errors.New("id out of range")
 
-// badID answers such an id: 400, with a message saying why.
-func badID() error { return echo.NewHTTPError(http.StatusBadRequest).SetInternal(errIDOutOfRange) }
+// BadID answers such an id: 400, with a message saying why.
+func BadID() error { return echo.NewHTTPError(http.StatusBadRequest).SetInternal(errIDOutOfRange) }
 
-// idOutOfRange reports whether raw starts as a number beyond what an int64
+// IDOutOfRange reports whether raw starts as a number beyond what an int64
 // holds: strconv.ParseInt refuses it as out of range (it does so at the
 // first digit too many, before any other character: "1…(30 digits).5"
 // is out of range too) and yields the largest int64, which a handler that
 // ignores the error would go on to use.
-func idOutOfRange(raw string) bool {
+func IDOutOfRange(raw string) bool {
 	_, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
 	return errors.Is(err, strconv.ErrRange)
 }
@@ -66,26 +71,26 @@ var idFormParams = []string{"revise_of"}
 func idGuard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		for _, name := range c.ParamNames() {
-			if name == "id" && idOutOfRange(c.Param(name)) {
-				return badID()
+			if name == "id" && IDOutOfRange(c.Param(name)) {
+				return BadID()
 			}
 		}
 		q := c.QueryParams()
 		for _, k := range idParams {
 			for _, v := range q[k] {
-				if idOutOfRange(v) {
-					return badID()
+				if IDOutOfRange(v) {
+					return BadID()
 				}
 			}
 		}
-		f, err := postedForm(c)
+		f, err := PostedForm(c)
 		if err != nil {
 			return err
 		}
 		for _, k := range idFormParams {
 			for _, v := range f[k] {
-				if idOutOfRange(v) {
-					return badID()
+				if IDOutOfRange(v) {
+					return BadID()
 				}
 			}
 		}
@@ -98,9 +103,9 @@ func idGuard(next echo.HandlerFunc) echo.HandlerFunc {
 // no list here has a million pages.
 const maxPage = 1_000_000
 
-// pageParam is the page number a list is asked for (1 when absent or
+// PageParam is the page number a list is asked for (1 when absent or
 // nonsense, at most maxPage: past the end, a list shows its empty state).
-func pageParam(c echo.Context) int {
+func PageParam(c echo.Context) int {
 	n, err := strconv.Atoi(c.QueryParam("page"))
 	if err != nil {
 		return 1
@@ -108,8 +113,8 @@ func pageParam(c echo.Context) int {
 	return min(max(n, 1), maxPage)
 }
 
-// listURL is a list's URL with its non-empty filters.
-func listURL(path string, filters url.Values) string {
+// ListURL is a list's URL with its non-empty filters.
+func ListURL(path string, filters url.Values) string {
 	for k, v := range filters {
 		if len(v) == 0 || v[0] == "" {
 			delete(filters, k)
@@ -121,8 +126,8 @@ func listURL(path string, filters url.Values) string {
 	return path + "?" + filters.Encode()
 }
 
-// formValues returns the posted form.
-func formValues(c echo.Context) (url.Values, error) {
+// FormValues returns the posted form.
+func FormValues(c echo.Context) (url.Values, error) {
 	f, err := c.FormParams()
 	if err != nil {
 		return nil, echo.NewHTTPError(http.StatusBadRequest)
@@ -134,7 +139,7 @@ func formValues(c echo.Context) (url.Values, error) {
 // route table writes it, "/quotes/:id"), by that route's policy: what a
 // page offers (an edit link, the navigation) follows the same rule that
 // answers the request.
-func (s *Server) can(c echo.Context, method, path string) bool {
+func (s *Server) Can(c echo.Context, method, path string) bool {
 	p, ok := s.policies[method+" "+path]
 	if !ok {
 		return false
@@ -148,9 +153,23 @@ func (s *Server) can(c echo.Context, method, path string) bool {
 
 // isEditor reports whether the reader may write market data (quotes,
 // prices): the policy of publishing a quote.
-func (s *Server) isEditor(c echo.Context) bool { return s.can(c, http.MethodPost, "/quotes") }
+func (s *Server) IsEditor(c echo.Context) bool { return s.Can(c, http.MethodPost, "/quotes") }
 
 // isFinance reports whether the reader may approve or return reports.
-func (s *Server) isFinance(c echo.Context) bool {
-	return s.can(c, http.MethodPost, "/reports/:id/approve")
+func (s *Server) IsFinance(c echo.Context) bool {
+	return s.Can(c, http.MethodPost, "/reports/:id/approve")
+}
+
+// fxLookup gives the evaluation the newest dated rate the server holds.
+func (s *Server) FXLookup(ctx context.Context) tcoapi.FXLookup {
+	return func(from, to string, day time.Time) (tcoapi.FXRate, bool, error) {
+		r, err := s.Store.FXRateOn(ctx, from, to, day)
+		if errors.Is(err, store.ErrNotFound) {
+			return tcoapi.FXRate{}, false, nil
+		}
+		if err != nil {
+			return tcoapi.FXRate{}, false, err
+		}
+		return tco.FX{Rate: r.Rate, Date: r.AsOf}, true, nil
+	}
 }

@@ -32,26 +32,31 @@ type Deps struct {
 	Now func() time.Time
 	// Throttle overrides the login throttle (zero: the default).
 	Throttle auth.ThrottleConfig
+	// Routes gives the route table for the server being built (package
+	// routes: routes.Table, which routes.New sets).
+	Routes func(*Server) []Route
 }
 
 // Server is a configured Echo instance with its collaborators.
 type Server struct {
-	cfg     config.Config
-	store   *store.Store
-	catalog *i18n.Catalog
-	log     *slog.Logger
-	auth    *auth.Manager
-	hasher  *auth.Hasher
-	now     func() time.Time
+	Config  config.Config
+	Store   *store.Store
+	Catalog *i18n.Catalog
+	Log     *slog.Logger
+	Auth    *auth.Manager
+	Hasher  *auth.Hasher
+	// Now is the clock; pages and handlers ask Today and LatestDay.
+	Now     func() time.Time
 	metrics *metrics
 	echo    *echo.Echo
 	// handler is echo behind compression: what is served.
 	handler http.Handler
-	// frozen keeps what saved reports' immutable snapshots yield.
-	frozen *frozenCache
-	// priced keeps priced comparisons (nil: none; docs/RULES.md §20.1).
-	priced *compare.Cache
-	// policies are the route table's policies by "METHOD path".
+	// Frozen keeps what saved reports' immutable snapshots yield.
+	Frozen *frozenCache
+	// Priced keeps priced comparisons (nil: none; docs/RULES.md §20.1).
+	Priced *compare.Cache
+	// routes is the route table; policies its policies by "METHOD path".
+	routes   []Route
 	policies map[string]auth.Policy
 }
 
@@ -63,20 +68,20 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	s := &Server{cfg: d.Config, store: d.Store, catalog: d.Catalog, log: d.Logger, hasher: d.Hasher, now: d.Now,
-		frozen: newFrozenCache(frozenCacheEntries), priced: compare.NewCache(d.Config.CompareCache)}
-	s.auth = &auth.Manager{Store: d.Store, Hasher: d.Hasher, Logger: d.Logger, Now: d.Now,
+	s := &Server{Config: d.Config, Store: d.Store, Catalog: d.Catalog, Log: d.Logger, Hasher: d.Hasher, Now: d.Now,
+		Frozen: newFrozenCache(frozenCacheEntries), Priced: compare.NewCache(d.Config.CompareCache)}
+	s.Auth = &auth.Manager{Store: d.Store, Hasher: d.Hasher, Logger: d.Logger, Now: d.Now,
 		Idle: d.Config.SessionIdle, Max: d.Config.SessionMax, Secure: d.Config.TLS, Throttle: d.Throttle}
 	key, err := d.Store.ServerKey(ctx, "signing")
 	if err != nil {
 		return nil, err
 	}
-	s.auth.Signer = auth.NewSigner(key)
-	if err := s.auth.Init(ctx); err != nil {
+	s.Auth.Signer = auth.NewSigner(key)
+	if err := s.Auth.Init(ctx); err != nil {
 		return nil, err
 	}
 	s.metrics = newMetrics(d.Store.Pool(), d.Hasher)
-	s.metrics.watchCompareCache(s.priced)
+	s.metrics.watchCompareCache(s.Priced)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -90,7 +95,11 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	e.Use(s.metrics.middleware)
 	e.Use(s.requestLogger())
 	e.Use(s.recoverPanic)
-	routes := s.Routes()
+	if d.Routes == nil {
+		return nil, errors.New("server: no route table (build the server with routes.New)")
+	}
+	s.routes = d.Routes(s)
+	routes := s.routes
 	s.policies = make(map[string]auth.Policy, len(routes))
 	for _, r := range routes {
 		s.policies[r.Method+" "+r.Path] = r.Policy
@@ -107,20 +116,20 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	for _, r := range routes {
 		mw := []echo.MiddlewareFunc{}
 		if !r.Bare {
-			mw = append(mw, s.auth.LoadFor(r.Policy))
+			mw = append(mw, s.Auth.LoadFor(r.Policy))
 		}
 		if r.Limited && limiter != nil {
 			mw = append(mw, limiter)
 		}
 		mw = append(mw, bodyLimit(max(r.BodyLimit, d.Config.BodyLimit)), inputGuard, idGuard)
 		if !r.Bare {
-			mw = append(mw, s.auth.Require(r.Policy), auth.CSRF(r.Policy, site))
+			mw = append(mw, s.Auth.Require(r.Policy), auth.CSRF(r.Policy, site))
 		}
 		e.Add(r.Method, r.Path, r.Handler, mw...)
 	}
 	// Unknown paths load the session too, so a signed-in user's 404 page
 	// shows their header.
-	e.RouteNotFound("/*", func(echo.Context) error { return echo.ErrNotFound }, s.auth.Load, bodyLimit(d.Config.BodyLimit))
+	e.RouteNotFound("/*", func(echo.Context) error { return echo.ErrNotFound }, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
 	s.echo = e
 	if s.handler, err = compressed(e); err != nil {
 		return nil, err
@@ -157,16 +166,16 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.handler,
-		ReadHeaderTimeout: s.cfg.HeaderTimeout,
-		ReadTimeout:       s.cfg.RequestTimeout + 15*time.Second,
-		WriteTimeout:      s.cfg.RequestTimeout + 15*time.Second,
+		ReadHeaderTimeout: s.Config.HeaderTimeout,
+		ReadTimeout:       s.Config.RequestTimeout + 15*time.Second,
+		WriteTimeout:      s.Config.RequestTimeout + 15*time.Second,
 		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	go s.sweepSessions(ctx)
-	return serveUntil(ctx, srv, ln, s.cfg.ShutdownTimeout, func() {
-		s.log.Info("shutting down: draining in-flight requests", "timeout", s.cfg.ShutdownTimeout.String())
+	return serveUntil(ctx, srv, ln, s.Config.ShutdownTimeout, func() {
+		s.Log.Info("shutting down: draining in-flight requests", "timeout", s.Config.ShutdownTimeout.String())
 	})
 }
 
@@ -204,11 +213,11 @@ func (s *Server) sweepSessions(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			n, err := s.store.DeleteStaleSessions(ctx, s.now(), s.cfg.SessionIdle)
+			n, err := s.Store.DeleteStaleSessions(ctx, s.Now(), s.Config.SessionIdle)
 			if err != nil {
-				s.log.Warn("sweep sessions", "err", err)
+				s.Log.Warn("sweep sessions", "err", err)
 			} else if n > 0 {
-				s.log.Info("swept expired sessions", "count", n)
+				s.Log.Info("swept expired sessions", "count", n)
 			}
 		}
 	}

@@ -32,7 +32,7 @@ var ErrNoElectricitySeries = errors.New("store: no electricity price for this re
 
 // ErrNoElectricitySample means the option's region has no electricity
 // price sample dated on or before the evaluation day.
-var ErrNoElectricitySample = errors.New("store: no electricity price in force on that day")
+var ErrNoElectricitySample = own.ErrNoElectricitySample
 
 // ErrElectricityPriceExists means the region already has a sample in that
 // currency on that day.
@@ -270,7 +270,7 @@ func (s *Store) ArchiveOwnOption(ctx context.Context, a user.Actor, id int64) er
 func ownOptionByID(ctx context.Context, q Querier, id int64) (own.Option, error) {
 	o, err := scanOwnOption(q.QueryRow(ctx, `SELECT `+ownOptionColumns+ownOptionFrom+` WHERE o.id = $1`, id))
 	if err != nil {
-		return own.Option{}, notFound(err)
+		return own.Option{}, ownNotFound(err)
 	}
 	return o, nil
 }
@@ -288,7 +288,7 @@ func (s *Store) OwnOptionVersion(ctx context.Context, optionID int64, n int) (ow
 	err := s.pool.QueryRow(ctx, `SELECT `+ownVersionColumns+ownVersionFrom+` WHERE v.option_id = $1 AND v.version = $2`,
 		optionID, n).Scan(ownVersionDest(&v)...)
 	if err != nil {
-		return own.Version{}, notFound(err)
+		return own.Version{}, ownNotFound(err)
 	}
 	return v, nil
 }
@@ -299,7 +299,7 @@ func (s *Store) OwnOptionVersionByID(ctx context.Context, id int64) (own.Version
 	var v own.Version
 	err := s.pool.QueryRow(ctx, `SELECT `+ownVersionColumns+ownVersionFrom+` WHERE v.id = $1`, id).Scan(ownVersionDest(&v)...)
 	if err != nil {
-		return own.Version{}, notFound(err)
+		return own.Version{}, ownNotFound(err)
 	}
 	return v, nil
 }
@@ -536,4 +536,14 @@ func (s *Store) OwnEngineInput(ctx context.Context, versionID int64, day time.Ti
 		return tco.Own{}, v, own.Electricity{}, err
 	}
 	return v.Engine(e.KWhPrice), v, e, nil
+}
+
+// ownNotFound is notFound for own-hardware options and versions: the
+// error is both ErrNotFound and own.ErrNotFound, so the pricing of options
+// (package compare) can name it without knowing the store.
+func ownNotFound(err error) error {
+	if err = notFound(err); err == ErrNotFound {
+		return errors.Join(ErrNotFound, own.ErrNotFound)
+	}
+	return err
 }

@@ -342,3 +342,23 @@ func TestElectricityResolvesByDay(t *testing.T) {
 		t.Fatalf("in force: %+v %v", cur, err)
 	}
 }
+
+// TestOwnReadsNameTheDomainsErrors: an option or version that is not there
+// is both store.ErrNotFound and own.ErrNotFound, so the pricing of options
+// (package compare, which imports no store) drops it; a region with no
+// electricity price is own.ErrNoElectricitySample.
+func TestOwnReadsNameTheDomainsErrors(t *testing.T) {
+	t.Parallel()
+	st := testutil.Store(t)
+	ctx := context.Background()
+	_, errVersion := st.OwnOptionVersionByID(ctx, 987654)
+	_, errOption := st.OwnOptionByID(ctx, 987654)
+	for name, err := range map[string]error{"version": errVersion, "option": errOption} {
+		if !errors.Is(err, own.ErrNotFound) || !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("an unknown own-hardware %s: %v, want both own.ErrNotFound and store.ErrNotFound", name, err)
+		}
+	}
+	if !errors.Is(store.ErrNoElectricitySample, own.ErrNoElectricitySample) {
+		t.Error("store.ErrNoElectricitySample is not own.ErrNoElectricitySample")
+	}
+}

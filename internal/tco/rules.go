@@ -189,3 +189,9 @@ func VRAMFloor(task catalog.Task, paramsBillions decimal.Decimal, precision cata
 // VRAMFloorPerGPU reports whether the task's floor applies to each GPU
 // (rendering) rather than to the instance's total memory.
 func VRAMFloorPerGPU(task catalog.Task) bool { return task == catalog.TaskRendering }
+
+// StaleBefore is the first day a price sample may be dated and not be
+// stale on today: one dated before it is more than StaleAfterDays old
+// (the quote_stale_90d flag, docs/RULES.md §7.2). Every list, count and
+// filter of stale samples cuts here.
+func StaleBefore(today time.Time) time.Time { return today.AddDate(0, 0, -StaleAfterDays) }

@@ -765,3 +765,15 @@ func TestResultStoreHoldsEveryFlag(t *testing.T) {
 		t.Errorf("catalog.Modes has %d modes, the result store room for %d", len(catalog.Modes), len(st.modes))
 	}
 }
+
+// TestStaleBeforeAgreesWithTheFlag: a sample dated before StaleBefore(today)
+// is exactly one the engine flags quote_stale_90d.
+func TestStaleBeforeAgreesWithTheFlag(t *testing.T) {
+	today := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
+	cut := StaleBefore(today)
+	for _, asOf := range []time.Time{cut.AddDate(0, 0, -1), cut, cut.AddDate(0, 0, 1)} {
+		if before, flagged := asOf.Before(cut), DaysBetween(asOf, today) > StaleAfterDays; before != flagged {
+			t.Errorf("as of %s: before the cut %v, flagged stale %v", asOf.Format(time.DateOnly), before, flagged)
+		}
+	}
+}

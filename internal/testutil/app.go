@@ -18,6 +18,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/config"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/routes"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/internal/user"
@@ -77,7 +78,7 @@ func NewAppOn(t testing.TB, st *store.Store, opts ...Option) *App {
 	for _, o := range opts {
 		o(&d)
 	}
-	srv, err := server.New(context.Background(), d)
+	srv, err := routes.New(context.Background(), d)
 	if err != nil {
 		t.Fatalf("server: %v", err)
 	}

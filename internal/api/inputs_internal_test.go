@@ -1,0 +1,139 @@
+package api
+
+import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"gpuquote/internal/apispec"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/tcoapi"
+)
+
+// TestAPIInputsHaveEveryField: the comparison API's profile object (the
+// Go type that decodes it and its OpenAPI schema) names exactly the usage
+// profile's fields, and the description of a quote sent to the API names
+// exactly a quote's fields and line fields, so a field added to the
+// profile or to quotes cannot be forgotten by the API's description.
+func TestAPIInputsHaveEveryField(t *testing.T) {
+	want := tcoapi.ProfileFields()
+	var got []string
+	typ := reflect.TypeFor[apiProfile]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		got = append(got, name)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("apiProfile decodes %v, the profile has %v", got, want)
+	}
+	b, err := apispec.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	described := func(schema string) []string {
+		return slices.Sorted(maps.Keys(doc.Components.Schemas[schema].Properties))
+	}
+	if got := described("CompareProfile"); !slices.Equal(got, want) {
+		t.Errorf("the CompareProfile schema describes %v, the profile has %v", got, want)
+	}
+
+	// A quote sent to the API: every field of the form and the CSV
+	// (quote.Fields), its lines, and for a proposal the vendor's message.
+	fields := []string{"lines"}
+	for _, f := range quote.Fields {
+		fields = append(fields, f.Name)
+	}
+	slices.Sort(fields)
+	if got := described("QuoteInput"); !slices.Equal(got, fields) {
+		t.Errorf("the QuoteInput schema describes %v, a quote has %v", got, fields)
+	}
+	proposal := slices.Sorted(slices.Values(append(slices.Clone(fields), "vendor_message")))
+	if got := described("ProposalInput"); !slices.Equal(got, proposal) {
+		t.Errorf("the ProposalInput schema describes %v, a proposal has %v", got, proposal)
+	}
+	if got, want := described("WriteQuoteLine"), slices.Sorted(slices.Values(quote.LineFields)); !slices.Equal(got, want) {
+		t.Errorf("the WriteQuoteLine schema describes %v, a line has %v", got, want)
+	}
+}
+
+// jsonNames lists the JSON member names of a struct type, those of
+// embedded structs included, sorted.
+func jsonNames(typ reflect.Type) []string {
+	var out []string
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if f.Anonymous {
+			out = append(out, jsonNames(f.Type)...)
+			continue
+		}
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestAPIQuoteReadsEveryField: the quote the API answers carries every
+// field of a quote (quote.Fields; a platform or GPU model as its id) and of
+// its lines, and the read schemas of a quote, its lines and a platform
+// name exactly what the Go types send, so a field added to a quote cannot
+// be left out of what the API reads or of its description.
+func TestAPIQuoteReadsEveryField(t *testing.T) {
+	sent := jsonNames(reflect.TypeFor[apiQuote]())
+	for _, f := range quote.Fields {
+		name := f.Name
+		if f.Kind == quote.KindRef {
+			name += "_id"
+		}
+		if !slices.Contains(sent, name) {
+			t.Errorf("the API's quote does not carry the field %s", name)
+		}
+	}
+	line := jsonNames(reflect.TypeFor[apiQuoteLine]())
+	for _, f := range quote.LineFields {
+		if !slices.Contains(line, f) {
+			t.Errorf("the API's quote line does not carry the field %s", f)
+		}
+	}
+	b, err := apispec.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for schema, typ := range map[string]reflect.Type{
+		"Quote":        reflect.TypeFor[apiQuote](),
+		"QuoteSummary": reflect.TypeFor[apiQuoteSummary](),
+		"QuoteLine":    reflect.TypeFor[apiQuoteLine](),
+		"Platform":     reflect.TypeFor[apiPlatform](),
+		"GPUModel":     reflect.TypeFor[apiGPUModel](),
+	} {
+		got := slices.Sorted(maps.Keys(doc.Components.Schemas[schema].Properties))
+		if want := jsonNames(typ); !slices.Equal(got, want) {
+			t.Errorf("the %s schema describes %v, the API sends %v", schema, got, want)
+		}
+	}
+}

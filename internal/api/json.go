@@ -1,0 +1,199 @@
+package api
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/server"
+	"gpuquote/web"
+)
+
+// The data API (docs/RULES.md §19): JSON in and out under /api/v1, one
+// error shape for every endpoint, decimals as strings, dates as RFC 3339,
+// messages in the request's language (Accept-Language, or the language
+// cookie), described by the OpenAPI document at /api/v1/openapi.json.
+
+// apiFail answers with status and one error of the whole request: code,
+// and the message of catalog entry msgID.
+func apiFail(c echo.Context, status int, code, msgID string, args ...any) error {
+	return server.APIErrors(c, status, []server.APIError{{Code: code, Message: server.Translator(c).T(msgID, args...)}})
+}
+
+// apiFormErrors answers 422 with the errors of a form reader (field name →
+// catalog message), translated, in field order; the code is the message's
+// catalog id, as the evaluate API's codes are stable ids too.
+func apiFormErrors(c echo.Context, errs web.Errors) error {
+	tr := server.Translator(c)
+	out := make([]server.APIError, 0, len(errs))
+	for _, k := range slices.Sorted(maps.Keys(errs)) {
+		m := errs[k]
+		out = append(out, server.APIError{Field: k, Code: m.ID, Message: tr.T(m.ID, m.Args...)})
+	}
+	return server.APIErrors(c, http.StatusUnprocessableEntity, out)
+}
+
+// errAPIJSON is a request body that is not the JSON object asked for.
+var errAPIJSON = errors.New("api: malformed JSON body")
+
+// apiReadJSON decodes the request's JSON body into v, refusing unknown
+// fields, trailing data and anything but one JSON object: errAPIJSON, which
+// the caller answers with apiBadJSON. A body over the route's limit is the
+// limit's 413.
+func apiReadJSON(c echo.Context, v any) error {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return err
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || body[0] != '{' {
+		return errAPIJSON
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errAPIJSON
+	}
+	if dec.More() {
+		return errAPIJSON
+	}
+	return nil
+}
+
+// apiBadJSON is the 422 of a body apiReadJSON refused.
+func apiBadJSON(c echo.Context) error {
+	return apiFail(c, http.StatusUnprocessableEntity, "api.error.json", "api.error.json")
+}
+
+// apiJSON answers status with v as JSON. A 200 answer to a GET carries a
+// strong ETag of its bytes and is 304 to a request whose If-None-Match
+// names it: readers revalidate (Cache-Control: private, no-cache) and
+// fetch nothing when nothing changed. Every other answer is no-store.
+func apiJSON(c echo.Context, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	if status != http.StatusOK || c.Request().Method != http.MethodGet {
+		h.Set("Cache-Control", "no-store")
+		return c.JSONBlob(status, b)
+	}
+	etag := bytesETag(b)
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "private, no-cache")
+	h.Add("Vary", "Accept-Language")
+	h.Add("Vary", "Authorization")
+	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.JSONBlob(http.StatusOK, b)
+}
+
+// bytesETag is the strong ETag of an answer's bytes.
+func bytesETag(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
+}
+
+// etagMatches reports whether an If-None-Match header names etag (or is
+// "*"), weak forms included (RFC 9110 §13.1.2 compares weakly).
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// apiPage is the envelope of a list answer: the items of this page and the
+// cursor of the next one ("" on the last page).
+type apiPage[T any] struct {
+	Items      []T    `json:"items"`
+	NextCursor string `json:"next_cursor"`
+}
+
+// apiKeysetPage is one page of a list read past a position: rows are up to
+// limit+1 rows from there, so a row beyond limit says more follow. The page
+// holds the first limit rows as items (item maps each), and its next
+// cursor is the last one's position (cursor), "" on the last page.
+func apiKeysetPage[R, T any](rows []R, limit int, item func(R) T, cursor func(R) string) apiPage[T] {
+	p := apiPage[T]{Items: make([]T, 0, min(len(rows), limit))}
+	if len(rows) > limit {
+		rows = rows[:limit]
+		p.NextCursor = cursor(rows[limit-1])
+	}
+	for _, r := range rows {
+		p.Items = append(p.Items, item(r))
+	}
+	return p
+}
+
+// encodeCursor writes a list position as an opaque cursor: the URL-safe
+// base64 of its JSON. A cursor is a position, not a secret or a grant: the
+// list it continues still checks who may read what.
+func encodeCursor(pos any) string {
+	b, err := json.Marshal(pos)
+	if err != nil {
+		panic(err) // positions are plain structs of numbers and strings
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// errBadCursor is a cursor this server did not write (or not for this list).
+var errBadCursor = errors.New("api: bad cursor")
+
+// decodeCursor reads a cursor written by encodeCursor into pos.
+func decodeCursor(s string, pos any) error {
+	if len(s) > 512 {
+		return errBadCursor
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return errBadCursor
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(pos); err != nil {
+		return errBadCursor
+	}
+	return nil
+}
+
+// apiBadCursor is the 400 of a cursor decodeCursor refused.
+func apiBadCursor(c echo.Context) error {
+	return server.APIErrors(c, http.StatusBadRequest, []server.APIError{{Field: "cursor", Code: "api.error.cursor",
+		Message: server.Translator(c).T("api.error.cursor")}})
+}
+
+// apiLimit reads a list's ?limit= (1 to max, def when absent); ok is false
+// for anything else, answered by apiBadLimit.
+func apiLimit(c echo.Context, def, max int) (n int, ok bool) {
+	raw := c.QueryParam("limit")
+	if raw == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 || n > max {
+		return 0, false
+	}
+	return n, true
+}
+
+// apiBadLimit is the 400 of a ?limit= apiLimit refused.
+func apiBadLimit(c echo.Context, max int) error {
+	return server.APIErrors(c, http.StatusBadRequest, []server.APIError{{Field: "limit", Code: "api.error.limit",
+		Message: server.Translator(c).T("api.error.limit", "Max", max)}})
+}

@@ -1,0 +1,143 @@
+package pages
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/server"
+	"gpuquote/internal/store"
+	"gpuquote/internal/user"
+	"gpuquote/web"
+)
+
+// apiTokenNameMax bounds a token's name (the column's CHECK says the same).
+const apiTokenNameMax = 100
+
+// renderAccountView renders the account page: v brings the form errors or
+// the token just created; the user and their tokens are filled in here.
+func (s *Handlers) renderAccountView(c echo.Context, status int, v web.AccountView) error {
+	cur := auth.CurrentUser(c)
+	tokens, err := s.Store.APITokens(c.Request().Context(), cur.UserID)
+	if err != nil {
+		return err
+	}
+	for _, t := range tokens {
+		row := web.APITokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.UTC().Format("2006-01-02 15:04"), Scopes: t.Scopes}
+		if t.LastUsedAt != nil {
+			row.LastUsed = t.LastUsedAt.UTC().Format("2006-01-02 15:04")
+		}
+		if t.ExpiresAt != nil {
+			row.Expires = t.ExpiresAt.UTC().Format("2006-01-02 15:04")
+		}
+		v.Tokens = append(v.Tokens, row)
+	}
+	if v.TokenForm.ExpiresDays == 0 {
+		v.TokenForm = web.APITokenForm{Scopes: []string{user.ScopeRead}, ExpiresDays: web.APITokenDefaultLifetime}
+	}
+	v.TokenForm.ScopeChoices = user.APIScopes
+	if v.Sessions, err = s.sessionRows(c.Request().Context(), cur); err != nil {
+		return err
+	}
+	v.Page = s.Page(c, "account.title")
+	v.Email, v.DisplayName, v.Role = cur.Email, cur.DisplayName, string(cur.Role)
+	return s.Render(c, status, v.Page, web.Account(v))
+}
+
+// createAPIToken makes a personal API token for the signed-in user and
+// shows it on the account page this once: only its hash is stored, so it
+// can never be shown again (201, like a new user's one-time password). The
+// user's password is asked for again first: a token outlives the session,
+// so a borrowed or stolen session must not be able to mint one
+// (docs/RULES.md §16.5). A wrong password creates nothing (422).
+func (s *Handlers) CreateAPIToken(c echo.Context) error {
+	values, err := server.FormValues(c)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimSpace(values.Get("name"))
+	password := values.Get("password")
+	errs := web.Errors{}
+	switch {
+	case name == "":
+		errs.Set("token_name", "form.required")
+	case utf8.RuneCountInString(name) > apiTokenNameMax:
+		errs.Set("token_name", "apitoken.name.too_long")
+	}
+	// The scopes ticked, each once and in the form's order; at least one
+	// (docs/RULES.md §19.2).
+	var scopes []string
+	for _, sc := range user.APIScopes {
+		if slices.Contains(values["scope"], sc) {
+			scopes = append(scopes, sc)
+		}
+	}
+	for _, sc := range values["scope"] {
+		if !slices.Contains(user.APIScopes, sc) {
+			errs.Set("token_scope", "apitoken.scope.unknown")
+		}
+	}
+	if len(scopes) == 0 && errs["token_scope"].ID == "" {
+		errs.Set("token_scope", "apitoken.scope.required")
+	}
+	days, err := strconv.Atoi(values.Get("expires_days"))
+	if err != nil || !slices.Contains(web.APITokenLifetimes, days) {
+		errs.Set("token_expiry", "apitoken.expiry.invalid")
+		days = web.APITokenDefaultLifetime
+	}
+	kept := web.APITokenForm{Name: name, Scopes: scopes, ExpiresDays: days}
+	if password == "" {
+		errs.Set("token_password", "form.required")
+	}
+	if len(errs) > 0 {
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs, TokenForm: kept})
+	}
+	// The re-check is counted and may be refused like the one of
+	// /account/password (docs/RULES.md §16.2).
+	switch err := s.Auth.VerifyCurrentPassword(c.Request().Context(), s.Actor(c), auth.CurrentUser(c).UserID, password); {
+	case errors.Is(err, auth.ErrThrottled):
+		c.Response().Header().Set("Retry-After", s.Auth.RetryAfterSeconds(err))
+		errs.Set("token_password", "account.password.throttled")
+		return s.renderAccountView(c, http.StatusTooManyRequests, web.AccountView{TokenErrors: errs, TokenForm: kept})
+	case errors.Is(err, auth.ErrInvalidCredentials):
+		errs.Set("token_password", "account.password.wrong")
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs, TokenForm: kept})
+	case err != nil:
+		return err
+	}
+	token := auth.NewAPIToken()
+	now := s.Now()
+	expires := now.AddDate(0, 0, days)
+	t, err := s.Store.CreateAPIToken(c.Request().Context(), s.Actor(c), user.APIToken{Name: name, Scopes: scopes, ExpiresAt: &expires},
+		auth.HashToken(token), now)
+	if errors.Is(err, store.ErrTooManyTokens) {
+		errs.Set("token_name", "apitoken.too_many")
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{TokenErrors: errs, TokenForm: kept})
+	}
+	if err != nil {
+		return err
+	}
+	return s.renderAccountView(c, http.StatusCreated, web.AccountView{
+		NewToken: &web.NewAPIToken{Name: t.Name, Scopes: t.Scopes, Expires: expires.UTC().Format("2006-01-02 15:04"),
+			Token: token, BaseURL: s.Config.BaseURL()}})
+}
+
+// revokeAPIToken revokes one of the signed-in user's tokens; another
+// user's token, or one already revoked, is not found.
+func (s *Handlers) RevokeAPIToken(c echo.Context) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.Store.RevokeAPIToken(c.Request().Context(), s.Actor(c), id, s.Now())
+	if err != nil {
+		return err
+	}
+	return s.RedirectWithFlash(c, "/account", "ok", "apitoken.revoked", "Name", t.Name)
+}

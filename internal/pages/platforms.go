@@ -1,0 +1,219 @@
+package pages
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/form"
+	"gpuquote/internal/market"
+	"gpuquote/internal/server"
+	"gpuquote/internal/store"
+	"gpuquote/web"
+)
+
+const platformsPerPage = 50
+
+// platformList is GET /platforms: search, qualification filter, pages.
+func (s *Handlers) PlatformList(c echo.Context) error {
+	v := web.PlatformsView{Query: strings.TrimSpace(c.QueryParam("q")), CanEdit: s.Can(c, http.MethodPost, "/platforms"),
+		Qualifications: web.PlatformQualificationOptions(), States: []web.Option{
+			{Value: "yes", LabelID: "platform.state.yes"}, {Value: "no", LabelID: "platform.state.no"},
+			{Value: "unknown", LabelID: "platform.state.unknown"}}}
+	for _, q := range market.PlatformQualifications {
+		if q == c.QueryParam("qual") {
+			v.Qualification = q
+		}
+	}
+	v.Has = "yes"
+	if h := c.QueryParam("has"); h == "no" || h == "unknown" {
+		v.Has = h
+	}
+	page := server.PageParam(c)
+	rows, total, err := s.Store.Platforms(c.Request().Context(), store.PlatformFilter{Query: v.Query,
+		Qualification: v.Qualification, Has: v.Has, Offset: (page - 1) * platformsPerPage, Limit: platformsPerPage})
+	if err != nil {
+		return err
+	}
+	// "Nothing matches" rather than "nothing entered yet" also past the last page.
+	v.Filtered = v.Query != "" || v.Qualification != "" || total > 0
+	filters := url.Values{"q": {v.Query}, "qual": {v.Qualification}}
+	if v.Qualification != "" {
+		filters.Set("has", v.Has)
+	}
+	v.Pager = web.Pager{Page: page, PerPage: platformsPerPage, Total: total, Base: server.ListURL("/platforms", filters)}
+	today := s.Today()
+	for _, p := range rows {
+		v.Rows = append(v.Rows, web.NewPlatformRow(p, today))
+	}
+	v.Page = s.Page(c, "platform.list.title")
+	return s.Render(c, http.StatusOK, v.Page, web.Platforms(v))
+}
+
+// platformShow is GET /platforms/:id: every field of one platform.
+func (s *Handlers) PlatformShow(c echo.Context) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	p, err := s.Store.PlatformByID(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	v := web.NewPlatformView(p, s.Today(), s.Can(c, http.MethodPost, "/platforms/:id"))
+	if v.Terms, err = s.platformTermsView(c, p.ID); err != nil {
+		return err
+	}
+	if v.Facts, err = s.platformFactsView(c, p.ID); err != nil {
+		return err
+	}
+	v.Page = s.Page(c, "platform.detail.title")
+	v.Page.Title = web.PlatformName(c.Request().Context(), p.NameZH, p.NameEN)
+	return s.Render(c, http.StatusOK, v.Page, web.Platform(v))
+}
+
+// platformFormPage is GET /platforms/new and GET /platforms/:id/edit.
+func (s *Handlers) PlatformFormPage(c echo.Context) error {
+	p, titleID, err := editing(c, market.Platform{Currency: "CNY"}, s.Store.PlatformByID, "platform")
+	if err != nil {
+		return err
+	}
+	f := web.NewPlatformForm(p)
+	f.Page = s.Page(c, titleID)
+	return s.Render(c, http.StatusOK, f.Page, web.PlatformFormPage(f))
+}
+
+// platformSave is POST /platforms (id 0) and POST /platforms/:id, through
+// the one save path of edited market data (saveEdit).
+func (s *Handlers) platformSave(c echo.Context, id int64) error {
+	values, err := server.FormValues(c)
+	if err != nil {
+		return err
+	}
+	r := form.Values(values)
+	p := market.ReadPlatform(r, values["billing_granularities"], s.Today().Year())
+	p.ID = id
+	f := web.NewPlatformForm(p)
+	f.KeepTyped(r.Raw)
+	f.Errors = r.Errs
+	titleID := "platform.new"
+	if id != 0 {
+		titleID = "platform.edit"
+	}
+	return s.saveEdit(c, edit{
+		errs: r.Errs, id: id, lock: &p.LockVersion, takenID: "platform.error.name_taken",
+		create: func() (int64, error) {
+			out, err := s.Store.CreatePlatform(c.Request().Context(), s.Actor(c), p)
+			return out.ID, err
+		},
+		update: func() error { _, err := s.Store.UpdatePlatform(c.Request().Context(), s.Actor(c), p); return err },
+		current: func() (int, error) {
+			cur, err := s.Store.PlatformByID(c.Request().Context(), id)
+			return cur.LockVersion, err
+		},
+		path: "/platforms/", createdID: "platform.created", updatedID: "platform.updated",
+		render: func(status int, lock int, conflict bool) error {
+			f.LockVersion, f.Conflict = lock, conflict
+			f.Page = s.Page(c, titleID)
+			return s.Render(c, status, f.Page, web.PlatformFormPage(f))
+		},
+	})
+}
+
+func (s *Handlers) PlatformCreate(c echo.Context) error { return s.platformSave(c, 0) }
+
+func (s *Handlers) PlatformUpdate(c echo.Context) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	return s.platformSave(c, id)
+}
+
+// editing reads the record a form edits: blank on …/new, the one in the
+// path on …/:id/edit; the title is "<kind>.new" or "<kind>.edit".
+func editing[T any](c echo.Context, blank T, load func(context.Context, int64) (T, error), kind string) (T, string, error) {
+	if c.Param("id") == "" {
+		return blank, kind + ".new", nil
+	}
+	id, err := server.PathID(c)
+	if err != nil {
+		return blank, "", err
+	}
+	v, err := load(c.Request().Context(), id)
+	return v, kind + ".edit", err
+}
+
+// edit is one save of an edited platform or GPU model (saveEdit).
+type edit struct {
+	// errs are the form's problems (nothing is written while there are
+	// any); id is the record edited, 0 for a new one; lock points at the
+	// version the form edits, read from the form here.
+	errs web.Errors
+	id   int64
+	lock *int
+	// takenID is the message of a name already in use.
+	takenID string
+	// create and update write; current reads the stored version after a
+	// lost save.
+	create  func() (int64, error)
+	update  func() error
+	current func() (int, error)
+	// path + id is the record's page; createdID and updatedID the flash.
+	path, createdID, updatedID string
+	// render shows the form again with a status, the lock version it
+	// edits and whether the save lost to someone else's.
+	render func(status, lock int, conflict bool) error
+}
+
+// saveEdit is the one save path of platform and GPU model edits under
+// optimistic locking: the form carries the lock_version it loaded; a form
+// with problems comes back (422) with every problem beside its field; a
+// name in use is one of those problems; a save that lost to someone else's
+// (ErrConflict) comes back (409) with the reader's input and the current
+// version, so saving again is a deliberate overwrite; success redirects to
+// the record's page with a message.
+func (s *Handlers) saveEdit(c echo.Context, e edit) error {
+	if e.id != 0 {
+		lv, err := strconv.Atoi(c.FormValue("lock_version"))
+		if err != nil || lv < 1 {
+			return echo.NewHTTPError(http.StatusBadRequest)
+		}
+		*e.lock = lv
+	}
+	if len(e.errs) > 0 {
+		return e.render(http.StatusUnprocessableEntity, *e.lock, false)
+	}
+	id, flashID := e.id, e.updatedID
+	var err error
+	if e.id == 0 {
+		id, err = e.create()
+		flashID = e.createdID
+	} else {
+		err = e.update()
+	}
+	var taken *store.NameTakenError
+	switch {
+	case errors.As(err, &taken):
+		if taken.Name != "" { // an alias clash (docs/RULES.md §7.6)
+			e.errs.Set(taken.Field, "alias.error.taken", "Name", taken.Name)
+		} else {
+			e.errs.Set(taken.Field, e.takenID)
+		}
+		return e.render(http.StatusUnprocessableEntity, *e.lock, false)
+	case errors.Is(err, store.ErrConflict):
+		cur, err := e.current()
+		if err != nil {
+			return err
+		}
+		return e.render(http.StatusConflict, cur, true)
+	case err != nil:
+		return err
+	}
+	return s.RedirectWithFlash(c, e.path+strconv.FormatInt(id, 10), "ok", flashID)
+}

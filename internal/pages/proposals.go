@@ -1,0 +1,507 @@
+package pages
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/proposal"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/server"
+	"gpuquote/internal/store"
+	"gpuquote/web"
+)
+
+// Proposed quotes (docs/RULES.md §18.1): anyone signed in proposes a quote
+// with the vendor's words; editors publish it (as the series' next
+// version) or send it back with a comment; the author edits a returned
+// one, which proposes it again.
+
+const proposalsPerPage = 50
+
+// proposalNew is GET /quotes/new for readers who are not editors: the
+// proposal form, with the defaults of the editors' form.
+func (s *Handlers) proposalNew(c echo.Context) error {
+	values := url.Values{"gpu_count": {"1"}, "sharing": {"dedicated"}, "prices_include_tax": {"true"},
+		"as_of": {s.Today().Format(time.DateOnly)}}
+	for _, k := range []string{"platform", "gpu_model", "currency"} {
+		if v := c.QueryParam(k); v != "" {
+			values.Set(k, v)
+		}
+	}
+	v := web.ProposalFormView{Form: web.QuoteFormView{IsNew: true, Action: "/quotes/proposals"}}
+	return s.renderProposalForm(c, http.StatusOK, v, values, nil)
+}
+
+// renderProposalForm shows the proposal form with values and the
+// translated field errors.
+func (s *Handlers) renderProposalForm(c echo.Context, status int, v web.ProposalFormView, values url.Values, errs web.Errors) error {
+	platforms, gpus, err := s.Store.QuoteRefNames(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	tr := server.Translator(c)
+	msgs := map[string]string{}
+	for k, id := range errs {
+		msgs[k] = tr.T(id.ID, id.Args...)
+	}
+	v.Form.Sections, v.Form.Lines = web.QuoteForm(values, msgs, web.RefOptions(tr.Lang, platforms), web.GPUOptions(gpus))
+	v.Form.Errors = web.QuoteFormErrors(v.Form.Sections, v.Form.Lines)
+	v.Message = values.Get("vendor_message")
+	titleID := "proposal.new.title"
+	if !v.Form.IsNew {
+		titleID = "proposal.edit.title"
+	}
+	v.Page = s.Page(c, titleID)
+	v.Form.Page = v.Page
+	return s.Render(c, status, v.Page, web.ProposalFormPage(v))
+}
+
+// readVendorWords reads the vendor's message and optional file of a
+// posted proposal form; the problems are message ids ("" when fine). The
+// file's type is decided from its bytes, never from its name or the
+// browser's word (docs/RULES.md §18.1).
+func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachment, msgProblem, fileProblem string, err error) {
+	msgProblem = proposal.CheckMessage(values.Get("vendor_message"))
+	fh, ferr := c.FormFile("vendor_file")
+	if errors.Is(ferr, http.ErrMissingFile) || errors.Is(ferr, http.ErrNotMultipart) {
+		return nil, msgProblem, "", nil
+	}
+	if ferr != nil {
+		return nil, msgProblem, "proposal.error.file_unreadable", nil
+	}
+	if fh.Size == 0 && fh.Filename == "" {
+		return nil, msgProblem, "", nil // the browser sends an empty part when no file was chosen
+	}
+	if fh.Size > proposal.MaxFileBytes {
+		return nil, msgProblem, "proposal.error.file_too_large", nil
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, msgProblem, "proposal.error.file_unreadable", nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, proposal.MaxFileBytes+1))
+	if err != nil {
+		return nil, "", "", err
+	}
+	ct, problem := proposal.CheckFile(int64(len(data)), data)
+	if problem != "" {
+		return nil, msgProblem, problem, nil
+	}
+	return &store.NewAttachment{Filename: proposal.Filename(fh.Filename), ContentType: ct, Data: data}, msgProblem, "", nil
+}
+
+// proposalCreate is POST /quotes/proposals: the quote is read as the
+// editors' form reads it; any problem re-shows the form with every value.
+func (s *Handlers) ProposalCreate(c echo.Context) error {
+	ctx := c.Request().Context()
+	values, err := server.FormValues(c)
+	if err != nil {
+		return err
+	}
+	v := web.ProposalFormView{Form: web.QuoteFormView{IsNew: true, Action: "/quotes/proposals"}}
+	q, file, errs, ok, err := s.readProposal(c, values, &v)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.renderProposalForm(c, http.StatusUnprocessableEntity, v, values, errs)
+	}
+	q, err = s.Store.CreateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.Now())
+	if err != nil {
+		return err
+	}
+	return s.RedirectWithFlash(c, "/quotes/"+strconv.FormatInt(q.ID, 10), "ok", "proposal.flash.proposed")
+}
+
+// readProposal reads a posted proposal: the quote fields, the vendor's
+// message and file; ok is false when anything is wrong (errs are the
+// quote fields' problems; the message's and the file's are set on v).
+func (s *Handlers) readProposal(c echo.Context, values url.Values, v *web.ProposalFormView) (q quote.Quote,
+	file *store.NewAttachment, errs web.Errors, ok bool, err error) {
+	// A multipart form passes no input guard of its own (docs/RULES.md
+	// §16.4): its values are checked here, as the guard checks others.
+	for k, vs := range values {
+		for _, x := range append([]string{k}, vs...) {
+			if !server.StorableText(x) {
+				return quote.Quote{}, nil, nil, false, echo.NewHTTPError(http.StatusBadRequest).SetInternal(server.ErrUnstorableText)
+			}
+		}
+	}
+	refs, err := s.QuoteRefs(c.Request().Context())
+	if err != nil {
+		return quote.Quote{}, nil, nil, false, err
+	}
+	q, errs = quote.Read(values.Get, refs, s.LatestDay())
+	file, msgProblem, fileProblem, err := readVendorWords(c, values)
+	if err != nil {
+		return quote.Quote{}, nil, nil, false, err
+	}
+	tr := server.Translator(c)
+	if msgProblem != "" {
+		v.MessageError = tr.T(msgProblem, "Max", strconv.Itoa(proposal.MaxMessageChars))
+	}
+	if fileProblem != "" {
+		v.FileError = tr.T(fileProblem)
+	}
+	return q, file, errs, len(errs) == 0 && msgProblem == "" && fileProblem == "", nil
+}
+
+// proposalEditForm is GET /quotes/:id/proposal/edit: the author's form
+// for a returned proposal; anyone else gets 404, a proposal in another
+// state its page.
+func (s *Handlers) ProposalEditForm(c echo.Context) error {
+	q, err := s.ownProposal(c)
+	if err != nil {
+		return err
+	}
+	if q.State != quote.Returned {
+		return c.Redirect(http.StatusSeeOther, "/quotes/"+strconv.FormatInt(q.ID, 10))
+	}
+	v, values, err := s.proposalEditView(c, q)
+	if err != nil {
+		return err
+	}
+	return s.renderProposalForm(c, http.StatusOK, v, values, nil)
+}
+
+// ownProposal loads :id when it is a proposal of the signed-in reader.
+func (s *Handlers) ownProposal(c echo.Context) (quote.Quote, error) {
+	q, err := s.LoadQuote(c)
+	if err != nil {
+		return quote.Quote{}, err
+	}
+	uid, _ := server.Viewer(c)
+	if !quote.IsProposal(q.State) || q.CreatedBy != uid {
+		return quote.Quote{}, echo.ErrNotFound
+	}
+	return q, nil
+}
+
+// proposalEditView is the edit form of returned proposal q, prefilled
+// with it, the vendor's newest message and the editor's newest comment.
+func (s *Handlers) proposalEditView(c echo.Context, q quote.Quote) (web.ProposalFormView, url.Values, error) {
+	ctx := c.Request().Context()
+	id := strconv.FormatInt(q.ID, 10)
+	v := web.ProposalFormView{Form: web.QuoteFormView{Action: "/quotes/" + id + "/proposal", QuoteID: q.ID,
+		LockVersion: q.LockVersion, Version: q.Version}}
+	values := quote.Values(q)
+	msgs, err := s.Store.QuoteMessages(ctx, q.SeriesID)
+	if err != nil {
+		return v, nil, err
+	}
+	if len(msgs) > 0 {
+		values.Set("vendor_message", msgs[0].Body)
+	}
+	reviews, err := s.Store.QuoteReviews(ctx, q.SeriesID)
+	if err != nil {
+		return v, nil, err
+	}
+	for _, r := range reviews {
+		if r.QuoteID == q.ID && r.Decision == quote.Returned {
+			v.ReturnedComment = r.Comment
+			break
+		}
+	}
+	return v, values, nil
+}
+
+// proposalUpdate is POST /quotes/:id/proposal: the author's edit of a
+// returned proposal, which proposes it again.
+func (s *Handlers) ProposalUpdate(c echo.Context) error {
+	ctx := c.Request().Context()
+	cur, err := s.ownProposal(c)
+	if err != nil {
+		return err
+	}
+	target := "/quotes/" + strconv.FormatInt(cur.ID, 10)
+	if cur.State != quote.Returned {
+		return s.RedirectWithFlash(c, target, "error", "proposal.flash.not_returned")
+	}
+	values, err := server.FormValues(c)
+	if err != nil {
+		return err
+	}
+	v, _, err := s.proposalEditView(c, cur)
+	if err != nil {
+		return err
+	}
+	lock, _ := strconv.Atoi(values.Get("lock_version"))
+	v.Form.LockVersion = lock
+	q, file, errs, ok, err := s.readProposal(c, values, &v)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.renderProposalForm(c, http.StatusUnprocessableEntity, v, values, errs)
+	}
+	q.ID, q.LockVersion = cur.ID, lock
+	_, err = s.Store.UpdateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.Now())
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		v.Form.Conflict, v.Form.LockVersion = true, cur.LockVersion
+		return s.renderProposalForm(c, http.StatusConflict, v, values, nil)
+	case errors.Is(err, store.ErrNotProposed):
+		return s.RedirectWithFlash(c, target, "error", "proposal.flash.not_returned")
+	case err != nil:
+		return err
+	}
+	return s.RedirectWithFlash(c, target, "ok", "proposal.flash.proposed")
+}
+
+// proposalRows turns store rows into list rows for the reader.
+func (s *Handlers) proposalRows(c echo.Context, rows []store.ProposalRow, editor bool) []web.ProposalListRow {
+	tr := server.Translator(c)
+	uid, _ := server.Viewer(c)
+	out := make([]web.ProposalListRow, 0, len(rows))
+	for _, r := range rows {
+		q := r.Quote
+		row := web.ProposalListRow{ID: q.ID, Name: web.QuoteName(tr, q), State: q.State, Author: r.AuthorName,
+			Created: web.FormatDate(r.CreatedAt), Hourly: s.formatMoney(c, q.Hourly, q.Currency),
+			Monthly: s.formatMoney(c, q.Monthly, q.Currency)}
+		id := strconv.FormatInt(q.ID, 10)
+		switch q.State {
+		case quote.Proposed:
+			if editor {
+				row.ReviewURL = "/quotes/" + id + "/review"
+			}
+		case quote.Returned:
+			row.Comment = r.LastComment
+			if uid != 0 && !editor {
+				row.EditURL = "/quotes/" + id + "/proposal/edit"
+			}
+		case quote.Reviewed:
+			if r.PublishedID != 0 {
+				row.PublishedURL = "/quotes/" + strconv.FormatInt(r.PublishedID, 10)
+			}
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// proposalQueue is GET /quotes/review: the proposals waiting for an
+// editor, oldest first.
+func (s *Handlers) ProposalQueue(c echo.Context) error {
+	page := server.PageParam(c)
+	rows, total, err := s.Store.ProposalQueue(c.Request().Context(), (page-1)*proposalsPerPage, proposalsPerPage)
+	if err != nil {
+		return err
+	}
+	v := web.ProposalListView{Queue: true, Rows: s.proposalRows(c, rows, true),
+		Pager: web.Pager{Page: page, PerPage: proposalsPerPage, Total: total, Base: "/quotes/review?"}}
+	v.Page = s.Page(c, "proposal.queue.title")
+	return s.Render(c, http.StatusOK, v.Page, web.ProposalList(v))
+}
+
+// proposalMine is GET /quotes/proposals: the reader's own proposals, newest
+// first, with their state and the editor's comment.
+func (s *Handlers) ProposalMine(c echo.Context) error {
+	page := server.PageParam(c)
+	uid, _ := server.Viewer(c)
+	rows, total, err := s.Store.ProposalsBy(c.Request().Context(), uid, (page-1)*proposalsPerPage, proposalsPerPage)
+	if err != nil {
+		return err
+	}
+	v := web.ProposalListView{Rows: s.proposalRows(c, rows, false),
+		Pager: web.Pager{Page: page, PerPage: proposalsPerPage, Total: total, Base: "/quotes/proposals?"}}
+	for i := range v.Rows {
+		if v.Rows[i].State != quote.Returned {
+			v.Rows[i].EditURL = ""
+		}
+	}
+	v.Page = s.Page(c, "proposal.mine.title")
+	return s.Render(c, http.StatusOK, v.Page, web.ProposalList(v))
+}
+
+// proposalPanel is what quote q's page shows of the proposal behind its
+// series, or nil when the series never was one.
+func (s *Handlers) proposalPanel(c echo.Context, q quote.Quote) (*web.ProposalPanel, error) {
+	ctx := c.Request().Context()
+	msgs, err := s.Store.QuoteMessages(ctx, q.SeriesID)
+	if err != nil {
+		return nil, err
+	}
+	atts, err := s.Store.QuoteAttachments(ctx, q.SeriesID)
+	if err != nil {
+		return nil, err
+	}
+	reviews, err := s.Store.QuoteReviews(ctx, q.SeriesID)
+	if err != nil {
+		return nil, err
+	}
+	if len(msgs) == 0 && len(atts) == 0 && len(reviews) == 0 && !quote.IsProposal(q.State) {
+		return nil, nil
+	}
+	id := strconv.FormatInt(q.ID, 10)
+	uid, _ := server.Viewer(c)
+	p := &web.ProposalPanel{State: q.State, NotReviewed: q.State == quote.Proposed || q.State == quote.Returned}
+	if q.State == quote.Proposed && s.IsEditor(c) {
+		p.ReviewURL = "/quotes/" + id + "/review"
+	}
+	if q.State == quote.Returned && q.CreatedBy == uid {
+		p.EditURL = "/quotes/" + id + "/proposal/edit"
+	}
+	for _, m := range msgs {
+		p.Messages = append(p.Messages, web.ProposalMessage{Body: m.Body, At: m.CreatedAt.UTC().Format("2006-01-02 15:04")})
+	}
+	for _, a := range atts {
+		p.Attachments = append(p.Attachments, web.ProposalAttachment{URL: "/quotes/" + id + "/attachments/" + strconv.FormatInt(a.ID, 10),
+			Filename: a.Filename, ContentType: a.ContentType, Size: web.FileSize(a.Size)})
+	}
+	for _, r := range reviews {
+		d := web.ProposalDecision{Decision: r.Decision, Comment: r.Comment, By: r.DeciderName, At: r.DecidedAt.UTC().Format("2006-01-02 15:04")}
+		if r.PublishedID != 0 {
+			d.PublishedURL = "/quotes/" + strconv.FormatInt(r.PublishedID, 10)
+		}
+		p.Decisions = append(p.Decisions, d)
+	}
+	return p, nil
+}
+
+// proposalReview is GET /quotes/:id/review: the editor's review page.
+func (s *Handlers) ProposalReview(c echo.Context) error {
+	q, err := s.LoadQuote(c)
+	if err != nil {
+		return err
+	}
+	if q.State != quote.Proposed {
+		return s.RedirectWithFlash(c, "/quotes/"+strconv.FormatInt(q.ID, 10), "error", "proposal.flash.not_proposed")
+	}
+	return s.renderReview(c, http.StatusOK, q, quote.Values(q), nil, q.LockVersion, "", "", false)
+}
+
+// renderReview shows the review page of proposal q with the form's values
+// and errors, the comment typed and its problem.
+func (s *Handlers) renderReview(c echo.Context, status int, q quote.Quote, values url.Values, errs web.Errors, lock int,
+	comment, commentError string, conflict bool) error {
+	ctx := c.Request().Context()
+	platforms, gpus, err := s.Store.QuoteRefNames(ctx)
+	if err != nil {
+		return err
+	}
+	panel, err := s.proposalPanel(c, q)
+	if err != nil {
+		return err
+	}
+	tr := server.Translator(c)
+	author, err := s.Store.UserByID(ctx, q.CreatedBy)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	msgs := map[string]string{}
+	for k, id := range errs {
+		msgs[k] = tr.T(id.ID, id.Args...)
+	}
+	v := web.ProposalReviewView{QuoteID: q.ID, Title: web.QuoteName(tr, q), Author: author.DisplayName, Panel: *panel,
+		Comment: comment, CommentError: commentError}
+	v.Panel.ReviewURL = ""
+	v.Form = web.QuoteFormView{QuoteID: q.ID, LockVersion: lock, Version: q.Version, Conflict: conflict}
+	v.Form.Sections, v.Form.Lines = web.QuoteForm(values, msgs, web.RefOptions(tr.Lang, platforms), web.GPUOptions(gpus))
+	v.Form.Errors = web.QuoteFormErrors(v.Form.Sections, v.Form.Lines)
+	v.Page = s.Page(c, "proposal.review.title")
+	v.Form.Page = v.Page
+	return s.Render(c, status, v.Page, web.ProposalReviewPage(v))
+}
+
+// proposalPublish is POST /quotes/:id/review/publish: the form's quote is
+// published as the series' next version and the proposal is reviewed.
+func (s *Handlers) ProposalPublish(c echo.Context) error {
+	ctx := c.Request().Context()
+	prop, err := s.LoadQuote(c)
+	if err != nil {
+		return err
+	}
+	values, err := server.FormValues(c)
+	if err != nil {
+		return err
+	}
+	lock, _ := strconv.Atoi(values.Get("lock_version"))
+	target := "/quotes/" + strconv.FormatInt(prop.ID, 10)
+	if prop.State != quote.Proposed {
+		return s.RedirectWithFlash(c, target, "error", "proposal.flash.not_proposed")
+	}
+	refs, err := s.QuoteRefs(ctx)
+	if err != nil {
+		return err
+	}
+	q, errs := quote.Read(values.Get, refs, s.LatestDay())
+	if len(errs) > 0 {
+		return s.renderReview(c, http.StatusUnprocessableEntity, prop, values, errs, lock, "", "", false)
+	}
+	out, err := s.Store.PublishProposal(ctx, s.Actor(c), prop.ID, lock, q, s.Now())
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		return s.renderReview(c, http.StatusConflict, prop, values, nil, prop.LockVersion, "", "", true)
+	case errors.Is(err, store.ErrNotProposed):
+		return s.RedirectWithFlash(c, target, "error", "proposal.flash.not_proposed")
+	case err != nil:
+		return err
+	}
+	return s.RedirectWithFlash(c, "/quotes/"+strconv.FormatInt(out.ID, 10), "ok", "proposal.flash.published")
+}
+
+// proposalReturn is POST /quotes/:id/review/return: the proposal goes back
+// to its author with the editor's comment (required).
+func (s *Handlers) ProposalReturn(c echo.Context) error {
+	ctx := c.Request().Context()
+	prop, err := s.LoadQuote(c)
+	if err != nil {
+		return err
+	}
+	target := "/quotes/" + strconv.FormatInt(prop.ID, 10)
+	if prop.State != quote.Proposed {
+		return s.RedirectWithFlash(c, target, "error", "proposal.flash.not_proposed")
+	}
+	comment := c.FormValue("comment")
+	lock, _ := strconv.Atoi(c.FormValue("lock_version"))
+	if problem := proposal.CheckComment(comment); problem != "" {
+		msg := server.Translator(c).T(problem, "Max", strconv.Itoa(proposal.MaxCommentChars))
+		return s.renderReview(c, http.StatusUnprocessableEntity, prop, quote.Values(prop), nil, lock, comment, msg, false)
+	}
+	err = s.Store.ReturnProposal(ctx, s.Actor(c), prop.ID, lock, comment, s.Now())
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		return s.renderReview(c, http.StatusConflict, prop, quote.Values(prop), nil, prop.LockVersion, comment, "", true)
+	case errors.Is(err, store.ErrNotProposed):
+		return s.RedirectWithFlash(c, target, "error", "proposal.flash.not_proposed")
+	case err != nil:
+		return err
+	}
+	return s.RedirectWithFlash(c, "/quotes/review", "ok", "proposal.flash.returned")
+}
+
+// quoteAttachment is GET /quotes/:id/attachments/:att: a vendor's file,
+// to whoever may read quote :id (store.QuoteAttachment decides; others get
+// 404), as a download that no browser runs or sniffs.
+func (s *Handlers) QuoteAttachment(c echo.Context) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	raw := c.Param("att")
+	if server.IDOutOfRange(raw) {
+		return server.BadID()
+	}
+	attID, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || attID <= 0 {
+		return store.ErrNotFound
+	}
+	uid, role := server.Viewer(c)
+	att, err := s.Store.QuoteAttachment(c.Request().Context(), id, attID, uid, role)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Disposition", "attachment; filename*=UTF-8''"+url.PathEscape(att.Filename))
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
+	h.Set("Cache-Control", "private, no-store")
+	return c.Blob(http.StatusOK, att.ContentType, att.Data)
+}
