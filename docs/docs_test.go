@@ -114,3 +114,80 @@ func TestCSVDocumentsEveryColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestContributingNamesRealFiles: every file or folder a recipe of
+// docs/CONTRIBUTING.md names exists (a `<area>` stands for any name), every
+// test it names is a test function somewhere, and the six recipes are
+// there.
+func TestContributingNamesRealFiles(t *testing.T) {
+	b, err := os.ReadFile("CONTRIBUTING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	recipes := regexp.MustCompile(`(?m)^## [1-6]\. `).FindAllString(doc, -1)
+	if len(recipes) != 6 {
+		t.Errorf("docs/CONTRIBUTING.md has %d numbered recipes, want 6", len(recipes))
+	}
+	var tests strings.Builder
+	self, err := os.ReadFile("docs_test.go") // walk leaves this file out
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests.Write(self)
+	walk(t, func(p, text string) {
+		if strings.HasSuffix(p, "_test.go") {
+			tests.WriteString(text)
+		}
+	})
+	placeholder := regexp.MustCompile(`<[a-z]+>`)
+	paths, names := 0, 0
+	for _, m := range regexp.MustCompile("`([^`\\s]+)`").FindAllStringSubmatch(doc, -1) {
+		tok := m[1]
+		switch {
+		case strings.HasPrefix(tok, "Test"):
+			names++
+			if !strings.Contains(tests.String(), "func "+tok+"(") {
+				t.Errorf("docs/CONTRIBUTING.md names %s, which is no test", tok)
+			}
+		case strings.Contains(tok, "/") && !strings.HasPrefix(tok, "/") && !strings.ContainsAny(tok, "(){}"):
+			paths++
+			pattern := filepath.Join("..", placeholder.ReplaceAllString(tok, "*"))
+			found, err := filepath.Glob(pattern)
+			if err != nil || len(found) == 0 {
+				t.Errorf("docs/CONTRIBUTING.md names %s, which is not in the repository", tok)
+			}
+		}
+	}
+	if paths < 30 || names < 5 {
+		t.Fatalf("only %d paths and %d tests found: the scan is broken", paths, names)
+	}
+}
+
+// TestArchitectureMapsEveryPackage: the package map of
+// docs/ARCHITECTURE.md names every package under internal/ and cmd/.
+func TestArchitectureMapsEveryPackage(t *testing.T) {
+	b, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := filepath.Glob(filepath.Join("..", "*", "*", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range dirs {
+		rel, _ := filepath.Rel("..", filepath.Dir(f))
+		rel = filepath.ToSlash(rel)
+		if seen[rel] || !(strings.HasPrefix(rel, "internal/") || strings.HasPrefix(rel, "cmd/")) {
+			continue
+		}
+		seen[rel] = true
+		if !strings.Contains(string(b), rel+"/") {
+			t.Errorf("docs/ARCHITECTURE.md's package map does not name %s/", rel)
+		}
+	}
+	if len(seen) < 20 {
+		t.Fatalf("only %d packages found: the scan is broken", len(seen))
+	}
+}
