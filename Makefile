@@ -5,7 +5,7 @@ BIN   := bin/gpuquote
 # DB_NAME is the database make run uses (created by migrate when missing).
 DB_NAME ?= gpuquote
 
-.PHONY: run test bench soak build generate fmt vet clean
+.PHONY: run test test-quick bench soak build generate fmt vet clean
 
 ## run: provision PostgreSQL if needed, migrate, load sample data into an empty database, serve
 run: build
@@ -14,6 +14,11 @@ run: build
 ## test: provision PostgreSQL and Chromium, check formatting, vet and generated code, run every test with -race
 test:
 	@scripts/test.sh
+
+## test-quick: the inner loop, go test without -race on a throwaway cluster (PKG=./internal/quote for one package)
+PKG ?= ./...
+test-quick:
+	@scripts/test.sh quick $(PKG)
 
 ## bench: measure the main pages under load against ceilings served by the same binary (docs/PERFORMANCE.md)
 bench: generate

@@ -4,11 +4,32 @@
 # screenshots), check formatting,
 # go vet and generated code, the allocation guards without -race, then run
 # every test with -race.
+#
+# test.sh quick [PACKAGES]: the inner loop — the throwaway cluster and
+# go test without -race for PACKAGES (default ./...), nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-all}
+# Builds leave this checkout's path out of what they compile, so a fresh
+# clone elsewhere finds what an earlier run compiled in Go's build cache,
+# and the newcomer test's `make run` (built -trimpath) reuses the test
+# builds' packages.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 
 step() { printf '\n==> %s\n' "$*"; }
 die() { printf 'make test: %s\n' "$*" >&2; exit 1; }
+
+if [[ $mode == quick ]]; then
+  shift
+  if [[ -z "${GPUQUOTE_TEST_DATABASE_URL:-}" ]]; then
+    started=$(scripts/test-db.sh start)
+    test_pg_dir=$(head -1 <<<"$started")
+    trap 'scripts/test-db.sh stop "$test_pg_dir"' EXIT
+    export GPUQUOTE_TEST_DATABASE_URL=$(tail -1 <<<"$started")
+  fi
+  go test -count=1 "${@:-./...}"
+  exit
+fi
 
 step "browser for the browser tests, curl and jq for the API guide"
 need=()
@@ -53,24 +74,41 @@ go tool templ generate -log-level error
 after=$(sum_templ)
 [[ "$before" == "$after" ]] || die "go tool templ generate changed *_templ.go: commit the regenerated files"
 
-step "go vet"
-go vet ./...
-
 step "allocation guards (without -race, which changes allocation counts)"
 go test -count=1 -run 'Allocations$' ./internal/tco
 
-step "tests that check answers by the thousand, without -race (*_norace_test.go)"
-# -race finds races in concurrent code and slows every request about
-# sevenfold; a walk of every route with hostile values tests answers, so it
-# runs here, built without it, and the -race pass below leaves it out.
+# Two passes of the tests and go vet, at once, so neither core waits:
+#  - with -race, every test but the browser tests and those in
+#    *_norace_test.go files;
+#  - without -race, those: -race finds races in concurrent server code and
+#    slows every request several times over, while a browser test checks
+#    what a page shows (Chromium does most of its work) and the route walk
+#    and the route policy table send thousands of requests one after
+#    another to check their answers. What they could race on (the
+#    server's caches, pools and background work) runs under -race in the
+#    first pass's tests.
+step "go vet, the tests with -race, and the browser tests and *_norace_test.go without it, at once"
 norace_files=$(find . -name '*_norace_test.go' -not -path './.data/*' | sort)
 for f in $norace_files; do
   [[ $(head -1 "$f") == '//go:build !race' ]] || die "$f must begin with //go:build !race"
 done
-if [[ -n "$norace_files" ]]; then
-  norace_tests=$(grep -ho '^func Test[A-Za-z0-9_]*' $norace_files | sed 's/^func //' | paste -sd'|')
-  go test -count=1 -run "^($norace_tests)\$" $(for f in $norace_files; do dirname "$f"; done | sort -u)
-fi
-
-step "go test -race"
-go test -race -count=1 -timeout 30m ./...
+norace_tests=$(grep -ho '^func Test[A-Za-z0-9_]*' $norace_files /dev/null | sed 's/^func //' | paste -sd'|')
+norace_pkgs=$( { for f in $norace_files; do dirname "$f"; done
+  grep -rl --include='*_test.go' '^func TestBrowser' . | grep -v '^./.data/' | xargs -r -n1 dirname; } | sort -u)
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"; ${test_pg_dir:+scripts/test-db.sh stop "$test_pg_dir"}' EXIT
+go vet ./... >"$logs/vet" 2>&1 &
+vet_pid=$!
+go test -count=1 -timeout 30m -run "^(TestBrowser.*${norace_tests:+|$norace_tests})\$" $norace_pkgs >"$logs/norace" 2>&1 &
+norace_pid=$!
+race_rc=0
+go test -race -count=1 -timeout 30m -skip '^TestBrowser' ./... || race_rc=$?
+vet_rc=0; wait "$vet_pid" || vet_rc=$?
+norace_rc=0; wait "$norace_pid" || norace_rc=$?
+step "go vet"
+cat "$logs/vet"
+step "the browser tests and *_norace_test.go, without -race"
+cat "$logs/norace"
+((vet_rc == 0)) || die "go vet failed"
+((race_rc == 0)) || die "go test -race failed"
+((norace_rc == 0)) || die "the tests without -race failed"
