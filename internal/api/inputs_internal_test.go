@@ -20,33 +20,10 @@ import (
 // profile or to quotes cannot be forgotten by the API's description.
 func TestAPIInputsHaveEveryField(t *testing.T) {
 	want := tcoapi.ProfileFields()
-	var got []string
-	typ := reflect.TypeFor[apiProfile]()
-	for i := range typ.NumField() {
-		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-		got = append(got, name)
-	}
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
+	if got := jsonNames(reflect.TypeFor[apiProfile]()); !slices.Equal(got, want) {
 		t.Errorf("apiProfile decodes %v, the profile has %v", got, want)
 	}
-	b, err := apispec.Document()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Components struct {
-			Schemas map[string]struct {
-				Properties map[string]any `json:"properties"`
-			} `json:"schemas"`
-		} `json:"components"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	described := func(schema string) []string {
-		return slices.Sorted(maps.Keys(doc.Components.Schemas[schema].Properties))
-	}
+	described := schemaProperties(t)
 	if got := described("CompareProfile"); !slices.Equal(got, want) {
 		t.Errorf("the CompareProfile schema describes %v, the profile has %v", got, want)
 	}
@@ -67,6 +44,29 @@ func TestAPIInputsHaveEveryField(t *testing.T) {
 	}
 	if got, want := described("WriteQuoteLine"), slices.Sorted(slices.Values(quote.LineFields)); !slices.Equal(got, want) {
 		t.Errorf("the WriteQuoteLine schema describes %v, a line has %v", got, want)
+	}
+}
+
+// schemaProperties reads the OpenAPI document and returns a function that
+// lists a component schema's property names, sorted.
+func schemaProperties(t *testing.T) func(schema string) []string {
+	t.Helper()
+	b, err := apispec.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return func(schema string) []string {
+		return slices.Sorted(maps.Keys(doc.Components.Schemas[schema].Properties))
 	}
 }
 
@@ -110,20 +110,7 @@ func TestAPIQuoteReadsEveryField(t *testing.T) {
 			t.Errorf("the API's quote line does not carry the field %s", f)
 		}
 	}
-	b, err := apispec.Document()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Components struct {
-			Schemas map[string]struct {
-				Properties map[string]any `json:"properties"`
-			} `json:"schemas"`
-		} `json:"components"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	described := schemaProperties(t)
 	for schema, typ := range map[string]reflect.Type{
 		"Quote":        reflect.TypeFor[apiQuote](),
 		"QuoteSummary": reflect.TypeFor[apiQuoteSummary](),
@@ -131,7 +118,7 @@ func TestAPIQuoteReadsEveryField(t *testing.T) {
 		"Platform":     reflect.TypeFor[apiPlatform](),
 		"GPUModel":     reflect.TypeFor[apiGPUModel](),
 	} {
-		got := slices.Sorted(maps.Keys(doc.Components.Schemas[schema].Properties))
+		got := described(schema)
 		if want := jsonNames(typ); !slices.Equal(got, want) {
 			t.Errorf("the %s schema describes %v, the API sends %v", schema, got, want)
 		}
