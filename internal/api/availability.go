@@ -23,7 +23,7 @@ type availAPIError struct {
 	Message string `json:"message"`
 }
 
-// availabilityAPI is POST /api/v1/availability: a JSON object with the
+// RecordAvailability is POST /api/v1/availability: a JSON object with the
 // form's fields (numbers, strings or booleans); 201 with the stored record,
 // or 422 naming every problem in the request's language.
 func (s *Handlers) RecordAvailability(c echo.Context) error {

@@ -11,7 +11,7 @@ import (
 	"gpuquote/internal/tcoapi"
 )
 
-// evaluateAPI is POST /api/v1/tco/evaluate (docs/RULES.md §12):
+// Evaluate is POST /api/v1/tco/evaluate (docs/RULES.md §12):
 // 200 with the result, or 422 naming every bad field, messages in the
 // request's language. It stores nothing.
 func (s *Handlers) Evaluate(c echo.Context) error { return engineAPI(s, c, tcoapi.Evaluate) }
@@ -35,7 +35,7 @@ func engineAPI[R any](s *Handlers, c echo.Context, run func([]byte, tcoapi.FXLoo
 	return c.JSON(http.StatusOK, res)
 }
 
-// rentVsBuyAPI is POST /api/v1/tco/rent-vs-buy (docs/RULES.md §17.3): a
+// RentVsBuy is POST /api/v1/tco/rent-vs-buy (docs/RULES.md §17.3): a
 // rental quote and an own-hardware option priced with one profile, 200
 // with both results, which is cheaper and the crossing points, or 422
 // naming every bad field, messages in the request's language, exactly as

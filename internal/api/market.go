@@ -357,7 +357,7 @@ type apiIDCursor struct {
 
 func (p apiIDCursor) fingerprint() string { return p.FP }
 
-// apiPlatforms is GET /api/v1/platforms: the platform list's filters (q,
+// Platforms is GET /api/v1/platforms: the platform list's filters (q,
 // qual, has) in its order (docs/RULES.md §19.3).
 func (s *Handlers) Platforms(c echo.Context) error {
 	limit, ok := apiLimit(c, apiMarketPage, apiMarketLimit)
@@ -391,7 +391,7 @@ func (s *Handlers) Platforms(c echo.Context) error {
 		func(p market.Platform) string { return encodeCursor(apiIDCursor{ID: p.ID, FP: fp()}) }))
 }
 
-// apiPlatform is GET /api/v1/platforms/{id}.
+// Platform is GET /api/v1/platforms/{id}.
 func (s *Handlers) Platform(c echo.Context) error {
 	id, err := server.PathID(c)
 	if err != nil {
@@ -404,7 +404,7 @@ func (s *Handlers) Platform(c echo.Context) error {
 	return apiJSON(c, http.StatusOK, newAPIPlatform(p))
 }
 
-// apiGPUs is GET /api/v1/gpus: the GPU list's filters (q, interconnect) in
+// GPUs is GET /api/v1/gpus: the GPU list's filters (q, interconnect) in
 // its order.
 func (s *Handlers) GPUs(c echo.Context) error {
 	limit, ok := apiLimit(c, apiMarketPage, apiMarketLimit)
@@ -432,7 +432,7 @@ func (s *Handlers) GPUs(c echo.Context) error {
 		func(g market.GPUModel) string { return encodeCursor(apiIDCursor{ID: g.ID, FP: fp()}) }))
 }
 
-// apiGPU is GET /api/v1/gpus/{id}.
+// GPU is GET /api/v1/gpus/{id}.
 func (s *Handlers) GPU(c echo.Context) error {
 	id, err := server.PathID(c)
 	if err != nil {
@@ -457,7 +457,7 @@ type apiQuoteCursor struct {
 
 func (p apiQuoteCursor) fingerprint() string { return p.FP }
 
-// apiQuotes is GET /api/v1/quotes: the quote list page's filters
+// Quotes is GET /api/v1/quotes: the quote list page's filters
 // (quoteFilter: q, platform, gpu, currency, stale, and state for editors)
 // in its order, paged by keyset (docs/RULES.md §19.3).
 func (s *Handlers) Quotes(c echo.Context) error {
@@ -497,7 +497,7 @@ func (s *Handlers) Quotes(c echo.Context) error {
 	}))
 }
 
-// apiQuote is GET /api/v1/quotes/{id}: one version with its lines, when
+// Quote is GET /api/v1/quotes/{id}: one version with its lines, when
 // the reader may read it (loadQuote: quote.MayRead), else 404.
 func (s *Handlers) Quote(c echo.Context) error {
 	q, err := s.LoadQuote(c)
@@ -516,7 +516,7 @@ type apiVersionCursor struct {
 
 func (p apiVersionCursor) fingerprint() string { return p.FP }
 
-// apiQuoteVersions is GET /api/v1/quotes/{id}/versions: every version of
+// QuoteVersions is GET /api/v1/quotes/{id}/versions: every version of
 // the quote's series the reader may read (quote.MayRead), oldest first.
 func (s *Handlers) QuoteVersions(c echo.Context) error {
 	limit, ok := apiLimit(c, apiMarketPage, apiMarketLimit)
@@ -586,7 +586,7 @@ func apiInForcePage[T any](c echo.Context, list string, filters url.Values, all 
 	return apiMarketPageOf(c, all[from:to], next)
 }
 
-// apiReferencePrices is GET /api/v1/reference-prices: the reference prices
+// ReferencePrices is GET /api/v1/reference-prices: the reference prices
 // in force on ?date= (default today), optionally of one item and one
 // currency, in the prices page's order. Every signed-in reader gets them:
 // they price the unconfirmed lines of every comparison anyone can see
@@ -622,7 +622,7 @@ func (s *Handlers) ReferencePrices(c echo.Context) error {
 	return apiInForcePage(c, "reference-prices", filters, items)
 }
 
-// apiFXRates is GET /api/v1/fx-rates: the exchange rates in force on
+// FXRates is GET /api/v1/fx-rates: the exchange rates in force on
 // ?date= (default today), optionally of one base and one quote currency,
 // by pair. Only stored directions are listed, never a derived inverse.
 func (s *Handlers) FXRates(c echo.Context) error {
@@ -668,7 +668,7 @@ type apiAvailabilityCursor struct {
 
 func (p apiAvailabilityCursor) fingerprint() string { return p.FP }
 
-// apiAvailabilityRecords is GET /api/v1/availability?platform=&gpu=: one
+// AvailabilityRecords is GET /api/v1/availability?platform=&gpu=: one
 // platform × GPU model's records, latest attempt first, with its
 // statistics for the windows ending today (docs/RULES.md §18.2, §19.3).
 func (s *Handlers) AvailabilityRecords(c echo.Context) error {

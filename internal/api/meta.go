@@ -12,7 +12,7 @@ import (
 	"gpuquote/internal/store"
 )
 
-// apiOpenAPI serves the OpenAPI 3.1 description of the data API
+// OpenAPI serves the OpenAPI 3.1 description of the data API
 // (docs/RULES.md §19.1): the same bytes from every process, with an ETag.
 func (s *Handlers) OpenAPI(c echo.Context) error {
 	doc, err := apispec.Document()
@@ -54,7 +54,7 @@ type apiAuditCursor struct {
 // apiAuditMaxLimit bounds ?limit= of the audit log (docs/RULES.md §19.1).
 const apiAuditMaxLimit = 200
 
-// apiAudit is GET /api/v1/audit (admins, scope admin): the audit log newest
+// Audit is GET /api/v1/audit (admins, scope admin): the audit log newest
 // first, a page at a time, filtered as /admin/audit is by action, object,
 // actor (part of the email) and days from/to (docs/RULES.md §19.6).
 func (s *Handlers) Audit(c echo.Context) error {

@@ -20,7 +20,7 @@ import (
 	"gpuquote/internal/verifyapi"
 )
 
-// verifyNvidiaSMI is POST /api/v1/verify/nvidia-smi?gpu_model=…: it reads
+// VerifyNvidiaSMI is POST /api/v1/verify/nvidia-smi?gpu_model=…: it reads
 // nvidia-smi output (the raw text/plain body, or the form field text) and
 // returns every sample and the trial checks against the ordered card,
 // reasons in the request's language. It stores nothing. 422 names an

@@ -261,7 +261,7 @@ func apiWriteFailed(c echo.Context, err error) error {
 	return err
 }
 
-// apiQuoteCreate is POST /api/v1/quotes: a new quote published at once
+// QuoteCreate is POST /api/v1/quotes: a new quote published at once
 // (docs/RULES.md §19.4).
 func (s *Handlers) QuoteCreate(c echo.Context) error {
 	q, _, errs, err := s.apiReadQuote(c, nil)
@@ -278,7 +278,7 @@ func (s *Handlers) QuoteCreate(c echo.Context) error {
 	return apiQuoteCreated(c, out)
 }
 
-// apiQuoteNewVersion is POST /api/v1/quotes/{id}/versions: the next
+// QuoteNewVersion is POST /api/v1/quotes/{id}/versions: the next
 // published version of the series whose published version is {id}
 // (docs/RULES.md §19.4). 404 for an unknown id, 409 when {id} is not the
 // current published version or the series has a draft in progress.
@@ -316,7 +316,7 @@ func (s *Handlers) QuoteNewVersion(c echo.Context) error {
 // form's name.
 const apiProposalField = "vendor_message"
 
-// apiProposalCreate is POST /api/v1/proposals: a quote proposed as the
+// ProposalCreate is POST /api/v1/proposals: a quote proposed as the
 // proposal form proposes it, with the vendor's message and no file
 // (docs/RULES.md §18.1, §19.4); the editors are told.
 func (s *Handlers) ProposalCreate(c echo.Context) error {
@@ -340,7 +340,7 @@ func (s *Handlers) ProposalCreate(c echo.Context) error {
 	return apiQuoteCreated(c, out)
 }
 
-// apiReferencePriceCreate is POST /api/v1/reference-prices: the prices
+// ReferencePriceCreate is POST /api/v1/reference-prices: the prices
 // page's reader and store call (docs/RULES.md §19.4); a price already
 // there for the item, currency, unit and day is the page's problem of
 // as_of.
@@ -368,7 +368,7 @@ func (s *Handlers) ReferencePriceCreate(c echo.Context) error {
 	return apiJSON(c, http.StatusCreated, newAPIReferencePrice(out))
 }
 
-// apiFXRateCreate is POST /api/v1/fx-rates: the prices page's reader and
+// FXRateCreate is POST /api/v1/fx-rates: the prices page's reader and
 // store call (docs/RULES.md §19.4); a rate already there for the pair and
 // day is the page's problem of as_of.
 func (s *Handlers) FXRateCreate(c echo.Context) error {

@@ -208,7 +208,7 @@ func (s *Handlers) apiFreeze(c echo.Context, req apiCompareRequest, extra []serv
 	return fz, true, nil
 }
 
-// apiCompare is POST /api/v1/compare: the comparison of a usage profile
+// Compare is POST /api/v1/compare: the comparison of a usage profile
 // and quotes (and own-hardware options), frozen as a report would freeze
 // it, stored nowhere.
 func (s *Handlers) Compare(c echo.Context) error {
@@ -351,7 +351,7 @@ func (s *Handlers) apiReportDetailOf(c echo.Context, r report.Report) (apiReport
 	return out, nil
 }
 
-// apiReport is GET /api/v1/reports/{id}.
+// Report is GET /api/v1/reports/{id}.
 func (s *Handlers) Report(c echo.Context) error {
 	r, err := s.apiReportHeadFor(c)
 	if err != nil {
@@ -377,7 +377,7 @@ type reportCursor struct {
 	ID int64     `json:"id"`
 }
 
-// apiReports is GET /api/v1/reports: the reports the caller may see,
+// Reports is GET /api/v1/reports: the reports the caller may see,
 // newest first, a keyset page at a time.
 func (s *Handlers) Reports(c echo.Context) error {
 	limit, ok := apiLimit(c, reportsAPIDefault, reportsAPIMax)
@@ -417,7 +417,7 @@ func (s *Handlers) Reports(c echo.Context) error {
 	return apiJSON(c, http.StatusOK, page)
 }
 
-// apiReportCreate is POST /api/v1/reports: the comparison saved as a new
+// ReportCreate is POST /api/v1/reports: the comparison saved as a new
 // draft report (or as the next revision of the caller's returned report),
 // as the report form saves it.
 func (s *Handlers) ReportCreate(c echo.Context) error {
@@ -521,20 +521,20 @@ func (s *Handlers) apiReportStep(c echo.Context, step func(ctx context.Context, 
 	return apiJSON(c, http.StatusOK, newAPIReportHead(now))
 }
 
-// apiReportSubmit is POST /api/v1/reports/{id}/submit (the author's).
+// ReportSubmit is POST /api/v1/reports/{id}/submit (the author's).
 func (s *Handlers) ReportSubmit(c echo.Context) error {
 	return s.apiReportStep(c, func(ctx context.Context, a user.Actor, now time.Time, id int64, _ string) error {
 		return s.Store.SubmitReport(ctx, a, now, id)
 	})
 }
 
-// apiReportApprove is POST /api/v1/reports/{id}/approve (finance's and
+// ReportApprove is POST /api/v1/reports/{id}/approve (finance's and
 // admins', never the author's).
 func (s *Handlers) ReportApprove(c echo.Context) error {
 	return s.apiReportStep(c, s.Store.ApproveReport)
 }
 
-// apiReportReturn is POST /api/v1/reports/{id}/return, with the comment
+// ReportReturn is POST /api/v1/reports/{id}/return, with the comment
 // that says why.
 func (s *Handlers) ReportReturn(c echo.Context) error {
 	return s.apiReportStep(c, s.Store.ReturnReport)
@@ -562,7 +562,7 @@ type apiTrialCheckResult struct {
 	Verdict     string `json:"verdict"`
 }
 
-// apiTrialCheck is POST /api/v1/trials/{id}/checks: one check's result
+// TrialCheck is POST /api/v1/trials/{id}/checks: one check's result
 // recorded as the trial page's form records it (docs/RULES.md §16.3):
 // the trial's author, editors and admins only.
 func (s *Handlers) TrialCheck(c echo.Context) error {

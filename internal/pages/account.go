@@ -21,7 +21,7 @@ func (s *Handlers) LoginForm(c echo.Context) error {
 	return s.Render(c, http.StatusOK, p, web.Login(web.LoginView{Page: p, Next: next}))
 }
 
-// login signs a user in. An unknown email, a wrong password and a disabled
+// Login signs a user in. An unknown email, a wrong password and a disabled
 // account give the same status and the same page.
 func (s *Handlers) Login(c echo.Context) error {
 	email := strings.TrimSpace(c.FormValue("email"))
@@ -82,7 +82,7 @@ func (s *Handlers) renderAccount(c echo.Context, status int, errs web.Errors) er
 	return s.renderAccountView(c, status, web.AccountView{Errors: errs})
 }
 
-// changePassword checks the current password, applies the policy to the
+// ChangePassword checks the current password, applies the policy to the
 // new one and ends the user's other sessions.
 func (s *Handlers) ChangePassword(c echo.Context) error {
 	ctx := c.Request().Context()

@@ -83,7 +83,7 @@ func validEmail(s string) bool {
 	return err == nil && a.Address == s && a.Name == ""
 }
 
-// adminCreateUser creates an account; when no password is given one is
+// AdminCreateUser creates an account; when no password is given one is
 // generated and shown once on the resulting page.
 func (s *Handlers) AdminCreateUser(c echo.Context) error {
 	ctx := c.Request().Context()

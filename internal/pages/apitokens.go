@@ -50,7 +50,7 @@ func (s *Handlers) renderAccountView(c echo.Context, status int, v web.AccountVi
 	return s.Render(c, status, v.Page, web.Account(v))
 }
 
-// createAPIToken makes a personal API token for the signed-in user and
+// CreateAPIToken makes a personal API token for the signed-in user and
 // shows it on the account page this once: only its hash is stored, so it
 // can never be shown again (201, like a new user's one-time password). The
 // user's password is asked for again first: a token outlives the session,
@@ -128,7 +128,7 @@ func (s *Handlers) CreateAPIToken(c echo.Context) error {
 			Token: token, BaseURL: s.Config.BaseURL()}})
 }
 
-// revokeAPIToken revokes one of the signed-in user's tokens; another
+// RevokeAPIToken revokes one of the signed-in user's tokens; another
 // user's token, or one already revoked, is not found.
 func (s *Handlers) RevokeAPIToken(c echo.Context) error {
 	id, err := server.PathID(c)

@@ -51,7 +51,7 @@ func (s *Handlers) availabilityPairParam(c echo.Context) (market.PlatformGPU, ma
 	return s.AvailabilityPair(c, pair)
 }
 
-// availabilityPage is GET /availability?platform=&gpu=: the pair's
+// AvailabilityPage is GET /availability?platform=&gpu=: the pair's
 // statistics, its records newest attempt first, and the form.
 func (s *Handlers) AvailabilityPage(c echo.Context) error {
 	pair, p, g, err := s.availabilityPairParam(c)
@@ -92,7 +92,7 @@ func (s *Handlers) renderAvailabilityPage(c echo.Context, status int, pair marke
 	return s.Render(c, status, v.Page, web.AvailabilityPage(v))
 }
 
-// availabilityCreate is POST /availability, the form of the quote, trial
+// AvailabilityCreate is POST /availability, the form of the quote, trial
 // and records pages: 303 back to the page it came from with a notice, or
 // the records page with the form as typed and every problem (422).
 func (s *Handlers) AvailabilityCreate(c echo.Context) error {

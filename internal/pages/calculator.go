@@ -13,7 +13,7 @@ import (
 	"gpuquote/web"
 )
 
-// calculatorPage shows the calculator with the example quote evaluated.
+// CalculatorPage shows the calculator with the example quote evaluated.
 func (s *Handlers) CalculatorPage(c echo.Context) error {
 	if c.QueryParam(tcoapi.ModeField) == tcoapi.ModeBuy {
 		// The rent-or-buy mode's example (docs/RULES.md §17.3).
@@ -22,7 +22,7 @@ func (s *Handlers) CalculatorPage(c echo.Context) error {
 	return s.renderCalculator(c, web.CalculatorDefaults())
 }
 
-// calculate evaluates the posted form through the same decoding and
+// Calculate evaluates the posted form through the same decoding and
 // validation as the API; a bad field comes back next to its input.
 func (s *Handlers) Calculate(c echo.Context) error {
 	form, err := c.FormParams()

@@ -287,7 +287,7 @@ func (s *Handlers) compareCharts(tr *i18n.Translator, v *web.CompareView, cmp *c
 	})
 }
 
-// compareSection serves one section of the compare page on its own
+// CompareSection serves one section of the compare page on its own
 // (docs/RULES.md §20.4): the comparison of the page state in the query,
 // priced as the page prices it, shown as that section alone, or the
 // section's empty state when nothing is priced. htmx takes the fragment;
@@ -375,7 +375,7 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
-// saveProfile stores the current profile under a name (the same name
+// SaveProfile stores the current profile under a name (the same name
 // replaces the reader's earlier one) and returns to the comparison: the
 // form carries the page state (the profile, the selected quotes, the
 // filters, the order and the report currency asked for), so what was on
@@ -406,7 +406,7 @@ func (s *Handlers) SaveProfile(c echo.Context) error {
 	return s.RedirectWithFlash(c, back, "ok", "compare.profiles.saved", "Name", p.Name)
 }
 
-// deleteProfile removes a saved profile (its owner or an admin only) and
+// DeleteProfile removes a saved profile (its owner or an admin only) and
 // returns to the comparison its form names ("next", a compare page).
 func (s *Handlers) DeleteProfile(c echo.Context) error {
 	id, err := server.PathID(c)

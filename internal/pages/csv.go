@@ -15,7 +15,7 @@ import (
 	"gpuquote/web"
 )
 
-// exportQuotesCSV streams the quotes matching the quote list's filters as
+// ExportQuotesCSV streams the quotes matching the quote list's filters as
 // CSV: UTF-8 with a BOM (so spreadsheets detect the encoding), CRLF line
 // ends, one row per quote. Only editors may export drafts or archived
 // versions.
@@ -71,7 +71,7 @@ func (s *Handlers) ExportQuotesCSV(c echo.Context) error {
 	return w.Error()
 }
 
-// importForm shows the upload form.
+// ImportForm shows the upload form.
 func (s *Handlers) ImportForm(c echo.Context) error {
 	v := s.importView(c)
 	return s.Render(c, http.StatusOK, v.Page, web.Importer(v))
@@ -91,7 +91,7 @@ func quoteFieldNames() []string {
 	return out
 }
 
-// importQuotesCSV validates every row of an uploaded CSV (quote.ReadCSV)
+// ImportQuotesCSV validates every row of an uploaded CSV (quote.ReadCSV)
 // and imports all rows or none: any problem → 422 listing each (row,
 // column, message); success → 303 to the quote list.
 func (s *Handlers) ImportQuotesCSV(c echo.Context) error {

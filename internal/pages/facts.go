@@ -29,7 +29,7 @@ func (s *Handlers) platformFactsView(c echo.Context, platformID int64) (web.Plat
 	return web.NewPlatformFactsView(platformID, records, s.Today(), s.Can(c, http.MethodPost, "/platforms/:id/facts")), nil
 }
 
-// factFormPage is GET /platforms/:id/facts: the form of a new dated fact,
+// FactFormPage is GET /platforms/:id/facts: the form of a new dated fact,
 // dated today and for the kind the query names, if any.
 func (s *Handlers) FactFormPage(c echo.Context) error {
 	id, err := server.PathID(c)
@@ -59,7 +59,7 @@ func (s *Handlers) factForm(c echo.Context, id int64) (web.FactForm, error) {
 	return f, nil
 }
 
-// factCreate is POST /platforms/:id/facts: every bad field is named beside
+// FactCreate is POST /platforms/:id/facts: every bad field is named beside
 // its input (422, every value kept, nothing saved); a stored fact
 // redirects to the platform's facts.
 func (s *Handlers) FactCreate(c echo.Context) error {

@@ -17,7 +17,7 @@ import (
 
 const gpusPerPage = 50
 
-// gpuList is GET /gpus: search, interconnect filter, pages.
+// GPUList is GET /gpus: search, interconnect filter, pages.
 func (s *Handlers) GPUList(c echo.Context) error {
 	v := web.GPUsView{Query: strings.TrimSpace(c.QueryParam("q")), Interconnects: web.InterconnectOptions(),
 		CanEdit: s.Can(c, http.MethodPost, "/gpus")}
@@ -41,7 +41,7 @@ func (s *Handlers) GPUList(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.GPUs(v))
 }
 
-// gpuShow is GET /gpus/:id: the spec sheet and the labelled figures per
+// GPUShow is GET /gpus/:id: the spec sheet and the labelled figures per
 // precision.
 func (s *Handlers) GPUShow(c echo.Context) error {
 	id, err := server.PathID(c)
@@ -58,7 +58,7 @@ func (s *Handlers) GPUShow(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.GPU(v))
 }
 
-// gpuFormPage is GET /gpus/new and GET /gpus/:id/edit.
+// GPUFormPage is GET /gpus/new and GET /gpus/:id/edit.
 func (s *Handlers) GPUFormPage(c echo.Context) error {
 	g, titleID, err := editing(c, market.GPUModel{Interconnect: "pcie"}, s.Store.GPUModelByID, "gpu")
 	if err != nil {

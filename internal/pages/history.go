@@ -19,7 +19,7 @@ const (
 	jumpsShown   = 50
 )
 
-// priceHistory shows the dated samples of one platform × GPU model: two
+// PriceHistory shows the dated samples of one platform × GPU model: two
 // charts per currency and the table of every sample. Without both ids it
 // shows the chooser.
 func (s *Handlers) PriceHistory(c echo.Context) error {
@@ -90,7 +90,7 @@ func (s *Handlers) PriceHistory(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.History(v))
 }
 
-// dashboard shows editors what needs them: stale quotes (paginated,
+// Dashboard shows editors what needs them: stale quotes (paginated,
 // oldest first) and recent price jumps, with counts.
 func (s *Handlers) Dashboard(c echo.Context) error {
 	ctx := c.Request().Context()

@@ -13,7 +13,7 @@ import (
 	"gpuquote/web"
 )
 
-// home explains the product and links to the sections; a signed-in reader
+// Home explains the product and links to the sections; a signed-in reader
 // first sees what waits for them, each part only when they may open the
 // page behind it (the same counts as the navigation's badges).
 func (s *Handlers) Home(c echo.Context) error {
@@ -51,7 +51,7 @@ func (s *Handlers) Home(c echo.Context) error {
 	return s.Render(c, http.StatusOK, p, web.Home(v))
 }
 
-// setLang remembers the chosen language in a cookie and returns to the page.
+// SetLang remembers the chosen language in a cookie and returns to the page.
 func (s *Handlers) SetLang(c echo.Context) error {
 	lang := i18n.Lang(c.FormValue("lang"))
 	if !lang.Valid() {

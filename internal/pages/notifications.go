@@ -16,7 +16,7 @@ import (
 
 const notificationsPerPage = 20
 
-// notificationList is GET /notifications: the reader's notices, newest
+// NotificationList is GET /notifications: the reader's notices, newest
 // first, worded in their language.
 func (s *Handlers) NotificationList(c echo.Context) error {
 	cur := auth.CurrentUser(c)
@@ -35,7 +35,7 @@ func (s *Handlers) NotificationList(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.Notifications(v))
 }
 
-// notificationOpen is POST /notifications/:id/open: marks the notice read
+// NotificationOpen is POST /notifications/:id/open: marks the notice read
 // and goes to its report or quote.
 func (s *Handlers) NotificationOpen(c echo.Context) error {
 	id, err := server.PathID(c)
@@ -49,7 +49,7 @@ func (s *Handlers) NotificationOpen(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, it.Path())
 }
 
-// notificationsReadAll is POST /notifications/read-all.
+// NotificationsReadAll is POST /notifications/read-all.
 func (s *Handlers) NotificationsReadAll(c echo.Context) error {
 	n, err := s.Store.ReadAllNotifications(c.Request().Context(), auth.CurrentUser(c).UserID, s.Now())
 	if err != nil {
@@ -62,7 +62,7 @@ func (s *Handlers) NotificationsReadAll(c echo.Context) error {
 	return s.RedirectWithFlash(c, "/notifications", "ok", msg)
 }
 
-// mailQueuePage is GET /admin/mail: the mail not sent yet or given up.
+// MailQueuePage is GET /admin/mail: the mail not sent yet or given up.
 func (s *Handlers) MailQueuePage(c echo.Context) error {
 	rows, err := s.Store.MailQueue(c.Request().Context(), true, 200)
 	if err != nil {

@@ -31,7 +31,7 @@ const (
 	electricityPerPage = 25
 )
 
-// ownList is GET /own-hardware: the options the reader may see, filtered
+// OwnList is GET /own-hardware: the options the reader may see, filtered
 // by GPU model and scope, current or archived.
 func (s *Handlers) OwnList(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -108,7 +108,7 @@ func (s *Handlers) renderOwnForm(c echo.Context, status int, f web.OwnFormView) 
 	return s.Render(c, status, f.Page, web.OwnFormPage(f))
 }
 
-// ownNew is GET /own-hardware/new: the form with its defaults.
+// OwnNew is GET /own-hardware/new: the form with its defaults.
 func (s *Handlers) OwnNew(c echo.Context) error {
 	series, err := s.Store.ElectricitySeriesList(c.Request().Context())
 	if err != nil {
@@ -165,7 +165,7 @@ func ownStoreError(err error, v own.Version, errs form.Errors) bool {
 	return true
 }
 
-// ownCreate is POST /own-hardware: a new option (version 1). Only editors
+// OwnCreate is POST /own-hardware: a new option (version 1). Only editors
 // and admins may share one; an analyst's option is private.
 func (s *Handlers) OwnCreate(c echo.Context) error {
 	v, values, errs, err := s.readOwnForm(c)
@@ -237,7 +237,7 @@ func (s *Handlers) ownForbidden(c echo.Context, o own.Option) error {
 		Message: msg, RequestID: c.Response().Header().Get(echo.HeaderXRequestID)}))
 }
 
-// ownShow is GET /own-hardware/:id: the newest version, or ?version=n.
+// OwnShow is GET /own-hardware/:id: the newest version, or ?version=n.
 func (s *Handlers) OwnShow(c echo.Context) error {
 	ctx := c.Request().Context()
 	tr := server.Translator(c)
@@ -285,7 +285,7 @@ func (s *Handlers) OwnShow(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.Own(v))
 }
 
-// ownEditForm is GET /own-hardware/:id/edit: the newest version's inputs,
+// OwnEditForm is GET /own-hardware/:id/edit: the newest version's inputs,
 // to be saved as the next version.
 func (s *Handlers) OwnEditForm(c echo.Context) error {
 	o, ok, err := s.ownForWrite(c)
@@ -300,7 +300,7 @@ func (s *Handlers) OwnEditForm(c echo.Context) error {
 		Values: own.Values(o.Current), Shared: o.Shared})
 }
 
-// ownUpdate is POST /own-hardware/:id: stores the next version. A version
+// OwnUpdate is POST /own-hardware/:id: stores the next version. A version
 // stored by someone else since the form was opened is a conflict (409):
 // the form comes back with this input, and saving again stores it on top.
 func (s *Handlers) OwnUpdate(c echo.Context) error {
@@ -338,7 +338,7 @@ func (s *Handlers) OwnUpdate(c echo.Context) error {
 	return s.RedirectWithFlash(c, target, "ok", "own.flash.saved")
 }
 
-// ownArchive is POST /own-hardware/:id/archive.
+// OwnArchive is POST /own-hardware/:id/archive.
 func (s *Handlers) OwnArchive(c echo.Context) error {
 	o, ok, err := s.ownForWrite(c)
 	if !ok {
@@ -408,7 +408,7 @@ func (s *Handlers) electricityView(c echo.Context) (web.ElectricityView, error) 
 	return v, nil
 }
 
-// electricityPage is GET /electricity (editors).
+// ElectricityPage is GET /electricity (editors).
 func (s *Handlers) ElectricityPage(c echo.Context) error {
 	v, err := s.electricityView(c)
 	if err != nil {
@@ -418,7 +418,7 @@ func (s *Handlers) ElectricityPage(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.Electricity(v))
 }
 
-// createElectricityPrice is POST /electricity: every bad field is named
+// CreateElectricityPrice is POST /electricity: every bad field is named
 // beside its input (422, input kept, nothing saved); a stored sample
 // redirects back to the page.
 func (s *Handlers) CreateElectricityPrice(c echo.Context) error {

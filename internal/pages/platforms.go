@@ -19,7 +19,7 @@ import (
 
 const platformsPerPage = 50
 
-// platformList is GET /platforms: search, qualification filter, pages.
+// PlatformList is GET /platforms: search, qualification filter, pages.
 func (s *Handlers) PlatformList(c echo.Context) error {
 	v := web.PlatformsView{Query: strings.TrimSpace(c.QueryParam("q")), CanEdit: s.Can(c, http.MethodPost, "/platforms"),
 		Qualifications: web.PlatformQualificationOptions(), States: []web.Option{
@@ -55,7 +55,7 @@ func (s *Handlers) PlatformList(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.Platforms(v))
 }
 
-// platformShow is GET /platforms/:id: every field of one platform.
+// PlatformShow is GET /platforms/:id: every field of one platform.
 func (s *Handlers) PlatformShow(c echo.Context) error {
 	id, err := server.PathID(c)
 	if err != nil {
@@ -77,7 +77,7 @@ func (s *Handlers) PlatformShow(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.Platform(v))
 }
 
-// platformFormPage is GET /platforms/new and GET /platforms/:id/edit.
+// PlatformFormPage is GET /platforms/new and GET /platforms/:id/edit.
 func (s *Handlers) PlatformFormPage(c echo.Context) error {
 	p, titleID, err := editing(c, market.Platform{Currency: "CNY"}, s.Store.PlatformByID, "platform")
 	if err != nil {

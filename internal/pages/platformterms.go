@@ -23,7 +23,7 @@ func (s *Handlers) platformTermsView(c echo.Context, platformID int64) (web.Plat
 	return web.NewPlatformTermsView(platformID, terms, s.Can(c, http.MethodPost, "/platforms/:id/terms")), nil
 }
 
-// platformTermsEdit is GET /platforms/:id/terms/edit.
+// PlatformTermsEdit is GET /platforms/:id/terms/edit.
 func (s *Handlers) PlatformTermsEdit(c echo.Context) error {
 	id, err := server.PathID(c)
 	if err != nil {
@@ -43,7 +43,7 @@ func (s *Handlers) PlatformTermsEdit(c echo.Context) error {
 	return s.Render(c, http.StatusOK, f.Page, web.PlatformTermsFormPage(f))
 }
 
-// platformTermsUpdate is POST /platforms/:id/terms: saves the eleven
+// PlatformTermsUpdate is POST /platforms/:id/terms: saves the eleven
 // answers. Every problem is named beside its field (422, input kept); a
 // save that lost to someone else's comes back (409) with the input and the
 // current versions, so saving again is a deliberate overwrite.

@@ -111,7 +111,7 @@ func (s *Handlers) pricesView(c echo.Context) (web.PricesView, error) {
 	return v, nil
 }
 
-// pricesPage is GET /prices: reference prices and exchange rates in force
+// PricesPage is GET /prices: reference prices and exchange rates in force
 // today, their history, and the forms that add new dated samples.
 func (s *Handlers) PricesPage(c echo.Context) error {
 	v, err := s.pricesView(c)
@@ -122,7 +122,7 @@ func (s *Handlers) PricesPage(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.Prices(v))
 }
 
-// createReferencePrice is POST /prices/reference: every bad field is named
+// CreateReferencePrice is POST /prices/reference: every bad field is named
 // beside its input at once (422, input kept, nothing saved); a stored price
 // redirects back to the page.
 func (s *Handlers) CreateReferencePrice(c echo.Context) error {
@@ -155,7 +155,7 @@ func (s *Handlers) CreateReferencePrice(c echo.Context) error {
 	return s.Render(c, http.StatusUnprocessableEntity, v.Page, web.Prices(v))
 }
 
-// createFXRate is POST /prices/fx: like createReferencePrice, for a dated
+// CreateFXRate is POST /prices/fx: like createReferencePrice, for a dated
 // exchange rate (1 base = rate quote).
 func (s *Handlers) CreateFXRate(c echo.Context) error {
 	values, err := server.FormValues(c)

@@ -97,7 +97,7 @@ func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachme
 	return &store.NewAttachment{Filename: proposal.Filename(fh.Filename), ContentType: ct, Data: data}, msgProblem, "", nil
 }
 
-// proposalCreate is POST /quotes/proposals: the quote is read as the
+// ProposalCreate is POST /quotes/proposals: the quote is read as the
 // editors' form reads it; any problem re-shows the form with every value.
 func (s *Handlers) ProposalCreate(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -153,7 +153,7 @@ func (s *Handlers) readProposal(c echo.Context, values url.Values, v *web.Propos
 	return q, file, errs, len(errs) == 0 && msgProblem == "" && fileProblem == "", nil
 }
 
-// proposalEditForm is GET /quotes/:id/proposal/edit: the author's form
+// ProposalEditForm is GET /quotes/:id/proposal/edit: the author's form
 // for a returned proposal; anyone else gets 404, a proposal in another
 // state its page.
 func (s *Handlers) ProposalEditForm(c echo.Context) error {
@@ -212,7 +212,7 @@ func (s *Handlers) proposalEditView(c echo.Context, q quote.Quote) (web.Proposal
 	return v, values, nil
 }
 
-// proposalUpdate is POST /quotes/:id/proposal: the author's edit of a
+// ProposalUpdate is POST /quotes/:id/proposal: the author's edit of a
 // returned proposal, which proposes it again.
 func (s *Handlers) ProposalUpdate(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -286,7 +286,7 @@ func (s *Handlers) proposalRows(c echo.Context, rows []store.ProposalRow, editor
 	return out
 }
 
-// proposalQueue is GET /quotes/review: the proposals waiting for an
+// ProposalQueue is GET /quotes/review: the proposals waiting for an
 // editor, oldest first.
 func (s *Handlers) ProposalQueue(c echo.Context) error {
 	page := server.PageParam(c)
@@ -300,7 +300,7 @@ func (s *Handlers) ProposalQueue(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.ProposalList(v))
 }
 
-// proposalMine is GET /quotes/proposals: the reader's own proposals, newest
+// ProposalMine is GET /quotes/proposals: the reader's own proposals, newest
 // first, with their state and the editor's comment.
 func (s *Handlers) ProposalMine(c echo.Context) error {
 	page := server.PageParam(c)
@@ -365,7 +365,7 @@ func (s *Handlers) proposalPanel(c echo.Context, q quote.Quote) (*web.ProposalPa
 	return p, nil
 }
 
-// proposalReview is GET /quotes/:id/review: the editor's review page.
+// ProposalReview is GET /quotes/:id/review: the editor's review page.
 func (s *Handlers) ProposalReview(c echo.Context) error {
 	q, err := s.LoadQuote(c)
 	if err != nil {
@@ -410,7 +410,7 @@ func (s *Handlers) renderReview(c echo.Context, status int, q quote.Quote, value
 	return s.Render(c, status, v.Page, web.ProposalReviewPage(v))
 }
 
-// proposalPublish is POST /quotes/:id/review/publish: the form's quote is
+// ProposalPublish is POST /quotes/:id/review/publish: the form's quote is
 // published as the series' next version and the proposal is reviewed.
 func (s *Handlers) ProposalPublish(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -447,7 +447,7 @@ func (s *Handlers) ProposalPublish(c echo.Context) error {
 	return s.RedirectWithFlash(c, "/quotes/"+strconv.FormatInt(out.ID, 10), "ok", "proposal.flash.published")
 }
 
-// proposalReturn is POST /quotes/:id/review/return: the proposal goes back
+// ProposalReturn is POST /quotes/:id/review/return: the proposal goes back
 // to its author with the editor's comment (required).
 func (s *Handlers) ProposalReturn(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -477,7 +477,7 @@ func (s *Handlers) ProposalReturn(c echo.Context) error {
 	return s.RedirectWithFlash(c, "/quotes/review", "ok", "proposal.flash.returned")
 }
 
-// quoteAttachment is GET /quotes/:id/attachments/:att: a vendor's file,
+// QuoteAttachment is GET /quotes/:id/attachments/:att: a vendor's file,
 // to whoever may read quote :id (store.QuoteAttachment decides; others get
 // 404), as a download that no browser runs or sniffs.
 func (s *Handlers) QuoteAttachment(c echo.Context) error {

@@ -13,7 +13,7 @@ import (
 	"gpuquote/web"
 )
 
-// quoteQuestions shows the questions to send one quote's vendor, as plain
+// QuoteQuestions shows the questions to send one quote's vendor, as plain
 // text to copy: its open lines and missing terms, grouped as the guides'
 // five written confirmations and six SLA clauses, with the profile's
 // volumes. The comparison page links here per quote (and loads it in place

@@ -131,7 +131,7 @@ func (s *Handlers) QuoteEditForm(c echo.Context) error {
 	return s.renderQuoteForm(c, http.StatusOK, v, quote.Values(q), nil)
 }
 
-// quoteUpdate saves a draft. Someone else's save in between is a conflict:
+// QuoteUpdate saves a draft. Someone else's save in between is a conflict:
 // the form comes back with this editor's input and the message (409).
 func (s *Handlers) QuoteUpdate(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -237,7 +237,7 @@ func (s *Handlers) QuoteDeleteDraft(c echo.Context) error {
 	return s.RedirectWithFlash(c, "/quotes", "ok", "quote.flash.deleted")
 }
 
-// quoteShow is the quote page: lines, terms, versions and what the engine
+// QuoteShow is the quote page: lines, terms, versions and what the engine
 // says about break-even for this quote alone.
 func (s *Handlers) QuoteShow(c echo.Context) error {
 	q, err := s.LoadQuote(c)

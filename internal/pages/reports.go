@@ -47,7 +47,7 @@ func (s *Handlers) loadReport(c echo.Context) (report.Report, report.Snapshot, e
 	return r, snap, nil
 }
 
-// reportNewForm shows the "save as report" form for the comparison in the
+// ReportNewForm shows the "save as report" form for the comparison in the
 // query (the compare page links here with its state).
 func (s *Handlers) ReportNewForm(c echo.Context) error {
 	values := c.QueryParams()
@@ -97,7 +97,7 @@ func (s *Handlers) renderReportNew(c echo.Context, status int, values url.Values
 	return s.Render(c, status, v.Page, web.ReportNew(v))
 }
 
-// reportCreate freezes the comparison in the form as a new draft report
+// ReportCreate freezes the comparison in the form as a new draft report
 // (or as the next revision of the author's returned report).
 func (s *Handlers) ReportCreate(c echo.Context) error {
 	values, err := server.FormValues(c)
@@ -138,7 +138,7 @@ func (s *Handlers) ReportCreate(c echo.Context) error {
 	return s.RedirectWithFlash(c, web.ReportURL(r.ID), "ok", "report.flash.saved", "Number", r.Number)
 }
 
-// reportShow is a saved report's page.
+// ReportShow is a saved report's page.
 func (s *Handlers) ReportShow(c echo.Context) error {
 	r, snap, err := s.loadReport(c)
 	if err != nil {
@@ -279,7 +279,7 @@ func (s *Handlers) ReportReturn(c echo.Context) error {
 	return s.reportAction(c, s.Store.ReturnReport, "report.flash.returned")
 }
 
-// reportDelete deletes the author's draft and goes back to the list.
+// ReportDelete deletes the author's draft and goes back to the list.
 func (s *Handlers) ReportDelete(c echo.Context) error {
 	r, snap, err := s.loadReport(c)
 	if err != nil {
@@ -295,7 +295,7 @@ func (s *Handlers) ReportDelete(c echo.Context) error {
 	return s.RedirectWithFlash(c, "/reports", "ok", "report.flash.deleted", "Number", r.Number)
 }
 
-// reportRetitle changes the title and purpose of the author's draft.
+// ReportRetitle changes the title and purpose of the author's draft.
 func (s *Handlers) ReportRetitle(c echo.Context) error {
 	r, snap, err := s.loadReport(c)
 	if err != nil {
@@ -322,7 +322,7 @@ func (s *Handlers) ReportRetitle(c echo.Context) error {
 	return s.RedirectWithFlash(c, web.ReportURL(r.ID), "ok", "report.flash.retitled", "Number", r.Number)
 }
 
-// reportRecompute makes a new draft report from this one's comparison with
+// ReportRecompute makes a new draft report from this one's comparison with
 // today's data, linked to it; its page shows what changed.
 func (s *Handlers) ReportRecompute(c echo.Context) error {
 	r, snap, err := s.loadReport(c)
@@ -351,7 +351,7 @@ func (s *Handlers) ReportRecompute(c echo.Context) error {
 	return s.RedirectWithFlash(c, web.ReportURL(out.ID), "ok", "report.flash.recomputed", "Number", out.Number, "From", r.Number)
 }
 
-// reportRevise makes the next revision of the author's returned report:
+// ReportRevise makes the next revision of the author's returned report:
 // with the same figures, or recomputed with today's data.
 func (s *Handlers) ReportRevise(c echo.Context) error {
 	r, snap, err := s.loadReport(c)
@@ -404,7 +404,7 @@ func (s *Handlers) ReportRevise(c echo.Context) error {
 		"Revision", strconv.Itoa(out.Revision))
 }
 
-// reportList lists the reports the reader may see, filtered.
+// ReportList lists the reports the reader may see, filtered.
 func (s *Handlers) ReportList(c echo.Context) error {
 	ctx := c.Request().Context()
 	q := c.QueryParams()
@@ -484,7 +484,7 @@ func (s *Handlers) ReportList(c echo.Context) error {
 	return s.Render(c, status, v.Page, web.ReportList(v))
 }
 
-// reportInbox lists the reports waiting for finance, oldest first.
+// ReportInbox lists the reports waiting for finance, oldest first.
 func (s *Handlers) ReportInbox(c echo.Context) error {
 	cur := auth.CurrentUser(c)
 	page := server.PageParam(c)

@@ -14,7 +14,7 @@ import (
 	"gpuquote/web"
 )
 
-// reportExportCSV downloads the report as CSV (UTF-8 with a BOM).
+// ReportExportCSV downloads the report as CSV (UTF-8 with a BOM).
 func (s *Handlers) ReportExportCSV(c echo.Context) error {
 	r, snap, err := s.loadReport(c)
 	if err != nil {
@@ -27,7 +27,7 @@ func (s *Handlers) ReportExportCSV(c echo.Context) error {
 	return s.download(c, "text/csv; charset=utf-8", report.Filename(r.Number, r.Revision, "csv"), body)
 }
 
-// reportExportXLSX downloads the report as an Excel workbook.
+// ReportExportXLSX downloads the report as an Excel workbook.
 func (s *Handlers) ReportExportXLSX(c echo.Context) error {
 	r, snap, err := s.loadReport(c)
 	if err != nil {

@@ -32,7 +32,7 @@ func (s *Handlers) sessionRows(ctx context.Context, cur *auth.Current) ([]web.Se
 // names no session.
 var sessionID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
-// endSession ends one of the signed-in user's sessions, named by its public
+// EndSession ends one of the signed-in user's sessions, named by its public
 // id: another browser is signed out at its next request; ending this
 // browser's own session signs it out here and now. Someone else's session,
 // or one already ended, is not found (docs/RULES.md §16.5).

@@ -57,7 +57,7 @@ func (s *Handlers) trialQuote(c echo.Context, raw string) (quote.Quote, string, 
 	return q, "", nil
 }
 
-// trialList is GET /trials: every trial, filtered by platform, GPU model,
+// TrialList is GET /trials: every trial, filtered by platform, GPU model,
 // verdict or quote.
 func (s *Handlers) TrialList(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -124,7 +124,7 @@ func (s *Handlers) TrialList(c echo.Context) error {
 	return s.Render(c, http.StatusOK, v.Page, web.TrialList(v))
 }
 
-// trialNew is GET /trials/new?quote=ID: the form that opens a trial, the
+// TrialNew is GET /trials/new?quote=ID: the form that opens a trial, the
 // quote filled in from its page.
 func (s *Handlers) TrialNew(c echo.Context) error {
 	f := web.TrialForm{StartedOn: s.Today().Format(time.DateOnly), Errors: web.Errors{}}
@@ -144,7 +144,7 @@ func (s *Handlers) TrialNew(c echo.Context) error {
 	return s.Render(c, http.StatusOK, f.Page, web.TrialNew(f))
 }
 
-// trialCreate is POST /trials: opens a trial of a published quote.
+// TrialCreate is POST /trials: opens a trial of a published quote.
 func (s *Handlers) TrialCreate(c echo.Context) error {
 	values, err := server.FormValues(c)
 	if err != nil {
@@ -179,7 +179,7 @@ func (s *Handlers) TrialCreate(c echo.Context) error {
 	return s.Render(c, http.StatusUnprocessableEntity, f.Page, web.TrialNew(f))
 }
 
-// trialShow is GET /trials/:id.
+// TrialShow is GET /trials/:id.
 func (s *Handlers) TrialShow(c echo.Context) error {
 	id, err := server.PathID(c)
 	if err != nil {
@@ -267,7 +267,7 @@ func (s *Handlers) trialView(c echo.Context, id int64) (web.TrialView, error) {
 	return web.NewTrialView(server.Translator(c), in), nil
 }
 
-// trialRecordCheck is POST /trials/:id/checks: records one check's result
+// TrialRecordCheck is POST /trials/:id/checks: records one check's result
 // with its evidence. A day-1 failure turns the verdict to exit at once.
 func (s *Handlers) TrialRecordCheck(c echo.Context) error {
 	id, err := server.PathID(c)
@@ -312,7 +312,7 @@ func (s *Handlers) TrialRecordCheck(c echo.Context) error {
 	return s.RedirectWithFlash(c, target, "ok", "trials.flash.recorded", "Number", strconv.Itoa(ck.Number))
 }
 
-// trialNvidiaSMI is POST /trials/:id/nvidia-smi: pasted nvidia-smi output
+// TrialNvidiaSMI is POST /trials/:id/nvidia-smi: pasted nvidia-smi output
 // is read by internal/verify (the same code as the JSON API) against the
 // GPU model's figures; every acceptance check it decides is recorded with
 // the reasons (trial.RecordsFromChecks), and a day-1 failure turns the
@@ -381,7 +381,7 @@ func (s *Handlers) TrialNvidiaSMI(c echo.Context) error {
 	return s.RedirectWithFlash(c, target, "ok", "trials.flash.nvsmi", counts...)
 }
 
-// trialPerformance is POST /trials/:id/performance: a measured TFLOPS
+// TrialPerformance is POST /trials/:id/performance: a measured TFLOPS
 // figure, judged by the 85 % rule (trial.Measured). The newest ratio of
 // the platform × GPU model feeds comparisons.
 func (s *Handlers) TrialPerformance(c echo.Context) error {
@@ -428,7 +428,7 @@ func (s *Handlers) TrialPerformance(c echo.Context) error {
 	return s.RedirectWithFlash(c, target, "ok", "trials.flash.perf")
 }
 
-// trialPasteOutput is GET /trials/:id/pastes/:paste: the whole output of
+// TrialPasteOutput is GET /trials/:id/pastes/:paste: the whole output of
 // one paste as plain text. The trial page shows only the start of the
 // newest pastes (docs/RULES.md §16.3).
 func (s *Handlers) TrialPasteOutput(c echo.Context) error {
@@ -447,7 +447,7 @@ func (s *Handlers) TrialPasteOutput(c echo.Context) error {
 	return trialText(c, out)
 }
 
-// trialResultOutput is GET /trials/:id/results/:result/output: the whole
+// TrialResultOutput is GET /trials/:id/results/:result/output: the whole
 // command output of one recording as plain text (docs/RULES.md §16.3).
 func (s *Handlers) TrialResultOutput(c echo.Context) error {
 	id, err := server.PathID(c)

@@ -20,7 +20,7 @@ func (s *Server) BenchPlaintext(c echo.Context) error {
 	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", benchPlaintext)
 }
 
-// benchFortunes is the load test's second ceiling, shaped like the
+// BenchFortunes is the load test's second ceiling, shaped like the
 // well-known "Fortunes" test: one query of 12 rows, one row added in
 // memory, a sort, and a templ page rendered with escaping in the layout
 // every page uses.

@@ -7,13 +7,13 @@ import (
 // The server's clock: which day it is for evaluations and lists, and the
 // latest day a dated sample may carry.
 
-// today is the evaluation date: the UTC calendar day of the server clock.
+// Today is the evaluation date: the UTC calendar day of the server clock.
 func (s *Server) Today() time.Time {
 	y, m, d := s.Now().UTC().Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// latestDay is the newest calendar day anywhere on Earth (UTC+14): a
+// LatestDay is the newest calendar day anywhere on Earth (UTC+14): a
 // dated sample may carry it, so an editor east of UTC is never refused
 // today's date in the hours before the UTC day turns. Lists, staleness and
 // evaluations still use the UTC day (today).

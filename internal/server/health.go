@@ -8,13 +8,13 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// healthz says the process is up; it touches nothing else.
+// Healthz says the process is up; it touches nothing else.
 func (s *Server) Healthz(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// readyz says the process can serve: PostgreSQL answers within 1.5 s and
+// Readyz says the process can serve: PostgreSQL answers within 1.5 s and
 // its schema is not older than this binary. 503 otherwise, with a reason
 // code but no internals.
 func (s *Server) Readyz(c echo.Context) error {

@@ -100,7 +100,7 @@ func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
-// metricsOnAppPort is /metrics on the site's own port: the exposition names
+// MetricsOnAppPort is /metrics on the site's own port: the exposition names
 // every route and counts logins, so it is served there only to a request
 // carrying the configured GPUQUOTE_METRICS_TOKEN as a bearer token; every
 // other request (and every request when no token is configured) gets the

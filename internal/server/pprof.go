@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// pprof serves Go's runtime profiles under /debug/pprof/ to admins: the
+// Pprof serves Go's runtime profiles under /debug/pprof/ to admins: the
 // index, cmdline, symbol, CPU profile and execution trace by name, and
 // every named profile (heap, allocs, goroutine, mutex, block, …). A CPU
 // profile or trace lasts at most the request deadline.

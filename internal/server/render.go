@@ -19,7 +19,7 @@ import (
 // Translator returns the request's Translator.
 func Translator(c echo.Context) *i18n.Translator { return i18n.FromContext(c.Request().Context()) }
 
-// page builds the layout's view model for this request; titleID is the
+// Page builds the layout's view model for this request; titleID is the
 // catalog message of the page title. It consumes the flash cookie.
 func (s *Server) Page(c echo.Context, titleID string) web.Page {
 	p := web.Page{Title: Translator(c).T(titleID), CSRF: auth.CSRFToken(c), Path: c.Request().URL.Path}
@@ -45,7 +45,7 @@ func (s *Server) Page(c echo.Context, titleID string) web.Page {
 	return p
 }
 
-// render writes a page: the whole layout for normal requests, only the body
+// Render writes a page: the whole layout for normal requests, only the body
 // for htmx requests that swap part of a page (one place decides).
 func (s *Server) Render(c echo.Context, status int, p web.Page, body templ.Component) error {
 	r := c.Response()
@@ -61,7 +61,7 @@ func (s *Server) Render(c echo.Context, status int, p web.Page, body templ.Compo
 
 const flashCookie = "gq_flash"
 
-// redirectWithFlash answers a successful form post: 303 to target with a
+// RedirectWithFlash answers a successful form post: 303 to target with a
 // one-time message (a catalog ID and its template data as name/value
 // pairs) shown by the next page.
 func (s *Server) RedirectWithFlash(c echo.Context, target, kind, messageID string, args ...string) error {
@@ -116,7 +116,7 @@ func LocalPath(next, fallback string) string {
 	return next
 }
 
-// readerCounts counts what waits for the signed-in reader, only what they
+// ReaderCounts counts what waits for the signed-in reader, only what they
 // may see: their own reports when they may open the report list, the
 // inbox when they may open it, the dashboard's counts when they may open
 // the dashboard (over the dashboard's window). Nil for anonymous visitors.

@@ -61,7 +61,7 @@ func (fc *frozenCache) Put(k FrozenKey, v any) {
 	fc.order = append(fc.order, k)
 }
 
-// reportSnapshot is a report's decoded snapshot, read and decoded once.
+// ReportSnapshot is a report's decoded snapshot, read and decoded once.
 func (s *Server) ReportSnapshot(ctx context.Context, id int64) (report.Snapshot, error) {
 	k := FrozenKey{ID: id, Kind: "snapshot"}
 	if v, ok := s.Frozen.Get(k); ok {

@@ -135,7 +135,7 @@ func FormValues(c echo.Context) (url.Values, error) {
 	return f, nil
 }
 
-// can reports whether the reader may call the route method path (as the
+// Can reports whether the reader may call the route method path (as the
 // route table writes it, "/quotes/:id"), by that route's policy: what a
 // page offers (an edit link, the navigation) follows the same rule that
 // answers the request.
@@ -151,16 +151,16 @@ func (s *Server) Can(c echo.Context, method, path string) bool {
 	return p.Allows(cur.Role, true)
 }
 
-// isEditor reports whether the reader may write market data (quotes,
+// IsEditor reports whether the reader may write market data (quotes,
 // prices): the policy of publishing a quote.
 func (s *Server) IsEditor(c echo.Context) bool { return s.Can(c, http.MethodPost, "/quotes") }
 
-// isFinance reports whether the reader may approve or return reports.
+// IsFinance reports whether the reader may approve or return reports.
 func (s *Server) IsFinance(c echo.Context) bool {
 	return s.Can(c, http.MethodPost, "/reports/:id/approve")
 }
 
-// fxLookup gives the evaluation the newest dated rate the server holds.
+// FXLookup gives the evaluation the newest dated rate the server holds.
 func (s *Server) FXLookup(ctx context.Context) tcoapi.FXLookup {
 	return func(from, to string, day time.Time) (tcoapi.FXRate, bool, error) {
 		r, err := s.Store.FXRateOn(ctx, from, to, day)
