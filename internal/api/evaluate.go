@@ -30,7 +30,7 @@ func engineAPI[R any](s *Handlers, c echo.Context, run func([]byte, tcoapi.FXLoo
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	if len(errs) > 0 {
-		return c.JSON(http.StatusUnprocessableEntity, tcoapi.Messages(errs, server.Translator(c).TMap))
+		return server.APIErrors(c, http.StatusUnprocessableEntity, tcoapi.Messages(errs, server.Translator(c).TMap))
 	}
 	return c.JSON(http.StatusOK, res)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"gpuquote/internal/apierror"
 	"gpuquote/internal/server"
 	"gpuquote/web"
 )
@@ -27,7 +28,7 @@ import (
 // apiFail answers with status and one error of the whole request: code,
 // and the message of catalog entry msgID.
 func apiFail(c echo.Context, status int, code, msgID string, args ...any) error {
-	return server.APIErrors(c, status, []server.APIError{{Code: code, Message: server.Translator(c).T(msgID, args...)}})
+	return server.APIErrors(c, status, []apierror.Error{{Code: code, Message: server.Translator(c).T(msgID, args...)}})
 }
 
 // apiFormErrors answers 422 with the errors of a form reader (field name →
@@ -35,10 +36,10 @@ func apiFail(c echo.Context, status int, code, msgID string, args ...any) error 
 // catalog id, as the evaluate API's codes are stable ids too.
 func apiFormErrors(c echo.Context, errs web.Errors) error {
 	tr := server.Translator(c)
-	out := make([]server.APIError, 0, len(errs))
+	out := make([]apierror.Error, 0, len(errs))
 	for _, k := range slices.Sorted(maps.Keys(errs)) {
 		m := errs[k]
-		out = append(out, server.APIError{Field: k, Code: m.ID, Message: tr.T(m.ID, m.Args...)})
+		out = append(out, apierror.Error{Field: k, Code: m.ID, Message: tr.T(m.ID, m.Args...)})
 	}
 	return server.APIErrors(c, http.StatusUnprocessableEntity, out)
 }
@@ -174,7 +175,7 @@ func decodeCursor(s string, pos any) error {
 
 // apiBadCursor is the 400 of a cursor decodeCursor refused.
 func apiBadCursor(c echo.Context) error {
-	return server.APIErrors(c, http.StatusBadRequest, []server.APIError{{Field: "cursor", Code: "api.error.cursor",
+	return server.APIErrors(c, http.StatusBadRequest, []apierror.Error{{Field: "cursor", Code: "api.error.cursor",
 		Message: server.Translator(c).T("api.error.cursor")}})
 }
 
@@ -194,6 +195,6 @@ func apiLimit(c echo.Context, def, max int) (n int, ok bool) {
 
 // apiBadLimit is the 400 of a ?limit= apiLimit refused.
 func apiBadLimit(c echo.Context, max int) error {
-	return server.APIErrors(c, http.StatusBadRequest, []server.APIError{{Field: "limit", Code: "api.error.limit",
+	return server.APIErrors(c, http.StatusBadRequest, []apierror.Error{{Field: "limit", Code: "api.error.limit",
 		Message: server.Translator(c).T("api.error.limit", "Max", max)}})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/apierror"
 	"gpuquote/internal/avail"
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/market"
@@ -304,7 +305,7 @@ func apiMarketCursor(c echo.Context, pos any, fp func() string) (given, ok bool)
 
 // apiMarketFilterError answers 400 naming a bad filter field.
 func apiMarketFilterError(c echo.Context, field, msgID string) error {
-	return server.APIErrors(c, http.StatusBadRequest, []server.APIError{{Field: field, Code: msgID, Message: server.Translator(c).T(msgID)}})
+	return server.APIErrors(c, http.StatusBadRequest, []apierror.Error{{Field: field, Code: msgID, Message: server.Translator(c).T(msgID)}})
 }
 
 // apiQueryID reads an optional id filter; ok is false when it is given but

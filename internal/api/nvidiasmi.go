@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"gpuquote/internal/apierror"
 	"gpuquote/internal/market"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
@@ -32,14 +33,14 @@ func (s *Handlers) VerifyNvidiaSMI(c echo.Context) error {
 	if err != nil {
 		return err // the body limit's 413, or a broken connection
 	}
-	var errs []verifyapi.Error
+	var errs []apierror.Error
 	ref := strings.TrimSpace(c.QueryParam("gpu_model"))
 	g, err := s.gpuModelByRef(c.Request().Context(), ref)
 	switch {
 	case ref == "":
-		errs = append(errs, verifyapi.Error{Field: "gpu_model", Code: "apiverify.gpu_model.missing", Message: tr.T("apiverify.gpu_model.missing")})
+		errs = append(errs, apierror.Error{Field: "gpu_model", Code: "apiverify.gpu_model.missing", Message: tr.T("apiverify.gpu_model.missing")})
 	case errors.Is(err, store.ErrNotFound):
-		errs = append(errs, verifyapi.Error{Field: "gpu_model", Code: "apiverify.gpu_model.unknown",
+		errs = append(errs, apierror.Error{Field: "gpu_model", Code: "apiverify.gpu_model.unknown",
 			Message: tr.T("apiverify.gpu_model.unknown", "Model", shorten(ref, 100))})
 	case err != nil:
 		return err
@@ -52,7 +53,7 @@ func (s *Handlers) VerifyNvidiaSMI(c echo.Context) error {
 		return err
 	}
 	if len(errs) > 0 {
-		return c.JSON(http.StatusUnprocessableEntity, map[string][]verifyapi.Error{"errors": errs})
+		return server.APIErrors(c, http.StatusUnprocessableEntity, errs)
 	}
 	return c.JSON(http.StatusOK, verifyapi.NewResponse(report, g, verify.Evaluate(report, trial.VerifySpec(g)), tr.TMap))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/apierror"
 	"gpuquote/internal/auth"
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/compare"
@@ -147,17 +148,17 @@ func (r apiCompareRequest) pageValues() url.Values {
 // requestErrors are the problems of a comparison request the compare
 // page would not refuse but an API caller must hear of: a report currency
 // that is not one, an order that does not exist, an id that is not.
-func (r apiCompareRequest) requestErrors(tr *i18n.Translator) []server.APIError {
-	var out []server.APIError
+func (r apiCompareRequest) requestErrors(tr *i18n.Translator) []apierror.Error {
+	var out []apierror.Error
 	if c := strings.TrimSpace(r.ReportCurrency); c != "" {
 		fr := form.Values(url.Values{"report_currency": {c}})
 		fr.Currency("report_currency", false)
 		if m, bad := fr.Errs["report_currency"]; bad {
-			out = append(out, server.APIError{Field: "report_currency", Code: m.ID, Message: tr.T(m.ID, m.Args...)})
+			out = append(out, apierror.Error{Field: "report_currency", Code: m.ID, Message: tr.T(m.ID, m.Args...)})
 		}
 	}
 	if r.Sort != "" && !slices.Contains(compare.SortKeys, r.Sort) {
-		out = append(out, server.APIError{Field: "sort", Code: "api.reports.error.sort",
+		out = append(out, apierror.Error{Field: "sort", Code: "api.reports.error.sort",
 			Message: tr.T("api.reports.error.sort", "Keys", strings.Join(compare.SortKeys, ", "))})
 	}
 	for _, ids := range []struct {
@@ -166,7 +167,7 @@ func (r apiCompareRequest) requestErrors(tr *i18n.Translator) []server.APIError 
 	}{{"quotes", r.Quotes}, {"own_hardware", r.OwnHardware}} {
 		for _, id := range ids.ids {
 			if id <= 0 {
-				out = append(out, server.APIError{Field: ids.field, Code: "api.reports.error.id", Message: tr.T("api.reports.error.id")})
+				out = append(out, apierror.Error{Field: ids.field, Code: "api.reports.error.id", Message: tr.T("api.reports.error.id")})
 				break
 			}
 		}
@@ -177,7 +178,7 @@ func (r apiCompareRequest) requestErrors(tr *i18n.Translator) []server.APIError 
 // apiFreeze computes the comparison of a request for the caller, as the
 // compare page and the report form do. ok is false when the answer (422
 // naming every problem) has been written.
-func (s *Handlers) apiFreeze(c echo.Context, req apiCompareRequest, extra []server.APIError) (compare.Frozen, bool, error) {
+func (s *Handlers) apiFreeze(c echo.Context, req apiCompareRequest, extra []apierror.Error) (compare.Frozen, bool, error) {
 	tr := server.Translator(c)
 	errs := append(req.requestErrors(tr), extra...)
 	fz, err := compare.FreezeValuesFor(c.Request().Context(), s.Store, req.pageValues(), s.Today(), server.ReportViewer(c))
@@ -189,18 +190,18 @@ func (s *Handlers) apiFreeze(c echo.Context, req apiCompareRequest, extra []serv
 		if rest, ok := strings.CutPrefix(field, compare.ScenarioPrefix+"profile."); ok {
 			field = "scenario_b." + rest
 		}
-		errs = append(errs, server.APIError{Field: field, Code: e.Code, Message: tr.TMap(e.MessageID, e.Args)})
+		errs = append(errs, apierror.Error{Field: field, Code: e.Code, Message: tr.TMap(e.MessageID, e.Args)})
 	}
 	if fz.TooMany {
-		errs = append(errs, server.APIError{Field: "quotes", Code: "api.reports.error.too_many",
+		errs = append(errs, apierror.Error{Field: "quotes", Code: "api.reports.error.too_many",
 			Message: tr.T("api.reports.error.too_many", "Max", strconv.Itoa(compare.MaxSelected))})
 	}
 	if fz.OwnTooMany {
-		errs = append(errs, server.APIError{Field: "own_hardware", Code: "api.reports.error.own_too_many",
+		errs = append(errs, apierror.Error{Field: "own_hardware", Code: "api.reports.error.own_too_many",
 			Message: tr.T("api.reports.error.own_too_many", "Max", strconv.Itoa(compare.MaxOwnSelected))})
 	}
 	if fz.Empty {
-		errs = append(errs, server.APIError{Field: "quotes", Code: "report.error.no_quotes", Message: tr.T("report.error.no_quotes")})
+		errs = append(errs, apierror.Error{Field: "quotes", Code: "report.error.no_quotes", Message: tr.T("report.error.no_quotes")})
 	}
 	if len(errs) > 0 {
 		return fz, false, server.APIErrors(c, http.StatusUnprocessableEntity, errs)
@@ -427,14 +428,14 @@ func (s *Handlers) ReportCreate(c echo.Context) error {
 	}
 	title, purpose, texts := report.ReadTexts(url.Values{"title": {req.Title}, "purpose": {req.Purpose}})
 	tr := server.Translator(c)
-	var extra []server.APIError
+	var extra []apierror.Error
 	for _, k := range []string{"title", "purpose"} {
 		if m, bad := texts[k]; bad {
-			extra = append(extra, server.APIError{Field: k, Code: m.ID, Message: tr.T(m.ID, m.Args...)})
+			extra = append(extra, apierror.Error{Field: k, Code: m.ID, Message: tr.T(m.ID, m.Args...)})
 		}
 	}
 	if req.ReviseOf < 0 {
-		extra = append(extra, server.APIError{Field: "revise_of", Code: "api.reports.error.id", Message: tr.T("api.reports.error.id")})
+		extra = append(extra, apierror.Error{Field: "revise_of", Code: "api.reports.error.id", Message: tr.T("api.reports.error.id")})
 	}
 	fz, ok, err := s.apiFreeze(c, req.apiCompareRequest, extra)
 	if !ok {
@@ -606,6 +607,6 @@ func (s *Handlers) TrialCheck(c echo.Context) error {
 // only read it, worded as the trial page's (who may record).
 func apiTrialForbidden(c echo.Context, t trial.Trial) error {
 	tr := server.Translator(c)
-	return server.APIErrors(c, http.StatusForbidden, []server.APIError{{Code: "forbidden",
+	return server.APIErrors(c, http.StatusForbidden, []apierror.Error{{Code: "forbidden",
 		Message: web.TrialWriters(tr, t.CreatedByName) + " " + tr.T("trials.forbidden.read")}})
 }

@@ -3,29 +3,16 @@ package server
 import (
 	"net/http"
 
+	"gpuquote/internal/apierror"
+
 	"github.com/labstack/echo/v4"
 )
 
-// APIError is one problem of a refused API request: the field it concerns
-// ("" for the request as a whole), a stable code and the message in the
-// request's language. Every error answer of the API is
-// {"errors": [APIError, ...]}, with the request id beside it.
-type APIError struct {
-	Field   string `json:"field"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// APIErrorBody is the error answer's body.
-type APIErrorBody struct {
-	Errors    []APIError `json:"errors"`
-	RequestID string     `json:"request_id,omitempty"`
-}
-
-// APIErrors answers with status and errs.
-func APIErrors(c echo.Context, status int, errs []APIError) error {
+// APIErrors answers with status and errs in the API's one error shape
+// (apierror.Body, the request id beside them), never cached.
+func APIErrors(c echo.Context, status int, errs []apierror.Error) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(status, APIErrorBody{Errors: errs, RequestID: c.Response().Header().Get(echo.HeaderXRequestID)})
+	return c.JSON(status, apierror.Body{Errors: errs, RequestID: c.Response().Header().Get(echo.HeaderXRequestID)})
 }
 
 // APIStatusCode is the stable code of an error status in the API's error

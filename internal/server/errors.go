@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/labstack/echo/v4"
 
+	"gpuquote/internal/apierror"
 	"gpuquote/internal/auth"
 	"gpuquote/internal/report"
 	"gpuquote/internal/store"
@@ -87,7 +88,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		case errors.Is(err, auth.ErrInsufficientScope):
 			code, msgID = "insufficient_scope", "api.error.scope"
 		}
-		_ = APIErrors(c, status, []APIError{{Code: code, Message: tr.T(msgID)}})
+		_ = APIErrors(c, status, []apierror.Error{{Code: code, Message: tr.T(msgID)}})
 		return
 	}
 	p := s.Page(c, titleID)

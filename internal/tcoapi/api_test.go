@@ -417,7 +417,7 @@ func TestMessages(t *testing.T) {
 	}
 	got := Messages(errs, tr)
 	b, _ := json.Marshal(got)
-	want := `{"errors":[{"field":"quote.lines[3].unit_price","code":"too_many_decimals","message":"err.tco.too_many_decimals Max=6"},{"field":"","code":"invalid_json","message":"err.tco.invalid_json Offset=12"}]}`
+	want := `[{"field":"quote.lines[3].unit_price","code":"too_many_decimals","message":"err.tco.too_many_decimals Max=6"},{"field":"","code":"invalid_json","message":"err.tco.invalid_json Offset=12"}]`
 	if string(b) != want {
 		t.Errorf("%s\nwant %s", b, want)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"gpuquote/internal/apierror"
+
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
@@ -448,27 +450,12 @@ func within(path, ancestor string) bool {
 // the request's locale (the HTTP layer passes its translator).
 type Translator func(messageID string, data map[string]any) string
 
-// APIError is one entry of the 422 body.
-type APIError struct {
-	// Field is the JSON path of the bad value; "" is the whole body.
-	Field string `json:"field"`
-	// Code is the stable machine code.
-	Code string `json:"code"`
-	// Message is the localised explanation.
-	Message string `json:"message"`
-}
-
-// ErrorResponse is the 422 body: {"errors": [{"field", "code", "message"}]}.
-type ErrorResponse struct {
-	// Errors names every bad field.
-	Errors []APIError `json:"errors"`
-}
-
-// Messages renders field errors with t for the 422 body.
-func Messages(errs []FieldError, t Translator) ErrorResponse {
-	out := ErrorResponse{Errors: make([]APIError, len(errs))}
+// Messages renders field errors with t as the entries of the 422 body,
+// in the API's one error shape.
+func Messages(errs []FieldError, t Translator) []apierror.Error {
+	out := make([]apierror.Error, len(errs))
 	for i, e := range errs {
-		out.Errors[i] = APIError{Field: e.Field, Code: e.Code, Message: t(e.MessageID, e.Args)}
+		out[i] = apierror.Error{Field: e.Field, Code: e.Code, Message: t(e.MessageID, e.Args)}
 	}
 	return out
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuquote/internal/apierror"
+
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/market"
@@ -69,24 +71,11 @@ type Check struct {
 	Args       map[string]any `json:"args"`
 }
 
-// Error is one entry of the 422 body, shaped like the evaluation
-// API's ({"errors": [{"field", "code", "message"}]}); Line is the input
-// line of a parse error.
-type Error struct {
-	Field   string `json:"field"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Line    int    `json:"line,omitempty"`
-	// AcceptedColumnOrders are the column orders header-less CSV may
-	// have, each as --query-gpu takes it (recommended first), on an error
-	// about the text's columns or format (docs/RULES.md §9.3).
-	AcceptedColumnOrders []string `json:"accepted_column_orders,omitempty"`
-}
-
-// ParseError is the 422 entry of a parse error of the field text, its
-// message in the request's language.
-func ParseError(pe *verify.ParseError, tmap func(id string, args map[string]any) string) Error {
-	e := Error{Field: "text", Code: pe.MessageID, Message: tmap(pe.MessageID, pe.Args), Line: pe.Line}
+// ParseError is the 422 entry (the API's one error shape, apierror.Error)
+// of a parse error of the field text, its message in the request's
+// language, with the line it points at.
+func ParseError(pe *verify.ParseError, tmap func(id string, args map[string]any) string) apierror.Error {
+	e := apierror.Error{Field: "text", Code: pe.MessageID, Message: tmap(pe.MessageID, pe.Args), Line: pe.Line}
 	switch pe.MessageID {
 	case "verify.parse.columns", "verify.parse.columns_noheader", "verify.parse.bad_value_noheader", "verify.parse.unknown_format":
 		e.AcceptedColumnOrders = verify.NoHeaderOrderList()
