@@ -1,5 +1,7 @@
 package report
 
+import "slices"
+
 // The workflow of a saved report (docs/RULES.md §11.3, §11.4): a draft
 // is submitted by its author; finance (or an admin) approves or returns a
 // submitted report, never their own, and a return says why; an author
@@ -31,8 +33,13 @@ var (
 	StepRetitle = Step{From: Draft, To: Draft, Event: EventRetitled, AuthorOnly: true}
 )
 
+// ReviewerRoles are the roles that decide on reports (approve or return
+// them), never on their own: the one statement of the rule, which the
+// store's conditional update reads too.
+var ReviewerRoles = []string{"finance", "admin"}
+
 // Reviewer reports whether a role may decide on reports.
-func Reviewer(role string) bool { return role == "finance" || role == "admin" }
+func Reviewer(role string) bool { return slices.Contains(ReviewerRoles, role) }
 
 // Refusal says why a step changed nothing.
 type Refusal int

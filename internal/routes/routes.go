@@ -14,6 +14,7 @@ import (
 	"gpuquote/internal/pages"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/report"
 	"gpuquote/internal/server"
 	"gpuquote/internal/user"
 	"gpuquote/internal/verify"
@@ -61,6 +62,16 @@ func apiRole(scope string, roles ...auth.Role) auth.Policy {
 	return auth.Policy{Roles: roles, Token: true, Scope: scope}
 }
 
+// reviewers are the roles that decide on reports (report.ReviewerRoles:
+// the rule is stated there once; a policy admits admins anyway).
+func reviewers() []auth.Role {
+	out := make([]auth.Role, len(report.ReviewerRoles))
+	for i, r := range report.ReviewerRoles {
+		out[i] = auth.Role(r)
+	}
+	return out
+}
+
 // apiEditor admits editors and admins, by session or by a token holding scope.
 func apiEditor(scope string) auth.Policy { return apiRole(scope, auth.RoleEditor) }
 
@@ -72,6 +83,7 @@ func Table(s *server.Server) []server.Route {
 	p, a := pages.New(s), api.New(s)
 	admin := auth.Allow(auth.RoleAdmin)
 	editor := auth.Allow(auth.RoleEditor) // and admins
+	reviewer := auth.Allow(reviewers()...)
 	apiRead := apiAnyUser(user.ScopeRead)
 	return []server.Route{
 		// Operations.
@@ -122,8 +134,8 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/api/v1/fx-rates", Policy: apiEditor(user.ScopeQuotesWrite), Handler: a.FXRateCreate, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/reports", Policy: apiAnyUser(user.ScopeReportsWrite), Handler: a.ReportCreate, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/reports/:id/submit", Policy: apiAnyUser(user.ScopeReportsWrite), Handler: a.ReportSubmit, BodyLimit: apiBodyLimit},
-		{Method: http.MethodPost, Path: "/api/v1/reports/:id/approve", Policy: apiRole(user.ScopeReportsWrite, auth.RoleFinance), Handler: a.ReportApprove, BodyLimit: apiBodyLimit},
-		{Method: http.MethodPost, Path: "/api/v1/reports/:id/return", Policy: apiRole(user.ScopeReportsWrite, auth.RoleFinance), Handler: a.ReportReturn, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/reports/:id/approve", Policy: apiRole(user.ScopeReportsWrite, reviewers()...), Handler: a.ReportApprove, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/reports/:id/return", Policy: apiRole(user.ScopeReportsWrite, reviewers()...), Handler: a.ReportReturn, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/trials/:id/checks", Policy: apiAnyUser(user.ScopeTrialsWrite), Handler: a.TrialCheck, BodyLimit: apiBodyLimit},
 		{Method: http.MethodGet, Path: "/api/v1/audit", Policy: apiRole(user.ScopeAdmin, auth.RoleAdmin), Handler: a.Audit},
 		// Trial evidence API.
@@ -246,15 +258,15 @@ func Table(s *server.Server) []server.Route {
 
 		// Saved TCO reports.
 		{Method: http.MethodGet, Path: "/reports", Policy: auth.AnyUser, Handler: p.ReportList},
-		{Method: http.MethodGet, Path: "/reports/inbox", Policy: auth.Allow(auth.RoleFinance), Handler: p.ReportInbox},
+		{Method: http.MethodGet, Path: "/reports/inbox", Policy: reviewer, Handler: p.ReportInbox},
 		{Method: http.MethodGet, Path: "/reports/new", Policy: auth.AnyUser, Handler: p.ReportNewForm},
 		{Method: http.MethodPost, Path: "/reports", Policy: auth.AnyUser, Handler: p.ReportCreate},
 		{Method: http.MethodGet, Path: "/reports/:id", Policy: auth.AnyUser, Handler: p.ReportShow},
 		{Method: http.MethodGet, Path: "/reports/:id/export.csv", Policy: auth.AnyUser, Handler: p.ReportExportCSV},
 		{Method: http.MethodGet, Path: "/reports/:id/export.xlsx", Policy: auth.AnyUser, Handler: p.ReportExportXLSX},
 		{Method: http.MethodPost, Path: "/reports/:id/submit", Policy: auth.AnyUser, Handler: p.ReportSubmit},
-		{Method: http.MethodPost, Path: "/reports/:id/approve", Policy: auth.Allow(auth.RoleFinance), Handler: p.ReportApprove},
-		{Method: http.MethodPost, Path: "/reports/:id/return", Policy: auth.Allow(auth.RoleFinance), Handler: p.ReportReturn},
+		{Method: http.MethodPost, Path: "/reports/:id/approve", Policy: reviewer, Handler: p.ReportApprove},
+		{Method: http.MethodPost, Path: "/reports/:id/return", Policy: reviewer, Handler: p.ReportReturn},
 		{Method: http.MethodPost, Path: "/reports/:id/revise", Policy: auth.AnyUser, Handler: p.ReportRevise},
 		{Method: http.MethodPost, Path: "/reports/:id/recompute", Policy: auth.AnyUser, Handler: p.ReportRecompute},
 		{Method: http.MethodPost, Path: "/reports/:id/retitle", Policy: auth.AnyUser, Handler: p.ReportRetitle},

@@ -289,10 +289,11 @@ func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id 
 		)
 		switch {
 		case st.Decision:
-			args = append(args, comment)
+			// A reviewer (report.ReviewerRoles), never the author.
+			args = append(args, comment, report.ReviewerRoles)
 			sql = `UPDATE reports SET status = $4, decided_at = $5, decided_by = $2, decision_comment = $6, updated_at = $5
 				WHERE id = $1 AND status = $3 AND author_id <> $2
-				  AND EXISTS (SELECT 1 FROM users u WHERE u.id = $2 AND u.role IN ('finance', 'admin') AND NOT u.disabled)`
+				  AND EXISTS (SELECT 1 FROM users u WHERE u.id = $2 AND u.role = ANY($7) AND NOT u.disabled)`
 		case st.To == report.Submitted:
 			sql = `UPDATE reports SET status = $4, submitted_at = $5, updated_at = $5
 				WHERE id = $1 AND status = $3 AND author_id = $2`
