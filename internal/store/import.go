@@ -78,8 +78,8 @@ func (s *Store) ImportQuotes(ctx context.Context, a user.Actor, quotes []quote.Q
 			return fmt.Errorf("import: quote lines: %w", err)
 		}
 		tag, err := tx.Exec(ctx, `
-			UPDATE quotes SET state = 'published', published_at = now(), published_by = $2, lock_version = lock_version + 1
-			WHERE id = ANY($1) AND state = 'draft'`, ids, author)
+			UPDATE quotes SET state = $3, published_at = now(), published_by = $2, lock_version = lock_version + 1
+			WHERE id = ANY($1) AND state = $4`, ids, author, quote.Publish.To, quote.Publish.From)
 		if err != nil {
 			return fmt.Errorf("import: publish: %w", err)
 		}

@@ -118,7 +118,7 @@ func (s *Store) CreateProposal(ctx context.Context, a user.Actor, q quote.Quote,
 		if err := insertDraft(ctx, tx, a, id, id, 1, 0, &q); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE quotes SET state = 'proposed' WHERE id = $1`, id); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE quotes SET state = $2 WHERE id = $1 AND state = $3`, id, quote.Propose.To, quote.Propose.From); err != nil {
 			return fmt.Errorf("propose quote: %w", err)
 		}
 		if err := addProposalWords(ctx, tx, a, id, message, file, now); err != nil {
@@ -151,7 +151,7 @@ func (s *Store) UpdateProposal(ctx context.Context, a user.Actor, q quote.Quote,
 		if !quote.IsProposal(before.State) || before.CreatedBy != a.UserID || a.UserID == 0 {
 			return ErrNotFound
 		}
-		if before.State != quote.Returned {
+		if before.State != quote.Repropose.From {
 			return ErrNotProposed
 		}
 		if before.LockVersion != q.LockVersion {
@@ -163,11 +163,11 @@ func (s *Store) UpdateProposal(ctx context.Context, a user.Actor, q quote.Quote,
 		if err := insertLines(ctx, tx, q.ID, q.Lines); err != nil {
 			return err
 		}
-		args := append([]any{q.ID, nullID(a.UserID)}, writableArgs(&q)...)
+		args := append([]any{q.ID, nullID(a.UserID), quote.Repropose.To, quote.Repropose.From}, writableArgs(&q)...)
 		if _, err := tx.Exec(ctx, `
-			UPDATE quotes SET (`+quoteWritable+`) = (`+placeholders(3, len(args)-2)+`),
-			       state = 'proposed', updated_by = $2, updated_at = now(), lock_version = lock_version + 1
-			WHERE id = $1`, args...); err != nil {
+			UPDATE quotes SET (`+quoteWritable+`) = (`+placeholders(5, len(args)-4)+`),
+			       state = $3, updated_by = $2, updated_at = now(), lock_version = lock_version + 1
+			WHERE id = $1 AND state = $4`, args...); err != nil {
 			return fmt.Errorf("repropose quote: %w", err)
 		}
 		if err := addProposalWords(ctx, tx, a, q.ID, message, file, now); err != nil {
@@ -193,7 +193,7 @@ func (s *Store) UpdateProposal(ctx context.Context, a user.Actor, q quote.Quote,
 func (s *Store) PublishProposal(ctx context.Context, a user.Actor, id int64, lockVersion int, q quote.Quote, now time.Time) (quote.Quote, error) {
 	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		prop, err := lockedQuote(ctx, tx, id, quote.Proposed, lockVersion, ErrNotProposed)
+		prop, err := lockedQuote(ctx, tx, id, quote.Review.From, lockVersion, ErrNotProposed)
 		if err != nil {
 			return err
 		}
@@ -205,8 +205,8 @@ func (s *Store) PublishProposal(ctx context.Context, a user.Actor, id int64, loc
 			return err
 		}
 		if _, err := tx.Exec(ctx, `
-			UPDATE quotes SET state = 'reviewed', lock_version = lock_version + 1, updated_at = now(), updated_by = $2
-			WHERE id = $1`, id, nullID(a.UserID)); err != nil {
+			UPDATE quotes SET state = $3, lock_version = lock_version + 1, updated_at = now(), updated_by = $2
+			WHERE id = $1 AND state = $4`, id, nullID(a.UserID), quote.Review.To, quote.Review.From); err != nil {
 			return fmt.Errorf("mark proposal reviewed: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO quote_reviews (quote_id, decision, published_id, decided_by, decided_at)
@@ -230,13 +230,13 @@ func (s *Store) PublishProposal(ctx context.Context, a user.Actor, id int64, loc
 func (s *Store) ReturnProposal(ctx context.Context, a user.Actor, id int64, lockVersion int, comment string, now time.Time) error {
 	comment = strings.TrimSpace(comment)
 	return s.InTx(ctx, func(tx pgx.Tx) error {
-		prop, err := lockedQuote(ctx, tx, id, quote.Proposed, lockVersion, ErrNotProposed)
+		prop, err := lockedQuote(ctx, tx, id, quote.ReturnProposal.From, lockVersion, ErrNotProposed)
 		if err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `
-			UPDATE quotes SET state = 'returned', lock_version = lock_version + 1, updated_at = now(), updated_by = $2
-			WHERE id = $1`, id, nullID(a.UserID)); err != nil {
+			UPDATE quotes SET state = $3, lock_version = lock_version + 1, updated_at = now(), updated_by = $2
+			WHERE id = $1 AND state = $4`, id, nullID(a.UserID), quote.ReturnProposal.To, quote.ReturnProposal.From); err != nil {
 			return fmt.Errorf("return proposal: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO quote_reviews (quote_id, decision, comment, decided_by, decided_at)

@@ -331,14 +331,18 @@ func insertNextVersion(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, p
 // exactly one current version.
 func publishVersion(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, id int64) error {
 	if _, err := tx.Exec(ctx, `
-		UPDATE quotes SET state = 'archived', archived_at = now()
-		WHERE series_id = $1 AND state = 'published'`, seriesID); err != nil {
+		UPDATE quotes SET state = $2, archived_at = now()
+		WHERE series_id = $1 AND state = $3`, seriesID, quote.Supersede.To, quote.Supersede.From); err != nil {
 		return fmt.Errorf("archive previous version: %w", err)
 	}
-	if _, err := tx.Exec(ctx, `
-		UPDATE quotes SET state = 'published', published_at = now(), published_by = $2, lock_version = lock_version + 1
-		WHERE id = $1`, id, nullID(a.UserID)); err != nil {
+	tag, err := tx.Exec(ctx, `
+		UPDATE quotes SET state = $3, published_at = now(), published_by = $2, lock_version = lock_version + 1
+		WHERE id = $1 AND state = $4`, id, nullID(a.UserID), quote.Publish.To, quote.Publish.From)
+	if err != nil {
 		return fmt.Errorf("publish quote: %w", err)
+	}
+	if tag.RowsAffected() != 1 {
+		return ErrNotDraft
 	}
 	return nil
 }
@@ -349,7 +353,7 @@ func publishVersion(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, id i
 func (s *Store) PublishQuote(ctx context.Context, a user.Actor, id int64, lockVersion int) (quote.Quote, error) {
 	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		before, err := lockedQuote(ctx, tx, id, quote.Draft, lockVersion, ErrNotDraft)
+		before, err := lockedQuote(ctx, tx, id, quote.Publish.From, lockVersion, ErrNotDraft)
 		if err != nil {
 			return err
 		}
@@ -425,7 +429,8 @@ func (s *Store) NewQuoteVersion(ctx context.Context, a user.Actor, publishedID i
 // history and in the reports that used it.
 func (s *Store) ArchiveQuote(ctx context.Context, a user.Actor, id int64) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE quotes SET state = 'archived', archived_at = now() WHERE id = $1 AND state = 'published'`, id)
+		tag, err := tx.Exec(ctx, `UPDATE quotes SET state = $2, archived_at = now() WHERE id = $1 AND state = $3`,
+			id, quote.Archive.To, quote.Archive.From)
 		if err != nil {
 			return fmt.Errorf("archive quote: %w", err)
 		}
@@ -433,7 +438,7 @@ func (s *Store) ArchiveQuote(ctx context.Context, a user.Actor, id int64) error 
 			return ErrNotFound
 		}
 		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteArchive, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
-			Before: map[string]any{"state": quote.Published}, After: map[string]any{"state": quote.Archived}})
+			Before: map[string]any{"state": quote.Archive.From}, After: map[string]any{"state": quote.Archive.To}})
 	})
 }
 
