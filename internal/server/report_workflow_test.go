@@ -42,8 +42,13 @@ func TestReportDecisionNoticeUntilOpened(t *testing.T) {
 	}
 	notice := `data-testid="report-notice-` + itoa(id) + `"`
 	// Whatever page the author opens next shows it, again and again.
+	// (The absence checks below look for the list's test id: it is there
+	// now, so they cannot pass for a renamed one.)
 	for _, path := range []string{"/gpus", "/", "/reports"} {
 		body := analyst.Get(path).Body
+		if !strings.Contains(body, `data-testid="report-notices"`) {
+			t.Errorf("%s: no notice list", path)
+		}
 		n := between(body, notice, "</div>")
 		if n == "" || !strings.Contains(n, number) || !strings.Contains(n, comment) || !strings.Contains(n, "退回") ||
 			!strings.Contains(n, `href="`+p+`"`) {

@@ -581,6 +581,11 @@ func TestPlatformTermsEditShowAndAsk(t *testing.T) {
 	if strings.Contains(page, `data-testid="platform-terms-edit"`) {
 		t.Error("an analyst is offered the editors' form")
 	}
+	// ...which the editor is offered on the same page, so the check above
+	// cannot pass for a renamed test id.
+	if !strings.Contains(editor.Get("/platforms/"+itoa(pid)).Body, `data-testid="platform-terms-edit"`) {
+		t.Error("the editor is not offered the form")
+	}
 
 	// The comparison's vendor questions: the written answer is not asked
 	// again, the oral one is to be confirmed in writing, quoted.
