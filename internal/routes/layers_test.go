@@ -23,10 +23,11 @@ var (
 	// table is the route table, the one package that sees both doors.
 	table = "internal/routes"
 	// storeUsers may import the store: the server and its doors, the
-	// mail queue's worker, the sample data loader and the test helpers.
+	// mail queue's worker, the sample data loader and the test helpers
+	// (testutil, testfactory).
 	// Services and domain packages never do: they define what they read
 	// as interfaces the store implements.
-	storeUsers = []string{"internal/server", "internal/pages", "internal/api", "internal/mail", "internal/sample", "internal/testutil"}
+	storeUsers = []string{"internal/server", "internal/pages", "internal/api", "internal/mail", "internal/sample", "internal/testutil", "internal/testfactory"}
 	// builders construct the whole server.
 	builders = []string{"cmd/gpuquote", "internal/testutil", table}
 )

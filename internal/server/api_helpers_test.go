@@ -1,15 +1,13 @@
 package server_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
-	"gpuquote/internal/user"
 )
 
 // apiToken makes a new user with role and a live token of theirs holding
@@ -19,16 +17,7 @@ import (
 func apiToken(t testing.TB, app *testutil.App, role auth.Role, scopes ...string) (token string, uid int64) {
 	t.Helper()
 	email, _, uid := app.CreateUser(role)
-	if len(scopes) == 0 {
-		scopes = user.APIScopes
-	}
-	token = auth.NewAPIToken()
-	expires := time.Now().Add(30 * 24 * time.Hour)
-	if _, err := app.Store.CreateAPIToken(context.Background(), user.Actor{UserID: uid, Email: email},
-		user.APIToken{Name: "test " + string(role), Scopes: scopes, ExpiresAt: &expires}, auth.HashToken(token), time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	return token, uid
+	return testfactory.APIToken(t, app.Store, uid, email, "test "+string(role), scopes...), uid
 }
 
 // apiCall sends method path with the token (none when "") and a JSON body

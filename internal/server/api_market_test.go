@@ -18,6 +18,7 @@ import (
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -112,8 +113,8 @@ func TestAPIMarketPlatformsAndGPUs(t *testing.T) {
 	token, _ := apiToken(t, app, auth.RoleAnalyst, user.ScopeRead)
 	var platforms, gpus []int64
 	for range 5 {
-		platforms = append(platforms, specSeedPlatform(app).ID)
-		gpus = append(gpus, specSeedGPU(app).ID)
+		platforms = append(platforms, testfactory.Platform(app.T, app.Store, market.Platform{}).ID)
+		gpus = append(gpus, testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID)
 	}
 	ctx := context.Background()
 	allP, err := app.Store.AllPlatforms(ctx)
@@ -197,7 +198,7 @@ func TestAPIMarketQuoteReading(t *testing.T) {
 	analyst, analystID := apiToken(t, app, auth.RoleAnalyst, user.ScopeRead)
 	other, _ := apiToken(t, app, auth.RoleAnalyst, user.ScopeRead)
 	editor, _ := apiToken(t, app, auth.RoleEditor, user.ScopeRead)
-	lines := allIncluded()
+	lines := testfactory.AllIncluded()
 	slices.Reverse(lines)
 	v1 := publishQuote(app, "EUR", "0.471", "284", lines)
 	d2, err := app.Store.NewQuoteVersion(ctx, user.SystemActor, v1)
@@ -274,7 +275,7 @@ func TestAPIMarketQuoteFilters(t *testing.T) {
 	eur := []int64{publishQuote(app, "EUR", "0.4", "", nil), publishQuote(app, "EUR", "0.5", "", nil), publishQuote(app, "EUR", "0.6", "", nil)}
 	usd := publishQuote(app, "USD", "0.7", "", nil)
 	draft := draftQuote(app)
-	other := specSeedPlatform(app)
+	other := testfactory.Platform(app.T, app.Store, market.Platform{})
 	ids, _ := mktWalk(t, app, "/api/v1/quotes?currency=eur&limit=2", analyst)
 	slices.Reverse(eur) // same as_of: newest id first
 	if !slices.Equal(ids, eur) {
@@ -566,7 +567,7 @@ func TestAPIMarketAvailability(t *testing.T) {
 	if en == zh {
 		t.Errorf("the same message in both languages: %q", en)
 	}
-	other := specSeedGPU(app)
+	other := testfactory.GPUModel(app.T, app.Store, market.GPUModel{})
 	first := mktDecode[mktPage](t, mktGet(t, app, path+"&limit=1", token, http.StatusOK))
 	mktWantError(t, mktGet(t, app, fmt.Sprintf("/api/v1/availability?platform=%d&gpu=%d&cursor=%s", pid, other.ID, first.NextCursor),
 		token, http.StatusBadRequest), "cursor", "api.error.cursor")

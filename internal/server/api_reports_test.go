@@ -12,6 +12,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/market"
 	"gpuquote/internal/report"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/user"
 )
 
@@ -323,7 +324,7 @@ func TestAPIRecordTrialCheck(t *testing.T) {
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	author, authorID := apiToken(t, app, auth.RoleAnalyst, user.ScopeTrialsWrite)
-	tr := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID), authorID)
+	tr := openTrialBy(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID), authorID)
 	other, _ := apiToken(t, app, auth.RoleAnalyst, user.ScopeTrialsWrite)
 	path := "/api/v1/trials/" + itoa(tr.ID) + "/checks"
 	before := trialSnapshot(t, app, tr.ID)

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
 	"gpuquote/internal/store"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -113,7 +115,7 @@ func TestAPITokenLifecycle(t *testing.T) {
 	}
 
 	// The token authenticates the verify API as its user and is marked used.
-	r := bearer(t, app, http.MethodPost, "/api/v1/verify/nvidia-smi?gpu_model="+itoa(specSeedGPU(app).ID), token, "text/plain",
+	r := bearer(t, app, http.MethodPost, "/api/v1/verify/nvidia-smi?gpu_model="+itoa(testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID), token, "text/plain",
 		"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n")
 	if r.StatusCode != http.StatusOK {
 		t.Fatalf("bearer verify: %d %s", r.StatusCode, r.Body)
@@ -255,7 +257,7 @@ func TestBearerTokenRejected(t *testing.T) {
 	app := testutil.NewApp(t)
 	c, uid := app.AsUser(auth.RoleEditor)
 	token := createToken(t, c, "ci", testutil.Password(auth.RoleEditor))
-	path := "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(app).ID)
+	path := "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID)
 	body := "name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n"
 	sessionCookie := c.Cookie("gq_session").Value
 
@@ -309,7 +311,7 @@ func TestAPITokensEndWithThePasswordRoleAndAccount(t *testing.T) {
 	admin, _ := app.AsUser(auth.RoleAdmin)
 	works := func(token string) bool {
 		t.Helper()
-		r := bearer(t, app, http.MethodPost, "/api/v1/verify/nvidia-smi?gpu_model="+itoa(specSeedGPU(app).ID), token, "text/plain",
+		r := bearer(t, app, http.MethodPost, "/api/v1/verify/nvidia-smi?gpu_model="+itoa(testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID), token, "text/plain",
 			"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n")
 		return r.StatusCode == http.StatusOK
 	}

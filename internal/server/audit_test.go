@@ -10,6 +10,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/store"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestAuditFilterByReportAction(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	admin, _ := app.AsUser(auth.RoleAdmin)
 	id := saveReport(t, analyst, reportForm("审批测试", "200", q))
@@ -74,7 +75,7 @@ func TestAuditFilterByReportAction(t *testing.T) {
 func TestBrowserAuditLogInWords(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	approver, _ := app.AsUser(auth.RoleAdmin)
 	id := saveReport(t, analyst, reportForm("审批测试", "200", q))

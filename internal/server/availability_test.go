@@ -16,19 +16,20 @@ import (
 	"gpuquote/internal/avail"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
 
 // availabilityPath is the records page of a fresh platform × GPU model.
 func availabilityPath(a *testutil.App) string {
-	return "/availability?platform=" + itoa(specSeedPlatform(a).ID) + "&gpu=" + itoa(specSeedGPU(a).ID)
+	return "/availability?platform=" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "&gpu=" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
 }
 
 // availabilityForm is a valid record of an attempt on a fresh platform ×
 // GPU model, named directly.
 func availabilityForm(a *testutil.App) url.Values {
-	return url.Values{"platform": {itoa(specSeedPlatform(a).ID)}, "gpu_model": {itoa(specSeedGPU(a).ID)},
+	return url.Values{"platform": {itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID)}, "gpu_model": {itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)},
 		"attempted_at": {"2026-01-10T13:30"}, "gpu_count": {"2"}, "obtained": {"true"}, "wait_minutes": {"12"}, "note": {"route test"}}
 }
 
@@ -86,7 +87,7 @@ func TestAvailabilityFormsOnQuoteAndTrialPages(t *testing.T) {
 	t.Parallel()
 	clock := testutil.NewClock(time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC))
 	app := reportAppOn(t, testutil.Store(t), clock)
-	p, g := specSeedPlatform(app), specSeedGPU(app)
+	p, g := testfactory.Platform(app.T, app.Store, market.Platform{}), testfactory.GPUModel(app.T, app.Store, market.GPUModel{})
 	qid := trialQuote(app, p.ID, g.ID)
 	tr := openTrial(app, qid)
 	c, uid := app.AsUser(auth.RoleFinance)
@@ -210,7 +211,7 @@ type availAPIErrors struct {
 func TestAvailabilityAPI(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	p, g := specSeedPlatform(app), specSeedGPU(app)
+	p, g := testfactory.Platform(app.T, app.Store, market.Platform{}), testfactory.GPUModel(app.T, app.Store, market.GPUModel{})
 	c, uid := app.AsUser(auth.RoleAnalyst)
 	token := createToken(t, c, "ops box", testutil.Password(auth.RoleAnalyst))
 	post := func(token, lang, body string) *testutil.Response {
@@ -336,7 +337,7 @@ func TestCompareShowsAvailabilityAndFilters(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
-	none := trialQuote(app, specSeedPlatform(app).ID, specSeedGPU(app).ID)
+	none := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID)
 	pid, gid := marketRefs(app)
 	availCompareRecords(t, app, market.PlatformGPU{PlatformID: pid, GPUModelID: gid})
 	c, _ := app.AsUser(auth.RoleAnalyst)
@@ -406,7 +407,7 @@ func TestReportFreezesAvailability(t *testing.T) {
 	t.Parallel()
 	app, clock := reportApp(t)
 	a, b := reportMarket(t, app)
-	none := trialQuote(app, specSeedPlatform(app).ID, specSeedGPU(app).ID)
+	none := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID)
 	pid, gid := marketRefs(app)
 	pair := market.PlatformGPU{PlatformID: pid, GPUModelID: gid}
 	availCompareRecords(t, app, pair)

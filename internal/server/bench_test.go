@@ -16,6 +16,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -127,7 +128,7 @@ func setupComparePage20(b *testing.B, opts ...testutil.Option) (http.Handler, *h
 		if err != nil {
 			b.Fatal(err)
 		}
-		src.Lines = allIncluded()
+		src.Lines = testfactory.AllIncluded()
 		src.Lines[1] = quote.Line{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: decimal.NewNullDecimal(decimal.RequireFromString("0.5")), InWriting: true}
 		src.Lines[8] = quote.Line{Item: "snapshot", Status: "unconfirmed"}
 		d, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, src)

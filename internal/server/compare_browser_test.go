@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -17,9 +18,9 @@ import (
 func TestBrowserCompareFlipsModeAtBreakEven(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	a := publishQuote(app, "EUR", "0.471", "70", allIncluded()) // break-even 148.62 h
-	b := publishQuote(app, "EUR", "0.5", "184", allIncluded())  // break-even 368 h: stays hourly
-	c := publishQuote(app, "EUR", "0.9", "", allIncluded())     // hourly only
+	a := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded()) // break-even 148.62 h
+	b := publishQuote(app, "EUR", "0.5", "184", testfactory.AllIncluded())  // break-even 368 h: stays hourly
+	c := publishQuote(app, "EUR", "0.9", "", testfactory.AllIncluded())     // hourly only
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	ctx := testutil.Browser(t)
 	if err := chromedp.Do(ctx,

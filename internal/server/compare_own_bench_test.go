@@ -15,6 +15,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/own"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/user"
 
 	"gpuquote/internal/testutil"
@@ -56,7 +57,7 @@ func BenchmarkComparePageOwn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		src.Lines = allIncluded()
+		src.Lines = testfactory.AllIncluded()
 		src.Lines[1] = quote.Line{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: decimal.NewNullDecimal(decimal.RequireFromString("0.5")), InWriting: true}
 		src.Lines[8] = quote.Line{Item: "snapshot", Status: "unconfirmed"}
 		d, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, src)

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestBrowserCompareOwnHardware(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	rental := publishQuote(app, "CNY", "1.98", "", allIncluded())
+	rental := publishQuote(app, "CNY", "1.98", "", testfactory.AllIncluded())
 	email, pw, uid := app.CreateUser(auth.RoleAnalyst)
 	vid := createOwn(app, uid, goldenOwnVersion(app, "RTX 4090 工作站"), false)
 	ctx := testutil.Browser(t)

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"html"
 	"net/http"
 	"net/url"
@@ -13,17 +12,18 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/own"
 	"gpuquote/internal/tco"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
-	"gpuquote/internal/user"
 	"gpuquote/web"
 )
 
 // goldenOwnVersion is docs/RULES.md §17.1's worked example: a 25,000 CNY
 // server, 20 % residual over 36 months, 450 W at 0.6 CNY/kWh, nothing else.
 func goldenOwnVersion(a *testutil.App, name string) own.Version {
-	return own.Version{Name: name, GPUModelID: specSeedGPU(a).ID, GPUCount: 1, Currency: "CNY",
+	return own.Version{Name: name, GPUModelID: testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID, GPUCount: 1, Currency: "CNY",
 		PurchasePrice: decimal.RequireFromString("25000"), PurchaseAsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
 		PurchaseSource: "guide", ResidualPct: decimal.RequireFromString("20"), LifeMonths: 36,
 		PowerLoadW: decimal.RequireFromString("450"), PUE: decimal.RequireFromString("1"),
@@ -34,11 +34,7 @@ func goldenOwnVersion(a *testutil.App, name string) own.Version {
 // id.
 func createOwn(a *testutil.App, uid int64, v own.Version, shared bool) int64 {
 	a.T.Helper()
-	o, err := a.Store.CreateOwnOption(context.Background(), user.Actor{UserID: uid}, v, shared)
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return o.Current.ID
+	return testfactory.OwnOption(a.T, a.Store, uid, v, shared).Current.ID
 }
 
 func compareOwnURL(hours, months string, quoteID int64, ownIDs ...int64) string {
@@ -58,7 +54,7 @@ func TestCompareOwnGolden(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	c, uid := app.AsUser(auth.RoleAnalyst)
-	rental := publishQuote(app, "CNY", "1.98", "", allIncluded())
+	rental := publishQuote(app, "CNY", "1.98", "", testfactory.AllIncluded())
 	vid := createOwn(app, uid, goldenOwnVersion(app, "golden box"), false)
 
 	r := c.Get(compareOwnURL("200", "12", rental, vid))
@@ -105,7 +101,7 @@ func TestCompareOwnPrivateOptionNotPriced(t *testing.T) {
 	app := testutil.NewApp(t)
 	author, uid := app.AsUser(auth.RoleAnalyst)
 	other, _ := app.AsUser(auth.RoleAnalyst)
-	rental := publishQuote(app, "CNY", "1.98", "", allIncluded())
+	rental := publishQuote(app, "CNY", "1.98", "", testfactory.AllIncluded())
 	vid := createOwn(app, uid, goldenOwnVersion(app, "secret box"), false)
 	u := compareOwnURL("200", "12", rental, vid)
 

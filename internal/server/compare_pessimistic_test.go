@@ -13,6 +13,7 @@ import (
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/user"
 )
 
@@ -31,7 +32,7 @@ func TestComparePessimisticNamesWhatItLeavesOut(t *testing.T) {
 	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	id := publishQuote(app, "EUR", "0.471", "", nil) // no line answered: all twelve unconfirmed
 	var stopped []quote.Line
-	for _, l := range allIncluded() {
+	for _, l := range testfactory.AllIncluded() {
 		if l.Item == "stopped_retention" {
 			l.Status, l.Unit, l.UnitPrice = "charged", "per_hour", decimal.NewNullDecimal(decimal.RequireFromString("0.01"))
 		}

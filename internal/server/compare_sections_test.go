@@ -11,6 +11,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/facts"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -72,10 +73,10 @@ func TestCompareSectionsLoadOnDemand(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
-	none := trialQuote(app, specSeedPlatform(app).ID, specSeedGPU(app).ID)
+	none := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID)
 	pid, gid := marketRefs(app)
 	availCompareRecords(t, app, market.PlatformGPU{PlatformID: pid, GPUModelID: gid})
-	addFact(app, pid, facts.StateKept, facts.Yes)
+	testfactory.Fact(app.T, app.Store, pid, facts.StateKept, facts.Yes)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	form := marketForm("分段加载", a, b, none)
 	state := url.Values{}

@@ -11,6 +11,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/form"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestBrowserCompareErrorsAndShare(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	a := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	a := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	ctx := testutil.Browser(t)
 	clipboard := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

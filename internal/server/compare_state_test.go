@@ -10,6 +10,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/form"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -36,8 +37,8 @@ func hiddenFields(t *testing.T, body, sel string) url.Values {
 func TestCompareSavingAProfileKeepsTheComparison(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	a := publishQuote(app, "EUR", "0.471", "70", allIncluded())
-	b := publishQuote(app, "EUR", "0.5", "", allIncluded())
+	a := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
+	b := publishQuote(app, "EUR", "0.5", "", testfactory.AllIncluded())
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	state := url.Values{"profile.hours_per_month": {"120"}, "profile.months": {"2"}, "profile.instances": {"1"},
 		"report_currency": {"EUR"}, "q": {itoa(a), itoa(b)}, "currency": {"EUR"}, "sharing": {"dedicated"},
@@ -142,9 +143,9 @@ func tableCurrency(t *testing.T, app *testutil.App, body string) string {
 func TestCompareReportCurrencyDefault(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	eur1 := publishQuote(app, "EUR", "0.471", "", allIncluded())
-	eur2 := publishQuote(app, "EUR", "0.5", "", allIncluded())
-	usd := publishQuote(app, "USD", "0.40", "", allIncluded())
+	eur1 := publishQuote(app, "EUR", "0.471", "", testfactory.AllIncluded())
+	eur2 := publishQuote(app, "EUR", "0.5", "", testfactory.AllIncluded())
+	usd := publishQuote(app, "USD", "0.40", "", testfactory.AllIncluded())
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	page := func(currency string, ids ...int64) *testutil.Response {
 		q := url.Values{"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"}}
@@ -218,7 +219,7 @@ func TestCompareReportCurrencyDefault(t *testing.T) {
 func TestCompareErrorsAtTheTop(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	id := publishQuote(app, "EUR", "0.471", "", allIncluded())
+	id := publishQuote(app, "EUR", "0.471", "", testfactory.AllIncluded())
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	typed := map[string]string{
 		"profile.hours_per_month": "２００",
@@ -330,7 +331,7 @@ func compactText(s *goquery.Selection) string { return strings.Join(strings.Fiel
 func TestCompareShareWithoutJavaScript(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	id := publishQuote(app, "EUR", "0.471", "", allIncluded())
+	id := publishQuote(app, "EUR", "0.471", "", testfactory.AllIncluded())
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	r := c.Get(compareURL("200", id))
 	doc := document(t, r.Body)

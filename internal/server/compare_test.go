@@ -15,6 +15,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -23,45 +24,16 @@ import (
 func someonesProfile(a *testutil.App) int64 {
 	a.T.Helper()
 	_, _, uid := a.CreateUser(auth.RoleAnalyst)
-	p, err := a.Store.SaveUsageProfile(context.Background(), user.Actor{UserID: uid},
-		"profile "+itoa(uid), map[string]string{"profile.hours_per_month": "100", "profile.months": "1", "profile.instances": "1"})
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return p.ID
+	return testfactory.UsageProfile(a.T, a.Store, uid, "profile "+itoa(uid),
+		map[string]string{"profile.hours_per_month": "100", "profile.months": "1", "profile.instances": "1"})
 }
 
 // publishQuote publishes a one-GPU quote on the HOSTKEY fixture.
 func publishQuote(a *testutil.App, currency, hourly, monthly string, lines []quote.Line) int64 {
 	a.T.Helper()
 	pid, gid := marketRefs(a)
-	q := quote.Quote{PlatformID: pid, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated", Currency: currency,
-		BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
-		Source: "test", Lines: lines, Label: currency + " " + hourly + "/" + monthly}
-	if hourly != "" {
-		q.Hourly = decimal.NewNullDecimal(decimal.RequireFromString(hourly))
-	}
-	if monthly != "" {
-		q.Monthly = decimal.NewNullDecimal(decimal.RequireFromString(monthly))
-	}
-	d, err := a.Store.CreateQuoteDraft(context.Background(), user.SystemActor, q)
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	p, err := a.Store.PublishQuote(context.Background(), user.SystemActor, d.ID, d.LockVersion)
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return p.ID
-}
-
-func allIncluded() []quote.Line {
-	var out []quote.Line
-	for _, it := range []string{"bandwidth", "egress", "data_migration", "public_ip", "system_disk", "data_disk",
-		"object_storage", "bundled_addon", "snapshot", "image", "stopped_retention", "start_stop_schedule"} {
-		out = append(out, quote.Line{Item: it, Status: "included", InWriting: true})
-	}
-	return out
+	return testfactory.Published(a.T, a.Store, quote.Quote{PlatformID: pid, GPUModelID: gid, Currency: currency,
+		Hourly: testfactory.ND(hourly), Monthly: testfactory.ND(monthly), Lines: lines, Label: currency + " " + hourly + "/" + monthly}).ID
 }
 
 func compareURL(hours string, ids ...int64) string {
@@ -80,7 +52,7 @@ func TestCompareNoCandidatesAndOneCandidate(t *testing.T) {
 	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="candidates-empty"`) || !strings.Contains(r.Body, `data-testid="compare-empty"`) {
 		t.Fatalf("empty market: %d", r.StatusCode)
 	}
-	id := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	id := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	r = c.Get(compareURL("200", id))
 	if r.StatusCode != http.StatusOK {
 		t.Fatalf("one candidate: %d", r.StatusCode)
@@ -103,8 +75,8 @@ func TestCompareMixedCurrenciesWithoutARate(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleAnalyst)
-	eur := publishQuote(app, "EUR", "0.471", "", allIncluded())
-	usd := publishQuote(app, "USD", "0.40", "", allIncluded())
+	eur := publishQuote(app, "EUR", "0.471", "", testfactory.AllIncluded())
+	usd := publishQuote(app, "USD", "0.40", "", testfactory.AllIncluded())
 	r := c.Get(compareURL("200", eur, usd))
 	if r.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", r.StatusCode)
@@ -159,7 +131,7 @@ func TestCompareProfileErrorsAndSavedProfiles(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	c, _ := app.AsUser(auth.RoleAnalyst)
-	id := publishQuote(app, "EUR", "0.471", "", allIncluded())
+	id := publishQuote(app, "EUR", "0.471", "", testfactory.AllIncluded())
 	r := c.Get("/compare?profile.hours_per_month=999&profile.months=1&profile.instances=1&q=" + itoa(id))
 	if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="compare-errors"`) || !strings.Contains(r.Body, `value="999"`) {
 		t.Fatalf("bad hours: %d", r.StatusCode)
@@ -206,8 +178,8 @@ func TestCompareQuestionsPerQuote(t *testing.T) {
 func TestLanguageSwitchKeepsTheComparison(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	a := publishQuote(app, "EUR", "0.471", "", allIncluded())
-	b := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	a := publishQuote(app, "EUR", "0.471", "", testfactory.AllIncluded())
+	b := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	page := compareURL("200", a, b)
 	r := c.Get(page)

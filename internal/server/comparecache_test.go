@@ -17,6 +17,7 @@ import (
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -65,7 +66,7 @@ func TestCompareCacheSameBytesAndNeverStale(t *testing.T) {
 	_, editor := app.AsUser(auth.RoleEditor)
 	ed := user.Actor{UserID: editor}
 
-	lines := allIncluded()
+	lines := testfactory.AllIncluded()
 	lines[1] = quote.Line{Item: "egress", Status: "unconfirmed"}
 	eur := publishQuote(app, "EUR", "0.5", "", lines)
 	usd := publishQuote(app, "USD", "0.6", "", lines)

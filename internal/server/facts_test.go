@@ -14,18 +14,10 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/facts"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
-
-// addFact records a fact of a platform as the system.
-func addFact(a *testutil.App, pid int64, k facts.Kind, v facts.Value) {
-	a.T.Helper()
-	if _, err := a.Store.CreatePlatformFact(context.Background(), user.SystemActor, facts.Fact{PlatformID: pid, Kind: k, Value: v,
-		Source: "trial notes", AsOf: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)}, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
-		a.T.Fatal(err)
-	}
-}
 
 func doc(t *testing.T, body string) *goquery.Document {
 	t.Helper()
@@ -98,9 +90,9 @@ func TestFactFormKeepsValuesAndEditorOnly(t *testing.T) {
 func TestCompareShowsFactsFiltersAndAsks(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	id := publishQuote(app, "EUR", "0.471", "", allIncluded())
+	id := publishQuote(app, "EUR", "0.471", "", testfactory.AllIncluded())
 	pid, gid := marketRefs(app)
-	addFact(app, pid, facts.StateKept, facts.Yes)
+	testfactory.Fact(app.T, app.Store, pid, facts.StateKept, facts.Yes)
 	// A second platform knows its state and its backups.
 	ctx := context.Background()
 	var pid2 int64
@@ -109,7 +101,7 @@ func TestCompareShowsFactsFiltersAndAsks(t *testing.T) {
 	}
 	d2, err := app.Store.CreateQuoteDraft(ctx, user.SystemActor, quote.Quote{PlatformID: pid2, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated",
 		Currency: "EUR", BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
-		Source: "test", Lines: allIncluded(), Label: "second", Hourly: decimal.NewNullDecimal(decimal.RequireFromString("0.5"))})
+		Source: "test", Lines: testfactory.AllIncluded(), Label: "second", Hourly: decimal.NewNullDecimal(decimal.RequireFromString("0.5"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +109,8 @@ func TestCompareShowsFactsFiltersAndAsks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addFact(app, pid2, facts.StateKept, facts.Yes)
-	addFact(app, pid2, facts.Backups, facts.Yes)
+	testfactory.Fact(app.T, app.Store, pid2, facts.StateKept, facts.Yes)
+	testfactory.Fact(app.T, app.Store, pid2, facts.Backups, facts.Yes)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	c.PostForm("/lang", url.Values{"lang": {"en"}})
 	// The facts are their own section, loaded when opened (docs/RULES.md §20.4).

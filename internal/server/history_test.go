@@ -14,46 +14,23 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
-	"gpuquote/internal/user"
 )
 
 // histPublish publishes a new version of prev (or a new series when prev
 // is zero) dated asOf with the given prices.
 func histPublish(t *testing.T, a *testutil.App, prev quote.Quote, base quote.Quote, asOf, hourly, monthly string) quote.Quote {
 	t.Helper()
-	ctx := context.Background()
 	set := func(q *quote.Quote) {
 		q.AsOf, _ = time.Parse(time.DateOnly, asOf)
-		q.Hourly, q.Monthly = decimal.NullDecimal{}, decimal.NullDecimal{}
-		if hourly != "" {
-			q.Hourly = csvND(hourly)
-		}
-		if monthly != "" {
-			q.Monthly = csvND(monthly)
-		}
+		q.Hourly, q.Monthly = testfactory.ND(hourly), testfactory.ND(monthly)
 	}
-	var (
-		d   quote.Quote
-		err error
-	)
 	if prev.ID == 0 {
 		set(&base)
-		d, err = a.Store.CreateQuoteDraft(ctx, user.SystemActor, base)
-	} else {
-		if d, err = a.Store.NewQuoteVersion(ctx, user.SystemActor, prev.ID); err == nil {
-			set(&d)
-			d, err = a.Store.UpdateQuoteDraft(ctx, user.SystemActor, d)
-		}
+		return testfactory.Published(t, a.Store, base)
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := a.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testfactory.NextVersion(t, a.Store, prev.ID, set)
 }
 
 // svgs returns the inline charts of a page, each checked to be

@@ -19,6 +19,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -72,7 +73,7 @@ func TestBrowserResultsFitEveryWidth(t *testing.T) {
 	app, _ := reportApp(t)
 	var ids []int64
 	for i := range compare.MaxSelected {
-		lines := allIncluded()
+		lines := testfactory.AllIncluded()
 		if i%3 == 0 {
 			lines = nil // all twelve unconfirmed: the pessimistic figure names what it leaves out
 		}

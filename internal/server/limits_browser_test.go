@@ -7,6 +7,8 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -18,7 +20,7 @@ func TestBrowserOversizedPasteIsRefusedAndKept(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	email, pw, analystID := app.CreateUser(auth.RoleAnalyst)
-	id := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, specSeedGPU(app).ID), analystID).ID // the analyst's own trial
+	id := openTrialBy(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID), analystID).ID // the analyst's own trial
 	ctx := testutil.Browser(t)
 	const n = 1<<20 + 1 // verify.MaxInputBytes + 1
 	if err := chromedp.Do(ctx,

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,40 +13,14 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
 
-// specSeq makes platform and GPU model names unique within a test binary.
-var specSeq atomic.Int64
-
-// specSeedPlatform stores a platform with a fresh name.
-func specSeedPlatform(a *testutil.App) market.Platform {
-	a.T.Helper()
-	n := specSeq.Add(1)
-	p, err := a.Store.CreatePlatform(context.Background(), user.SystemActor, market.Platform{
-		NameZH: fmt.Sprintf("测试云%d", n), NameEN: fmt.Sprintf("Test Cloud %d", n), Currency: "CNY"})
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return p
-}
-
-// specSeedGPU stores a GPU model with a fresh name and one perf row.
-func specSeedGPU(a *testutil.App) market.GPUModel {
-	a.T.Helper()
-	g, err := a.Store.CreateGPUModel(context.Background(), user.SystemActor, market.GPUModel{
-		Vendor: "NVIDIA", Name: fmt.Sprintf("Test GPU %d", specSeq.Add(1)), VRAMGB: decimal.RequireFromString("24"),
-		Interconnect: "pcie", Perf: []market.GPUPerf{{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("82.6"), NominalSource: "spec"}}})
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return g
-}
-
 // specPlatformForm is a valid platform form with fresh names.
 func specPlatformForm(*testutil.App) url.Values {
-	n := specSeq.Add(1)
+	n := testfactory.Next()
 	return url.Values{
 		"name_zh": {fmt.Sprintf("晨涧云%d", n)}, "name_en": {fmt.Sprintf("Chenjian %d", n)},
 		"website": {"https://example.test/gpu"}, "country": {"CN"}, "currency": {"CNY"}, "operating_since": {"2021"},
@@ -60,7 +33,7 @@ func specPlatformForm(*testutil.App) url.Values {
 // specGPUForm is a valid GPU model form with a fresh name.
 func specGPUForm(*testutil.App) url.Values {
 	return url.Values{
-		"vendor": {"NVIDIA"}, "name": {fmt.Sprintf("H200 SXM %d", specSeq.Add(1))}, "vram_gb": {"141"},
+		"vendor": {"NVIDIA"}, "name": {fmt.Sprintf("H200 SXM %d", testfactory.Next())}, "vram_gb": {"141"},
 		"memory_bandwidth_gbs": {"4800"}, "interconnect": {"nvlink"}, "interconnect_gbs": {"900"}, "tdp_w": {"700"},
 		"boost_clock_mhz": {"1980"}, "load_power_min_w": {"550"}, "load_power_max_w": {"700"},
 		"load_clock_min_mhz": {"1600"}, "load_clock_max_mhz": {"1980"}, "source": {"datasheet"}, "as_of": {"2026-03-01"},
@@ -209,7 +182,7 @@ func TestPlatformStaleSaveConflicts(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
-	p := specSeedPlatform(app)
+	p := testfactory.Platform(app.T, app.Store, market.Platform{})
 	path := "/platforms/" + itoa(p.ID)
 	if r := editor.Get(path + "/edit"); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `name="lock_version" value="1"`) {
 		t.Fatalf("edit form: %d", r.StatusCode)
@@ -252,7 +225,7 @@ func TestPlatformStaleSaveConflicts(t *testing.T) {
 func TestAnalystsCannotWritePlatformsOrGPUs(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
-	p, g := specSeedPlatform(app), specSeedGPU(app)
+	p, g := testfactory.Platform(app.T, app.Store, market.Platform{}), testfactory.GPUModel(app.T, app.Store, market.GPUModel{})
 	for _, role := range []auth.Role{auth.RoleAnalyst, auth.RoleFinance} {
 		c, _ := app.AsUser(role)
 		pf := specPlatformForm(app)
@@ -405,7 +378,7 @@ func TestGPUStaleSaveConflicts(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
 	editor, _ := app.AsUser(auth.RoleEditor)
-	g := specSeedGPU(app)
+	g := testfactory.GPUModel(app.T, app.Store, market.GPUModel{})
 	other := g
 	other.Notes = "their change"
 	if _, err := app.Store.UpdateGPUModel(context.Background(), user.SystemActor, other); err != nil {

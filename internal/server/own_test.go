@@ -8,18 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
 	"gpuquote/internal/own"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
-	"gpuquote/internal/user"
 )
 
 // ownForm is a valid own-hardware option form on a fresh GPU model, with
 // its own kWh figure.
 func ownForm(a *testutil.App) url.Values {
-	return url.Values{"name": {"RTX 4090 工作站"}, "gpu_model": {itoa(specSeedGPU(a).ID)}, "gpu_count": {"1"}, "currency": {"CNY"},
+	return url.Values{"name": {"RTX 4090 工作站"}, "gpu_model": {itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)}, "gpu_count": {"1"}, "currency": {"CNY"},
 		"purchase_price": {"25000"}, "purchase_as_of": {"2026-11-01"}, "purchase_source": {"guide, 2026"},
 		"residual_pct": {"10"}, "life_months": {"36"}, "power_load_w": {"600"}, "power_idle_w": {"80"}, "pue": {"1.2"},
 		"electricity": {"own"}, "kwh_price": {"0.8"}, "hosting_monthly": {"300"}, "prices_include_tax": {"true"}}
@@ -29,15 +28,8 @@ func ownForm(a *testutil.App) url.Values {
 func someonesOwnOption(a *testutil.App) int64 {
 	a.T.Helper()
 	_, _, uid := a.CreateUser(auth.RoleAnalyst)
-	o, err := a.Store.CreateOwnOption(context.Background(), user.Actor{UserID: uid}, own.Version{Name: "private " + itoa(uid),
-		GPUModelID: specSeedGPU(a).ID, GPUCount: 1, Currency: "CNY", PurchasePrice: decimal.RequireFromString("25000"),
-		PurchaseAsOf: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), PurchaseSource: "guide", LifeMonths: 36,
-		PowerLoadW: decimal.RequireFromString("600"), PUE: decimal.RequireFromString("1"),
-		KWhPrice: decimal.NewNullDecimal(decimal.RequireFromString("0.8")), PricesIncludeTax: true}, false)
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return o.ID
+	g := testfactory.GPUModel(a.T, a.Store, market.GPUModel{})
+	return testfactory.OwnOption(a.T, a.Store, uid, testfactory.OwnVersion("private "+itoa(uid), g.ID), false).ID
 }
 
 // electricityForm is a valid electricity sample on a new past day.

@@ -9,13 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
-	"gpuquote/internal/user"
 )
 
 var proposalPDF = []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
@@ -66,13 +65,9 @@ func proposedQuote(a *testutil.App) (quote.Quote, int64) {
 	a.T.Helper()
 	_, _, uid := a.CreateUser(auth.RoleAnalyst)
 	pid, gid := marketRefs(a)
-	q := draftQuote(a) // for its field values; a draft of its own series
-	q.PlatformID, q.GPUModelID = pid, gid
-	p, err := a.Store.CreateProposal(context.Background(), user.Actor{UserID: uid}, q, "vendor says 0.471",
-		&store.NewAttachment{Filename: "offer.pdf", ContentType: "application/pdf", Data: proposalPDF}, time.Now())
-	if err != nil {
-		a.T.Fatal(err)
-	}
+	p := testfactory.Proposal(a.T, a.Store, uid, quote.Quote{PlatformID: pid, GPUModelID: gid,
+		Hourly: testfactory.ND("0.471"), Monthly: testfactory.ND("284")}, "vendor says 0.471",
+		&store.NewAttachment{Filename: "offer.pdf", ContentType: "application/pdf", Data: proposalPDF})
 	return p, uid
 }
 

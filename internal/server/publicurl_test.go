@@ -8,6 +8,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/server"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -18,7 +19,7 @@ func TestAbsoluteLinksComeFromTheConfiguredAddress(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.PublicURL = "https://gpuquote.example.test" })
 	c, _ := app.AsUser(auth.RoleAnalyst)
-	id := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	id := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	req, err := http.NewRequest(http.MethodGet, app.URL+compareURL("200", id), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -6,14 +6,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
-	"gpuquote/internal/user"
 )
 
 // marketRefs makes sure the app has one platform and one GPU model and
@@ -52,27 +49,19 @@ func quoteForm(a *testutil.App) url.Values {
 	return v
 }
 
+// draftQuote is a draft of the HOSTKEY fixture at EUR 0.471 an hour, 284 a
+// month.
 func draftQuote(a *testutil.App) quote.Quote {
 	a.T.Helper()
 	pid, gid := marketRefs(a)
-	q, err := a.Store.CreateQuoteDraft(context.Background(), user.SystemActor, quote.Quote{
-		PlatformID: pid, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated", Currency: "EUR",
-		Hourly: decimal.NewNullDecimal(decimal.RequireFromString("0.471")), Monthly: decimal.NewNullDecimal(decimal.RequireFromString("284")),
-		BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), Source: "test"})
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return q
+	return testfactory.Draft(a.T, a.Store, quote.Quote{PlatformID: pid, GPUModelID: gid,
+		Hourly: testfactory.ND("0.471"), Monthly: testfactory.ND("284")})
 }
 
+// publishedQuote publishes a draftQuote.
 func publishedQuote(a *testutil.App) int64 {
 	a.T.Helper()
-	d := draftQuote(a)
-	q, err := a.Store.PublishQuote(context.Background(), user.SystemActor, d.ID, d.LockVersion)
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return q.ID
+	return testfactory.Publish(a.T, a.Store, draftQuote(a)).ID
 }
 
 func TestQuoteEntryKeepsInputAndReportsEveryBadLine(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -26,7 +27,7 @@ func TestReportMergesIdenticalLetters(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
-	c := publishQuote(app, "USD", "0.45", "", allIncluded())
+	c := publishQuote(app, "USD", "0.45", "", testfactory.AllIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	res := analyst.Get("/reports/" + itoa(saveReport(t, analyst, marketForm("GPU 租用 12 月", a, b, c))))
 	if res.StatusCode != http.StatusOK {
@@ -74,7 +75,7 @@ func TestBrowserReportLettersPrintOnlyWhenOpened(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
-	c := publishQuote(app, "EUR", "0.5", "80", allIncluded())
+	c := publishQuote(app, "EUR", "0.5", "80", testfactory.AllIncluded())
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	analyst := app.Client()
 	analyst.Login(email, pw)

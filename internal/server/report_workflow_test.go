@@ -11,6 +11,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/report"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestReportDecisionNoticeUntilOpened(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	finance, _ := app.AsUser(auth.RoleFinance)
 	admin, _ := app.AsUser(auth.RoleAdmin)
@@ -91,7 +92,7 @@ func TestReportDecisionNoticeUntilOpened(t *testing.T) {
 func TestReportRevisionShowsEarlierReturn(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	finance, _ := app.AsUser(auth.RoleFinance)
 
@@ -146,7 +147,7 @@ func TestReportRecomputeTwiceRecordsOnce(t *testing.T) {
 	t.Parallel()
 	app, clock := reportApp(t)
 	ctx := context.Background()
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	author, _ := app.AsUser(auth.RoleAnalyst)
 	reader, _ := app.AsUser(auth.RoleAnalyst)
 	other, _ := app.AsUser(auth.RoleAnalyst)

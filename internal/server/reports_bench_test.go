@@ -15,6 +15,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -58,7 +59,7 @@ func benchReport(b *testing.B) (*testutil.App, *testutil.Client, int64) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		src.Lines = allIncluded()
+		src.Lines = testfactory.AllIncluded()
 		src.Lines[1] = quote.Line{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: price("0.5"), InWriting: true}
 		src.Lines[2] = quote.Line{Item: "data_migration", Status: "charged", Unit: "per_gb", UnitPrice: price("0.3"), InWriting: true}
 		src.Lines[3] = quote.Line{Item: "public_ip", Status: "charged", Unit: "per_month", UnitPrice: price("15"), InWriting: true}

@@ -13,7 +13,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
 	"gpuquote/internal/own"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/user"
 )
 
@@ -46,7 +48,7 @@ func TestReportFreezesOwnHardware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v1 := own.Version{Name: "Workstation im Büro", GPUModelID: specSeedGPU(app).ID, GPUCount: 1, Currency: "EUR",
+	v1 := own.Version{Name: "Workstation im Büro", GPUModelID: testfactory.GPUModel(app.T, app.Store, market.GPUModel{}).ID, GPUCount: 1, Currency: "EUR",
 		PurchasePrice: decimal.RequireFromString("3000"), PurchaseAsOf: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
 		PurchaseSource: "shop offer", LifeMonths: 36, PowerLoadW: decimal.RequireFromString("500"), PUE: decimal.RequireFromString("1"),
 		ElectricityRegion: "DE", HostingMonthly: decimal.RequireFromString("20"), PricesIncludeTax: true}

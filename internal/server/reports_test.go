@@ -24,6 +24,7 @@ import (
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/internal/tco"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -166,11 +167,11 @@ func col(header []string, name string) int {
 func reportMarket(t *testing.T, app *testutil.App) (a, b int64) {
 	t.Helper()
 	ctx := context.Background()
-	lines := allIncluded()
+	lines := testfactory.AllIncluded()
 	lines[1] = quote.Line{Item: "egress", Status: "charged", Unit: "per_gb", UnitPrice: csvND("0.05"), InWriting: true}
 	lines[8] = quote.Line{Item: "snapshot", Status: "unconfirmed"}
 	a = publishQuote(app, "EUR", "0.471", "70", lines)
-	b = publishQuote(app, "USD", "0.40", "", allIncluded())
+	b = publishQuote(app, "USD", "0.40", "", testfactory.AllIncluded())
 	if _, err := app.Store.CreateFXRate(ctx, user.SystemActor, market.FXRate{Base: "USD", Quote: "EUR",
 		Rate: decimal.RequireFromString("0.9"), AsOf: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Source: "test"}); err != nil {
 		t.Fatal(err)
@@ -351,7 +352,7 @@ func TestReportExportsAgreeToTheCent(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
 	a, b := reportMarket(t, app)
-	c := publishQuote(app, "EUR", "1.237", "", allIncluded())
+	c := publishQuote(app, "EUR", "1.237", "", testfactory.AllIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	form := marketForm("=1+1 三家对比", a, b, c)
 	form.Set("profile.migration_gb", "333")
@@ -493,7 +494,7 @@ func money2(s string) string {
 func TestReportWorkflowByRole(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	analyst, analystID := app.AsUser(auth.RoleAnalyst)
 	other, _ := app.AsUser(auth.RoleAnalyst)
 	finance, _ := app.AsUser(auth.RoleFinance)
@@ -695,7 +696,7 @@ func TestReportConcurrentApproveAndReturn(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
 	ctx := context.Background()
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	f1, _ := app.AsUser(auth.RoleFinance)
 	f2, _ := app.AsUser(auth.RoleFinance)
@@ -819,7 +820,7 @@ func waitForLockWaiters(t *testing.T, app *testutil.App, n int) {
 func TestReportSaveFormAndValidation(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	cmp := c.Get(compareURL("200", q))
 	link := between(cmp.Body, `data-testid="report-save"`, "</section>")
@@ -865,12 +866,12 @@ func TestReportSaveFormAndValidation(t *testing.T) {
 func TestReportListFiltersAndInbox(t *testing.T) {
 	t.Parallel()
 	app, clock := reportApp(t)
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded()) // 70.00 at 200 h
-	other := specSeedPlatform(app)
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded()) // 70.00 at 200 h
+	other := testfactory.Platform(app.T, app.Store, market.Platform{})
 	_, gid := marketRefs(app)
 	q2d, err := app.Store.CreateQuoteDraft(context.Background(), user.SystemActor, quote.Quote{PlatformID: other.ID, GPUModelID: gid,
 		GPUCount: 1, Sharing: "dedicated", Currency: "EUR", Hourly: csvND("2"), BillingGranularity: "second", PricesIncludeTax: true,
-		AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), Source: "test", Lines: allIncluded()})
+		AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), Source: "test", Lines: testfactory.AllIncluded()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1002,7 +1003,7 @@ func someonesReport(a *testutil.App, status string) int64 {
 func TestReportReviseFromComparison(t *testing.T) {
 	t.Parallel()
 	app, _ := reportApp(t)
-	q := publishQuote(app, "EUR", "0.471", "70", allIncluded())
+	q := publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
 	finance, _ := app.AsUser(auth.RoleFinance)
 	id := saveReport(t, analyst, reportForm("一个月", "200", q))

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -66,7 +68,7 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /api/v1/tco/evaluate":    {want: want{422, 422, 422, 422, 422}},
 		"POST /api/v1/tco/rent-vs-buy": {want: want{422, 422, 422, 422, 422}},
 		"POST /api/v1/verify/nvidia-smi": {setup: func(a *testutil.App) string {
-			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(a).ID)
+			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
 		}, form: func(*testutil.App) url.Values {
 			return url.Values{"text": {"name, memory.total [MiB]\nNVIDIA Test GPU, 24564 MiB\n"}}
 		}, want: want{401, 200, 200, 200, 200}},
@@ -79,10 +81,14 @@ func TestRoutePolicies(t *testing.T) {
 		"GET /api/v1/openapi.json": {want: want{200, 200, 200, 200, 200}},
 		"GET /api/docs":            {want: want{200, 200, 200, 200, 200}},
 		"GET /api/v1/platforms":    {want: want{401, 200, 200, 200, 200}},
-		"GET /api/v1/platforms/:id": {setup: func(a *testutil.App) string { return "/api/v1/platforms/" + itoa(specSeedPlatform(a).ID) },
+		"GET /api/v1/platforms/:id": {setup: func(a *testutil.App) string {
+			return "/api/v1/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID)
+		},
 			want: want{401, 200, 200, 200, 200}},
 		"GET /api/v1/gpus": {want: want{401, 200, 200, 200, 200}},
-		"GET /api/v1/gpus/:id": {setup: func(a *testutil.App) string { return "/api/v1/gpus/" + itoa(specSeedGPU(a).ID) },
+		"GET /api/v1/gpus/:id": {setup: func(a *testutil.App) string {
+			return "/api/v1/gpus/" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
+		},
 			want: want{401, 200, 200, 200, 200}},
 		"GET /api/v1/quotes": {want: want{401, 200, 200, 200, 200}},
 		"GET /api/v1/quotes/:id": {setup: func(a *testutil.App) string { return "/api/v1/quotes/" + itoa(publishedQuote(a)) },
@@ -132,21 +138,33 @@ func TestRoutePolicies(t *testing.T) {
 		"GET /platforms":     {want: want{303, 200, 200, 200, 200}},
 		"GET /platforms/new": {want: want{303, 403, 403, 200, 200}},
 		"POST /platforms":    {form: specPlatformForm, want: want{401, 403, 403, 303, 303}},
-		"GET /platforms/:id": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) },
+		"GET /platforms/:id": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID)
+		},
 			want: want{303, 200, 200, 200, 200}},
-		"GET /platforms/:id/edit": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/edit" },
+		"GET /platforms/:id/edit": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/edit"
+		},
 			want: want{303, 403, 403, 200, 200}},
-		"POST /platforms/:id": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) },
+		"POST /platforms/:id": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID)
+		},
 			form: func(a *testutil.App) url.Values { v := specPlatformForm(a); v.Set("lock_version", "1"); return v },
 			want: want{401, 403, 403, 303, 303}},
 		"GET /gpus":     {want: want{303, 200, 200, 200, 200}},
 		"GET /gpus/new": {want: want{303, 403, 403, 200, 200}},
 		"POST /gpus":    {form: specGPUForm, want: want{401, 403, 403, 303, 303}},
-		"GET /gpus/:id": {setup: func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) },
+		"GET /gpus/:id": {setup: func(a *testutil.App) string {
+			return "/gpus/" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
+		},
 			want: want{303, 200, 200, 200, 200}},
-		"GET /gpus/:id/edit": {setup: func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) + "/edit" },
+		"GET /gpus/:id/edit": {setup: func(a *testutil.App) string {
+			return "/gpus/" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID) + "/edit"
+		},
 			want: want{303, 403, 403, 200, 200}},
-		"POST /gpus/:id": {setup: func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) },
+		"POST /gpus/:id": {setup: func(a *testutil.App) string {
+			return "/gpus/" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
+		},
 			form: func(a *testutil.App) url.Values { v := specGPUForm(a); v.Set("lock_version", "1"); return v },
 			want: want{401, 403, 403, 303, 303}},
 
@@ -255,15 +273,23 @@ func TestRoutePolicies(t *testing.T) {
 			id, _, result := routeTrialOutputs(a)
 			return "/trials/" + itoa(id) + "/results/" + itoa(result) + "/output"
 		}, want: want{303, 200, 200, 200, 200}},
-		"GET /platforms/:id/terms/edit": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms/edit" },
+		"GET /platforms/:id/terms/edit": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/terms/edit"
+		},
 			want: want{303, 403, 403, 200, 200}},
-		"POST /platforms/:id/terms": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms" },
+		"POST /platforms/:id/terms": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/terms"
+		},
 			form: func(*testutil.App) url.Values {
 				return termsForm(map[string]string{"sla.data_loss.answer": "route test", "sla.data_loss.in_writing": "true"})
 			}, want: want{401, 403, 403, 303, 303}},
-		"GET /platforms/:id/facts": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/facts" },
+		"GET /platforms/:id/facts": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/facts"
+		},
 			want: want{303, 403, 403, 200, 200}},
-		"POST /platforms/:id/facts": {setup: func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/facts" },
+		"POST /platforms/:id/facts": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/facts"
+		},
 			form: func(*testutil.App) url.Values {
 				return url.Values{"kind": {"backups"}, "value": {"yes"}, "source": {"route test"}, "as_of": {"2026-01-01"}}
 			}, want: want{401, 403, 403, 303, 303}},

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/market"
 	"gpuquote/internal/server"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -78,7 +80,7 @@ func walkCases() map[string]walkCase {
 				"profile.hours_per_month": {"200"}, "profile.months": {"1"}, "profile.instances": {"1"}}
 		}},
 		"POST /api/v1/verify/nvidia-smi": {path: p(func(a *testutil.App) string {
-			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(specSeedGPU(a).ID)
+			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
 		}), query: []string{"gpu_model"}, fields: []string{"text"}},
 		"POST /api/v1/availability": {fields: []string{"attempted_at", "gpu_count", "obtained", "wait_minutes", "note", "quote_id",
 			"trial_id", "platform", "gpu_model"}},
@@ -93,17 +95,29 @@ func walkCases() map[string]walkCase {
 			return "/account/sessions/00000000-0000-4000-8000-000000000000/end"
 		})},
 
-		"GET /platforms":          {query: []string{"q", "qual", "has", "page"}},
-		"POST /platforms":         {form: specPlatformForm},
-		"GET /platforms/:id":      {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) })},
-		"GET /platforms/:id/edit": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/edit" })},
-		"POST /platforms/:id": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) }),
+		"GET /platforms":  {query: []string{"q", "qual", "has", "page"}},
+		"POST /platforms": {form: specPlatformForm},
+		"GET /platforms/:id": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID)
+		})},
+		"GET /platforms/:id/edit": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/edit"
+		})},
+		"POST /platforms/:id": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID)
+		}),
 			form: func(a *testutil.App) url.Values { v := specPlatformForm(a); v.Set("lock_version", "1"); return v }},
-		"GET /gpus":          {query: []string{"q", "interconnect", "page"}},
-		"POST /gpus":         {form: specGPUForm},
-		"GET /gpus/:id":      {path: p(func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) })},
-		"GET /gpus/:id/edit": {path: p(func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) + "/edit" })},
-		"POST /gpus/:id": {path: p(func(a *testutil.App) string { return "/gpus/" + itoa(specSeedGPU(a).ID) }),
+		"GET /gpus":  {query: []string{"q", "interconnect", "page"}},
+		"POST /gpus": {form: specGPUForm},
+		"GET /gpus/:id": {path: p(func(a *testutil.App) string {
+			return "/gpus/" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
+		})},
+		"GET /gpus/:id/edit": {path: p(func(a *testutil.App) string {
+			return "/gpus/" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID) + "/edit"
+		})},
+		"POST /gpus/:id": {path: p(func(a *testutil.App) string {
+			return "/gpus/" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
+		}),
 			form: func(a *testutil.App) url.Values { v := specGPUForm(a); v.Set("lock_version", "1"); return v }},
 
 		"GET /quotes":     {query: listQuery},
@@ -174,15 +188,21 @@ func walkCases() map[string]walkCase {
 				return url.Values{"precision": {"fp32"}, "measured": {"80"}, "benchmark": {"sgemm"}}
 			}},
 		"GET /platforms/:id/terms/edit": {path: p(func(a *testutil.App) string {
-			return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms/edit"
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/terms/edit"
 		})},
-		"POST /platforms/:id/terms": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/terms" }),
+		"POST /platforms/:id/terms": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/terms"
+		}),
 			form: func(*testutil.App) url.Values {
 				return termsForm(map[string]string{"sla.data_loss.answer": "walk", "sla.data_loss.in_writing": "true"})
 			}},
-		"GET /platforms/:id/facts": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/facts" }),
+		"GET /platforms/:id/facts": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/facts"
+		}),
 			query: []string{"kind"}},
-		"POST /platforms/:id/facts": {path: p(func(a *testutil.App) string { return "/platforms/" + itoa(specSeedPlatform(a).ID) + "/facts" }),
+		"POST /platforms/:id/facts": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/facts"
+		}),
 			form: func(*testutil.App) url.Values {
 				return url.Values{"kind": {"setup_minutes"}, "value": {"yes"}, "minutes": {"30"}, "note": {"walk"},
 					"source": {"walk"}, "as_of": {"2026-01-01"}, "trial_id": {"1"}}

@@ -9,6 +9,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -20,7 +21,7 @@ func TestBrowserTrialPasteOfAThrottledCard(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
-	quote := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
+	quote := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID)
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	ctx := testutil.Browser(t)
 	if err := chromedp.Do(ctx,

@@ -13,6 +13,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/verify"
 )
@@ -26,7 +27,7 @@ func TestBrowserTrialPasteOfAPowerCappedCard(t *testing.T) {
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	email, pw, analystID := app.CreateUser(auth.RoleAnalyst)
-	tr := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID), analystID)
+	tr := openTrialBy(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID), analystID)
 	ctx := testutil.Browser(t)
 	if err := chromedp.Do(ctx,
 		signIn(app, email, pw),
@@ -93,7 +94,7 @@ func TestTrialPageAsksForIdleAndLoadInOnePaste(t *testing.T) {
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	analyst, analystID := app.AsUser(auth.RoleAnalyst)
-	tr := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID), analystID)
+	tr := openTrialBy(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID), analystID)
 
 	capture := between(trialPage(t, analyst, tr.ID), `data-testid="nvsmi-capture"`, `data-testid="nvsmi-form"`)
 	command := "nvidia-smi --query-gpu=" + verify.Query() + " --format=csv -l 1"

@@ -13,6 +13,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/trial"
 	"gpuquote/web"
@@ -56,7 +57,7 @@ func TestBrowserTrialPageForReadersAndOwners(t *testing.T) {
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	authorEmail, authorPW, authorID := app.CreateUser(auth.RoleAnalyst)
-	tr := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID), authorID)
+	tr := openTrialBy(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID), authorID)
 	author := app.Client()
 	author.Login(authorEmail, authorPW)
 	base := "/trials/" + itoa(tr.ID)

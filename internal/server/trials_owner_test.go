@@ -13,6 +13,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/trial"
 	"gpuquote/web"
@@ -45,7 +46,7 @@ func TestTrialWritesAreTheAuthorsEditorsAndAdmins(t *testing.T) {
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
 	author, authorID := app.AsUser(auth.RoleAnalyst)
-	tr := openTrialBy(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID), authorID)
+	tr := openTrialBy(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID), authorID)
 	authorName := tr.CreatedByName
 	finance, _ := app.AsUser(auth.RoleFinance)
 	other, _ := app.AsUser(auth.RoleAnalyst)
@@ -128,7 +129,7 @@ func TestTrialEvidenceBudget(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
-	q := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
+	q := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID)
 	editor, _ := app.AsUser(auth.RoleEditor)
 	zh := app.Catalog.Translator(i18n.ZH)
 
@@ -203,7 +204,7 @@ func TestTrialPageWithFullEvidenceStaysSmall(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
-	tr := openTrial(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID)).ID
+	tr := openTrial(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID)).ID
 	reader, _ := app.AsUser(auth.RoleFinance)
 	ctx := context.Background()
 	line := strings.Repeat("0, NVIDIA GeForce RTX 3090, 24576 MiB, 21034 MiB, 40.12 W, 350.00 W, 420 MHz, 2100 MHz, 100 %, 48, 0x8\n", 1)
@@ -265,7 +266,7 @@ func TestTrialPageWithFullEvidenceStaysSmall(t *testing.T) {
 		t.Errorf("the whole check output: %d, %d bytes", out.StatusCode, len(out.Body))
 	}
 	// Another trial's paste is not this trial's.
-	other := openTrial(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID)).ID
+	other := openTrial(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID)).ID
 	if r := reader.Get("/trials/" + itoa(other) + "/pastes/" + itoa(ids[0])); r.StatusCode != http.StatusNotFound {
 		t.Errorf("another trial's paste: %d, want 404", r.StatusCode)
 	}
@@ -280,8 +281,8 @@ func TestTrialPerformanceOfOthersDoesNotFlagComparisons(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 4090", false, trialBF16("132", ""))
-	measuredOn := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
-	other := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
+	measuredOn := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID)
+	other := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID)
 	author, authorID := app.AsUser(auth.RoleAnalyst)
 	_, strangerID := app.AsUser(auth.RoleAnalyst)
 	tr := openTrialBy(app, measuredOn, authorID)

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -15,6 +14,7 @@ import (
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/trial"
 	"gpuquote/internal/user"
@@ -23,21 +23,20 @@ import (
 func trialInt(n int) *int { return &n }
 
 // trialGPU stores a GPU model named as nvidia-smi would name it (unique
-// within a test): 24 GB, the given perf rows, and the RTX 3090's healthy load ranges when load is set (the
-// guide's figures: 280–350 W, 1600–1800 MHz).
+// within a test): 24 GB, the given perf rows, and the RTX 3090's healthy
+// load ranges when load is set (the guide's figures: 280–350 W,
+// 1600–1800 MHz).
 func trialGPU(a *testutil.App, name string, load bool, perf ...market.GPUPerf) market.GPUModel {
 	a.T.Helper()
-	g := market.GPUModel{Vendor: "NVIDIA", Name: name, VRAMGB: decimal.RequireFromString("24"),
-		Interconnect: "pcie", Perf: perf}
+	g := market.GPUModel{Name: name, Perf: perf}
+	if perf == nil {
+		g.Perf = []market.GPUPerf{}
+	}
 	if load {
 		g.TDPW, g.BoostClockMHz = trialInt(350), trialInt(1695)
 		g.LoadPowerMinW, g.LoadPowerMaxW, g.LoadClockMinMHz, g.LoadClockMaxMHz = trialInt(280), trialInt(350), trialInt(1600), trialInt(1800)
 	}
-	out, err := a.Store.CreateGPUModel(context.Background(), user.SystemActor, g)
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return out
+	return testfactory.GPUModel(a.T, a.Store, g)
 }
 
 // trialBF16 is a nominal BF16 figure, with a reference measured one when given.
@@ -54,49 +53,28 @@ func trialBF16(nominal, reference string) market.GPUPerf {
 // included in writing) of a platform and GPU model.
 func trialQuote(a *testutil.App, platformID, gpuID int64) int64 {
 	a.T.Helper()
-	ctx := context.Background()
-	d, err := a.Store.CreateQuoteDraft(ctx, user.SystemActor, quote.Quote{PlatformID: platformID, GPUModelID: gpuID, GPUCount: 1,
-		Sharing: "dedicated", Currency: "EUR", Hourly: decimal.NewNullDecimal(decimal.RequireFromString("1")),
-		BillingGranularity: "second", PricesIncludeTax: true, AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC),
-		Source: "test", Lines: allIncluded()})
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	q, err := a.Store.PublishQuote(ctx, user.SystemActor, d.ID, d.LockVersion)
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return q.ID
+	return testfactory.Published(a.T, a.Store, quote.Quote{PlatformID: platformID, GPUModelID: gpuID,
+		Hourly: testfactory.ND("1"), Lines: testfactory.AllIncluded()}).ID
 }
 
 // openTrial opens a trial of a quote, started on its as-of day.
 func openTrial(a *testutil.App, quoteID int64) trial.Trial {
 	a.T.Helper()
-	tr, err := a.Store.CreateTrial(context.Background(), user.SystemActor, trial.Start{QuoteID: quoteID,
-		StartedOn: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)})
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return tr
+	return testfactory.Trial(a.T, a.Store, user.SystemActor, quoteID)
 }
 
 // openTrialBy opens a trial of a quote as user userID, who is then its
 // author (docs/RULES.md §16.3).
 func openTrialBy(a *testutil.App, quoteID, userID int64) trial.Trial {
 	a.T.Helper()
-	tr, err := a.Store.CreateTrial(context.Background(), user.Actor{UserID: userID}, trial.Start{QuoteID: quoteID,
-		StartedOn: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)})
-	if err != nil {
-		a.T.Fatal(err)
-	}
-	return tr
+	return testfactory.Trial(a.T, a.Store, user.Actor{UserID: userID}, quoteID)
 }
 
 // routeTrial is a trial of a fresh platform's quote of a GPU model with an
 // fp32 figure, for the route policy test.
 func routeTrial(a *testutil.App) int64 {
 	a.T.Helper()
-	return openTrial(a, trialQuote(a, specSeedPlatform(a).ID, specSeedGPU(a).ID)).ID
+	return openTrial(a, trialQuote(a, testfactory.Platform(a.T, a.Store, market.Platform{}).ID, testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)).ID
 }
 
 // routeTrialOutputs is a trial opened by the system with one paste and
@@ -335,7 +313,7 @@ func TestTrialNvidiaSMIPasteDecidesChecks(t *testing.T) {
 	t.Parallel()
 	app := specClockApp(t)
 	gpu := trialGPU(app, "GeForce RTX 3090", true, market.GPUPerf{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6")})
-	quote := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
+	quote := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID)
 	analyst, analystID := app.AsUser(auth.RoleAnalyst)
 
 	// The guide's throttled card: model and VRAM pass, check 11 fails.
@@ -398,8 +376,8 @@ func TestTrialPerformanceBelow85FlagsTheComparison(t *testing.T) {
 	// The guide's RTX 4090: nominal 132 TFLOPS (labelled BF16 in the
 	// catalog), no reference measured figure.
 	gpu := trialGPU(app, "GeForce RTX 4090", false, trialBF16("132", ""))
-	measuredOn := trialQuote(app, specSeedPlatform(app).ID, gpu.ID)
-	other := trialQuote(app, specSeedPlatform(app).ID, gpu.ID) // another platform, same model
+	measuredOn := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID)
+	other := trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID) // another platform, same model
 	analyst, analystID := app.AsUser(auth.RoleAnalyst)
 	tr := openTrialBy(app, measuredOn, analystID)
 	path := "/trials/" + itoa(tr.ID) + "/performance"
@@ -479,7 +457,7 @@ func TestTrialPerformanceAgainstTheReferenceFigure(t *testing.T) {
 	app := specClockApp(t)
 	// A datacenter part: nominal 989.5, a healthy card measures 785.
 	gpu := trialGPU(app, "H200", false, trialBF16("989.5", "785"))
-	tr := openTrial(app, trialQuote(app, specSeedPlatform(app).ID, gpu.ID))
+	tr := openTrial(app, trialQuote(app, testfactory.Platform(app.T, app.Store, market.Platform{}).ID, gpu.ID))
 	editor, _ := app.AsUser(auth.RoleEditor)
 	editor.Header.Set("Accept-Language", "en")
 	path := "/trials/" + itoa(tr.ID) + "/performance"

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -10,12 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shopspring/decimal"
-
 	"gpuquote/internal/auth"
 	"gpuquote/internal/market"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
-	"gpuquote/internal/user"
 )
 
 // verifyBody is the 200 answer of the verify API, figures kept as raw JSON
@@ -58,14 +55,9 @@ func decodeJSON(t *testing.T, r *testutil.Response, v any) {
 func seedRTX3090(t *testing.T, app *testutil.App) market.GPUModel {
 	t.Helper()
 	ip := func(n int) *int { return &n }
-	g, err := app.Store.CreateGPUModel(context.Background(), user.SystemActor, market.GPUModel{
-		Vendor: "NVIDIA", Name: "GeForce RTX 3090", VRAMGB: decimal.RequireFromString("24"), Interconnect: "nvlink",
+	return testfactory.GPUModel(t, app.Store, market.GPUModel{Name: "GeForce RTX 3090", Interconnect: "nvlink",
 		TDPW: ip(350), BoostClockMHz: ip(1695), LoadPowerMinW: ip(280), LoadPowerMaxW: ip(350), LoadClockMinMHz: ip(1600), LoadClockMaxMHz: ip(1800),
-		Perf: []market.GPUPerf{{Precision: "fp32", NominalTFLOPS: decimal.RequireFromString("35.6"), NominalSource: "spec"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+		Perf: []market.GPUPerf{{Precision: "fp32", NominalTFLOPS: testfactory.D("35.6"), NominalSource: "spec"}}})
 }
 
 func verifyFixture(t *testing.T, name string) string {
@@ -190,7 +182,7 @@ func TestVerifyWithToken(t *testing.T) {
 func TestVerifyNullsAndLanguage(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
-	specSeedGPU(app)
+	testfactory.GPUModel(app.T, app.Store, market.GPUModel{})
 	g := seedRTX3090(t, app)
 	c, _ := app.AsUser(auth.RoleAnalyst)
 	text := "name, memory.total [MiB], memory.used [MiB], power.draw [W], clocks_throttle_reasons.active\n" +

@@ -12,6 +12,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 )
@@ -22,7 +23,7 @@ import (
 func TestWordsCountsDatesAndUnits(t *testing.T) {
 	t.Parallel()
 	app, clock := reportApp(t)
-	lines := allIncluded()
+	lines := testfactory.AllIncluded()
 	lines[5] = quote.Line{Item: "data_disk", Status: "charged", Unit: "per_month", UnitPrice: csvND("0.02"), InWriting: true}
 	pid, gid := marketRefs(app)
 	q := quote.Quote{PlatformID: pid, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated", Currency: "EUR",
@@ -81,7 +82,7 @@ func TestWordsCountsDatesAndUnits(t *testing.T) {
 	if !strings.Contains(preview, "1 quote will be frozen") || strings.Contains(preview, "1 quotes") {
 		t.Errorf("report preview: %q", between(preview, `data-testid="report-new-preview"`, "</h2>"))
 	}
-	if two := get("en", "/reports/new?"+reportForm("", "200", p.ID, publishQuote(app, "EUR", "0.471", "70", allIncluded())).Encode()); !strings.Contains(two, "2 quotes will be frozen") {
+	if two := get("en", "/reports/new?"+reportForm("", "200", p.ID, publishQuote(app, "EUR", "0.471", "70", testfactory.AllIncluded())).Encode()); !strings.Contains(two, "2 quotes will be frozen") {
 		t.Errorf("report preview of two: %q", between(two, `data-testid="report-new-preview"`, "</h2>"))
 	}
 
