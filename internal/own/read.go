@@ -44,13 +44,22 @@ var (
 	maxPUE   = tco.MaxPUE
 	earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
-	moneyRule = form.Numeric(20, 6)
+	// Amounts and draws are bounded as the engine bounds them (docs/RULES.md
+	// §17.1: amounts by §14.1's 10¹², draws 0–1,000,000 W), below what the
+	// columns hold, so an option saved can always be priced.
+	moneyRule = capped(form.Numeric(20, 6), tco.MaxAmount)
 	pctRule   = form.Decimal{Places: 2, Digits: 3, Max: hundred}
-	wattRule  = form.Numeric(9, 2)
+	wattRule  = capped(form.Numeric(9, 2), tco.MaxPowerW)
 	kwhRule   = form.Numeric(12, 6)
 	rateRule  = form.Numeric(8, 6)
 	pueRule   = form.Numeric(4, 2)
 )
+
+// capped is rule with max as its largest value.
+func capped(rule form.Decimal, max decimal.Decimal) form.Decimal {
+	rule.Max = decimal.NewNullDecimal(max)
+	return rule
+}
 
 // Read reads and validates an option version from its form fields, every
 // problem at once (docs/RULES.md §17.4): the name, the GPU model (known
