@@ -228,3 +228,20 @@ func TestValidateRentOrBuyCurrency(t *testing.T) {
 		t.Errorf("errors %v", errs)
 	}
 }
+
+// TestCapitalRateIsAFractionBelowOne: the cost of capital is a fraction
+// below 1, as the option form reads it (docs/RULES.md §17.1, §17.4): the
+// engine refuses 1 and takes 0.999999.
+func TestCapitalRateIsAFractionBelowOne(t *testing.T) {
+	for rate, ok := range map[string]bool{"0": true, "0.05": true, "0.999999": true, "1": false, "1.5": false} {
+		o := Own{Currency: "EUR", GPUCount: 1, PurchasePrice: d("25000"), LifeMonths: 36, PowerLoadW: d("600"), PUE: d("1"),
+			KWhPrice: d("0.2"), CapitalRatePerYear: d(rate), PricesIncludeTax: true}
+		named := false
+		for _, e := range ValidateOwn(o, profile("200", 12), Options{}) {
+			named = named || e.Field == "own.capital_rate_per_year"
+		}
+		if named == ok {
+			t.Errorf("capital rate %s: refused %v, want %v", rate, named, !ok)
+		}
+	}
+}

@@ -22,8 +22,10 @@ var (
 	MaxPowerW = decimal.New(1000000, 0)
 	// MaxPUE bounds pue.
 	MaxPUE = decimal.New(10, 0)
-	// MaxCapitalRate bounds capital_rate_per_year: 100 % a year.
-	MaxCapitalRate = one
+	// MaxCapitalRate bounds capital_rate_per_year: a fraction below 1 (the
+	// largest with six places), as the option form reads it
+	// (docs/RULES.md §17.1, §17.4).
+	MaxCapitalRate = decimal.RequireFromString("0.999999")
 )
 
 // CodeCurrencyMismatch: the own option's currency is not the rental
