@@ -2,7 +2,12 @@ package web
 
 import (
 	"context"
+	"net/url"
+	"slices"
+	"strconv"
 	"strings"
+
+	"gpuquote/internal/user"
 )
 
 // LoginView is the login page's view model.
@@ -162,4 +167,68 @@ func DescribeUserAgent(ua string) (browser, os string) {
 		os = "Linux"
 	}
 	return browser, os
+}
+
+// NewSessionRows lists a user's live sessions for the account page, in
+// their order, each with the device its User-Agent names.
+func NewSessionRows(list []user.LiveSession) []SessionRow {
+	rows := make([]SessionRow, 0, len(list))
+	for _, ses := range list {
+		browser, os := DescribeUserAgent(ses.UserAgent)
+		rows = append(rows, SessionRow{ID: ses.PublicID, Browser: browser, OS: os, UserAgent: ses.UserAgent,
+			Address: ses.ClientIP, SignedIn: ses.CreatedAt.UTC().Format("2006-01-02 15:04"),
+			LastSeen: ses.LastSeenAt.UTC().Format("2006-01-02 15:04"), Current: ses.Current})
+	}
+	return rows
+}
+
+// WithTokens is the account page v with the user's API tokens and the
+// create-token form: its defaults unless v brings what was sent, and
+// every scope to choose from.
+func (v AccountView) WithTokens(tokens []user.APIToken) AccountView {
+	for _, t := range tokens {
+		row := APITokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.UTC().Format("2006-01-02 15:04"), Scopes: t.Scopes}
+		if t.LastUsedAt != nil {
+			row.LastUsed = t.LastUsedAt.UTC().Format("2006-01-02 15:04")
+		}
+		if t.ExpiresAt != nil {
+			row.Expires = t.ExpiresAt.UTC().Format("2006-01-02 15:04")
+		}
+		v.Tokens = append(v.Tokens, row)
+	}
+	if v.TokenForm.ExpiresDays == 0 {
+		v.TokenForm = APITokenForm{Scopes: []string{user.ScopeRead}, ExpiresDays: APITokenDefaultLifetime}
+	}
+	v.TokenForm.ScopeChoices = user.APIScopes
+	return v
+}
+
+// ReadAPITokenForm reads the create-token form's choices: the name
+// (trimmed), the scopes ticked, each once and in the form's order, at
+// least one (docs/RULES.md §19.2), and one of APITokenLifetimes (the
+// default when it is none); errs are the problems of the scopes and the
+// lifetime.
+func ReadAPITokenForm(values url.Values) (f APITokenForm, errs Errors) {
+	errs = Errors{}
+	f.Name = strings.TrimSpace(values.Get("name"))
+	for _, sc := range user.APIScopes {
+		if slices.Contains(values["scope"], sc) {
+			f.Scopes = append(f.Scopes, sc)
+		}
+	}
+	for _, sc := range values["scope"] {
+		if !slices.Contains(user.APIScopes, sc) {
+			errs.Set("token_scope", "apitoken.scope.unknown")
+		}
+	}
+	if len(f.Scopes) == 0 && errs["token_scope"].ID == "" {
+		errs.Set("token_scope", "apitoken.scope.required")
+	}
+	days, err := strconv.Atoi(values.Get("expires_days"))
+	if err != nil || !slices.Contains(APITokenLifetimes, days) {
+		errs.Set("token_expiry", "apitoken.expiry.invalid")
+		days = APITokenDefaultLifetime
+	}
+	f.ExpiresDays = days
+	return f, errs
 }

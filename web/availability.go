@@ -8,6 +8,7 @@ import (
 	"gpuquote/internal/avail"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/report"
 )
 
@@ -212,4 +213,54 @@ func AddCompareAvailability(tr *i18n.Translator, v *CompareView, cmp *compare.Co
 		v.Availability = append(v.Availability, CompareAvailabilityRow{QuoteID: r.Quote.ID, Name: QuoteName(tr, r.Quote),
 			URL: AvailabilityURL(r.Quote.PlatformID, r.Quote.GPUModelID), Stats: AvailabilityStats(cmp.AvailabilityOf(r))})
 	}
+}
+
+// NewAvailabilityPanel is the availability box of a quote or trial page
+// for pair on today, with its statistics and form.
+func NewAvailabilityPanel(pair market.PlatformGPU, today time.Time, stats []avail.Stat, f AvailabilityForm) *AvailabilityPanel {
+	return &AvailabilityPanel{ListURL: AvailabilityURL(pair.PlatformID, pair.GPUModelID), Day: today.Format(time.DateOnly),
+		Stats: AvailabilityStats(stats), Form: f}
+}
+
+// AvailabilityRecords is one page of the records of attempts of Pair, a
+// platform × GPU model, with its statistics on Today and the form as it
+// stands.
+type AvailabilityRecords struct {
+	Pair                 market.PlatformGPU
+	Platform             market.Platform
+	GPU                  market.GPUModel
+	Today                time.Time
+	Stats                []avail.Stat
+	Records              []avail.Record
+	Page, PerPage, Total int
+	Form                 AvailabilityForm
+}
+
+// NewAvailabilityPageView builds the records page of a platform × GPU
+// model: the statistics, the records newest attempt first with their
+// pager, and the form (csrf its token).
+func NewAvailabilityPageView(tr *i18n.Translator, in AvailabilityRecords, csrf string) AvailabilityPageView {
+	p, g := in.Platform, in.GPU
+	v := AvailabilityPageView{Platform: DisplayName(tr.Lang, p.NameZH, p.NameEN), GPU: g.Vendor + " " + g.Name,
+		Day: in.Today.Format(time.DateOnly), Stats: AvailabilityStats(in.Stats), Form: in.Form,
+		Pager: Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total, Base: AvailabilityURL(in.Pair.PlatformID, in.Pair.GPUModelID)}}
+	for _, r := range in.Records {
+		v.Rows = append(v.Rows, NewAvailabilityRow(tr, r))
+	}
+	v.Form.CSRF = csrf
+	if v.Form.Errors == nil {
+		v.Form.Errors = Errors{}
+	}
+	return v
+}
+
+// TypedAvailabilityForm is the record form of pair as posted (values),
+// with its problems, to be shown again.
+func TypedAvailabilityForm(in avail.Input, pair market.PlatformGPU, values url.Values, errs Errors) AvailabilityForm {
+	f := AvailabilityForm{QuoteID: in.QuoteID, TrialID: in.TrialID, PlatformID: pair.PlatformID, GPUModelID: pair.GPUModelID,
+		Values: map[string]string{}, Errors: errs}
+	for _, k := range []string{"attempted_at", "gpu_count", "obtained", "wait_minutes", "note"} {
+		f.Values[k] = values.Get(k)
+	}
+	return f
 }

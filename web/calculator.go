@@ -3,6 +3,7 @@ package web
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -366,4 +367,46 @@ func NewCalcResult(r tcoapi.Response, tr *i18n.Translator) *CalcResult {
 		out.FlagIDs = append(out.FlagIDs, catalog.Flag(f).LabelID())
 	}
 	return out
+}
+
+// CalculatorRecords is one evaluation of the calculator form: the form
+// posted, the request built from it, whether it is the rent-or-buy mode,
+// and what the evaluation gave (Result; RentBuy in that mode) or the
+// problems it found.
+type CalculatorRecords struct {
+	Form    url.Values
+	Request tcoapi.FormRequest
+	Buy     bool
+	Result  tcoapi.Response
+	RentBuy tcoapi.RentBuyResponse
+	Errs    []tcoapi.FieldError
+}
+
+// NewCalculatorView builds the calculator: the form with every problem
+// beside its input (the own option's sections too in the rent-or-buy
+// mode), and the result when there is no problem.
+func NewCalculatorView(tr *i18n.Translator, in CalculatorRecords) CalculatorView {
+	msgs := map[string]string{}
+	for _, e := range in.Errs {
+		name := in.Request.Field(e.Field)
+		if _, dup := msgs[name]; !dup {
+			msgs[name] = tr.TMap(e.MessageID, e.Args)
+		}
+	}
+	sections, lines := CalculatorForm(in.Form, msgs)
+	all := sections
+	v := CalculatorView{Sections: sections, Lines: lines, Buy: in.Buy}
+	if in.Buy {
+		v.Own = OwnSections(in.Form, msgs)
+		all = append(append([]Section(nil), sections[:1]...), append(v.Own, sections[1:]...)...)
+	}
+	v.Errors = CalcErrorList(all, lines, msgs)
+	if len(in.Errs) == 0 {
+		v.Result = NewCalcResult(in.Result, tr)
+		if in.Buy {
+			months, _ := strconv.Atoi(strings.TrimSpace(in.Form.Get("profile.months")))
+			v.RentBuy = NewRentBuyResult(in.RentBuy, strings.TrimSpace(in.Form.Get("profile.hours_per_month")), months, tr)
+		}
+	}
+	return v
 }

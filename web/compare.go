@@ -1,6 +1,22 @@
 package web
 
-import "net/url"
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpuquote/internal/compare"
+	"gpuquote/internal/form"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/money"
+	"gpuquote/internal/own"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/tco"
+	"gpuquote/internal/vendorq"
+)
 
 // ComparePreset is one of the guides' three paths, as a link that fills
 // the profile.
@@ -174,4 +190,208 @@ type CompareView struct {
 	OwnSelected   int
 	OwnTooMany    bool
 	OwnRows       []CompareOwnRow
+}
+
+// compareQualifications are the platform qualifications a comparison may
+// require.
+var compareQualifications = []Option{
+	{Value: "idc_licence", LabelID: "compare.qual.idc_licence"},
+	{Value: "isp_licence", LabelID: "compare.qual.isp_licence"},
+	{Value: "iso27001", LabelID: "compare.qual.iso27001"},
+	{Value: "mlps3", LabelID: "compare.qual.mlps3"},
+	{Value: "third_party_guarantee", LabelID: "compare.qual.third_party_guarantee"},
+}
+
+// CompareURL is the compare page with a page state.
+func CompareURL(state url.Values) string {
+	if len(state) == 0 {
+		return "/compare"
+	}
+	return "/compare?" + state.Encode()
+}
+
+// cloneValues copies v, every value list too.
+func cloneValues(v url.Values) url.Values {
+	out := make(url.Values, len(v))
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}
+
+// CompareRecords is what the compare page shows besides its charts: the
+// page state asked for (Values, filled from Preset when it names one), its
+// priced comparison, the quotes and own-hardware options to tick and the
+// saved profiles.
+type CompareRecords struct {
+	Values url.Values
+	Preset string
+	Cmp    *compare.Comparison
+	// Asked are the problems of the report currency asked for: while there
+	// are any, nothing is shown priced.
+	Asked form.Errors
+	// Candidates are the quotes the filters found, the reader's open
+	// proposals first; More says more quotes match than are listed.
+	Candidates []quote.Quote
+	More       bool
+	// Owns are the own-hardware options the reader may read.
+	Owns []own.Option
+	// Profiles are the saved usage profiles; their LoadURL is filled in
+	// here.
+	Profiles []SavedProfile
+	Today    time.Time
+	// BaseURL is the site's configured address, the share link's start.
+	BaseURL string
+}
+
+// NewCompareView builds the comparison page, all but its charts: the
+// profile and scenario forms with every field's error, the presets, the
+// candidates screened against the profile (greyed with the reason, never
+// dropped, unless the reader asked to leave out cards below the VRAM
+// floor), the priced table, scenario and own-hardware rows, the sections
+// loaded when opened, the saved profiles and the page state's links.
+func NewCompareView(tr *i18n.Translator, in CompareRecords) CompareView {
+	values, cmp := in.Values, in.Cmp
+	shows := len(in.Asked) == 0
+	shown := CompareShown(values, cmp, shows)
+	msgs := map[string]string{}
+	profileErrors := cmp.ProfileErrors
+	if cmp.B != nil {
+		profileErrors = slices.Concat(profileErrors, cmp.B.ProfileErrors)
+	}
+	for _, e := range profileErrors {
+		if _, dup := msgs[e.Field]; !dup {
+			msgs[e.Field] = tr.TMap(e.MessageID, e.Args)
+		}
+	}
+	v := CompareView{ProfileSections: ProfileSections(values, msgs), ScenarioSections: ScenarioSections(values, msgs),
+		Qualifications: compareQualifications}
+	// Every field's error has its place on the page, empty without one, so
+	// htmx can bring the errors in out of band as the reader types.
+	for _, secs := range [][]Section{v.ProfileSections, v.ScenarioSections} {
+		for i := range secs {
+			for j := range secs[i].Fields {
+				secs[i].Fields[j].LiveError = true
+			}
+		}
+	}
+	v.ReportCurrency = Field{Name: "report_currency", Kind: "text", LabelID: "calc.report_currency",
+		HintID: "compare.hint.report_currency", Value: values.Get("report_currency"), LiveError: true}
+	if m, bad := in.Asked["report_currency"]; bad {
+		v.ReportCurrency.Error = tr.T(m.ID, m.Args...)
+	}
+	v.Errors = ErrorList(slices.Concat(v.ProfileSections, []Section{{Fields: []Field{v.ReportCurrency}}}, v.ScenarioSections), nil)
+	for _, p := range compare.Presets {
+		v.Presets = append(v.Presets, ComparePreset{Key: p.Key, LabelID: p.LabelID, HintID: p.HintID,
+			URL: "/compare?preset=" + p.Key, Active: p.Key == in.Preset})
+	}
+	if cmp.Floor.Valid {
+		v.VRAMFloor = money.Fixed(cmp.Floor.Decimal, 2)
+	}
+	v.SelectedCount, v.TooMany = len(cmp.SelectedIDs), cmp.TooMany
+	for _, g := range cmp.GPUs {
+		v.GPUs = append(v.GPUs, Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Vendor + " " + g.Name})
+	}
+	v.CandidatesMore = in.More
+
+	stale := tco.StaleBefore(in.Today)
+	for _, q := range in.Candidates {
+		cand := compare.Candidate{Quote: q, GPU: cmp.GPUByID[q.GPUModelID]}
+		var reasons []compare.Reason
+		if len(cmp.ProfileErrors) == 0 {
+			reasons = compare.Screen(cand, cmp.In, cmp.Floor)
+		}
+		if values.Get("fit") == "1" && slices.ContainsFunc(reasons, func(r compare.Reason) bool { return r.MessageID == compare.ReasonVRAMFloor }) {
+			continue // the reader asked to leave out cards below the floor
+		}
+		v.Candidates = append(v.Candidates, CompareCandidate{ID: q.ID, Name: QuoteName(tr, q),
+			Hourly: FormatMoney(tr.Lang, q.Hourly, q.Currency), Monthly: FormatMoney(tr.Lang, q.Monthly, q.Currency),
+			AsOf: FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: cmp.Seen[q.ID], Reasons: ReasonTexts(tr, reasons),
+			NotReviewed: quote.IsProposal(q.State)})
+	}
+
+	if len(cmp.Rows) > 0 && shows {
+		CompareTable(tr, &v, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
+		CompareScenario(tr, &v.Rows, &v.ScenarioChanges, cmp.B, cmp.Rows, cmp.In)
+		// The matrix, the facts and the availability load when opened
+		// (docs/RULES.md §20.4).
+		v.Sections = CompareSections(shown, v.Rows)
+	}
+	v.OwnCandidates = OwnCandidates(tr, in.Owns, cmp.OwnSelectedIDs, cmp.Own)
+	v.OwnSelected, v.OwnTooMany = len(cmp.OwnSelectedIDs), cmp.OwnTooMany
+	if len(cmp.Own) > 0 && shows {
+		CompareOwn(tr, &v, cmp.Rows, cmp.Own, cmp.In)
+	}
+
+	// Loading a saved profile replaces the profile only: the selection,
+	// the filters, the order and the report currency asked for stay.
+	keep := compare.State(values)
+	for k := range keep {
+		if strings.HasPrefix(k, "profile.") {
+			delete(keep, k)
+		}
+	}
+	for _, p := range in.Profiles {
+		keep.Set("profile_id", strconv.FormatInt(p.ID, 10))
+		p.LoadURL = "/compare?" + keep.Encode()
+		v.Profiles = append(v.Profiles, p)
+	}
+	// The profile forms carry the state as asked (a default currency stays
+	// a default); a report and a shared link carry the currency shown.
+	v.State = compare.State(values)
+	v.ReturnURL = CompareURL(v.State)
+	v.Filter = cloneValues(values)
+	if shows {
+		v.Filter.Set("report_currency", cmp.In.ReportCurrency)
+	}
+	v.SharePath = CompareURL(shown)
+	v.ShareURL = in.BaseURL + v.SharePath
+	return v
+}
+
+// CompareShown is the page state shown of the comparison cmp of the page
+// state values: the share link's, and each section's (the report currency
+// as decided, when the figures are shown).
+func CompareShown(values url.Values, cmp *compare.Comparison, shows bool) url.Values {
+	st := compare.State(values)
+	if shows {
+		st.Set("report_currency", cmp.In.ReportCurrency)
+	}
+	return st
+}
+
+// NewCompareSectionView builds section key of the comparison cmp of the
+// page state values on its own (docs/RULES.md §20.4), at the address of
+// the page state shown (CompareShown); shows says the figures are shown
+// (the report currency asked for is one). Nothing priced is the section's
+// empty state.
+func NewCompareSectionView(ctx context.Context, tr *i18n.Translator, key string, values url.Values, cmp *compare.Comparison, shows bool) CompareSectionView {
+	shown := CompareShown(values, cmp, shows)
+	v := CompareSectionView{BackURL: CompareURL(shown),
+		CompareSection: CompareSection{Key: key, TitleID: SectionTitleID(key), URL: SectionURL(key, shown)}}
+	if len(cmp.Rows) == 0 || !shows {
+		return v
+	}
+	var cv CompareView
+	switch key {
+	case SectionLines:
+		CompareTable(tr, &cv, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
+		v.Rows, v.ItemLabelIDs, v.Count = cv.Rows, cv.ItemLabelIDs, PricedCount(cv.Rows)
+	case SectionFacts:
+		AddCompareFacts(ctx, &cv, cmp)
+		v.Facts, v.Count = cv.Facts, len(cmp.Rows)
+	case SectionAvailability:
+		AddCompareAvailability(tr, &cv, cmp)
+		v.Availability, v.AvailabilityDay, v.Count = cv.Availability, cv.AvailabilityDay, len(cv.Availability)
+	}
+	return v
+}
+
+// NewQuestionsView builds the questions to send quote q's vendor as plain
+// text to copy, in the context qc (docs/RULES.md §18.3).
+func NewQuestionsView(tr *i18n.Translator, q quote.Quote, qc vendorq.Context) QuestionsView {
+	name := QuoteName(tr, q)
+	title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + FormatDate(q.AsOf)
+	return QuestionsView{ID: strconv.FormatInt(q.ID, 10), Name: name, QuoteURL: "/quotes/" + strconv.FormatInt(q.ID, 10),
+		PlainText: vendorq.PlainText(title, vendorq.For(q, qc), tr.TMap)}
 }

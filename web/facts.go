@@ -201,3 +201,20 @@ func factBadgeClass(v facts.Value) string {
 	}
 	return "badge badge-unknown"
 }
+
+// AddCompareFacts fills the compare page's facts block: the platforms of
+// the rows shown, with their facts in force on the comparison's day.
+func AddCompareFacts(ctx context.Context, v *CompareView, cmp *compare.Comparison) {
+	if len(cmp.Rows) == 0 || cmp.Facts == nil {
+		return
+	}
+	v.Facts = CompareFacts(ctx, compare.RowFacts(cmp.Rows, cmp.Facts, cmp.In.Today))
+}
+
+// KeepTyped puts what was typed back in the form: get reads a posted
+// value as typed; note is the note as posted.
+func (f *FactForm) KeepTyped(get func(string) string, note string) {
+	f.Kind, f.Value, f.Minutes, f.Source, f.AsOf, f.TrialID = get("kind"), get("value"), get("minutes"),
+		get("source"), get("as_of"), get("trial_id")
+	f.Note = note
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -35,4 +36,17 @@ func (p Pager) URL(n int) string {
 		sep = "&"
 	}
 	return p.Base + sep + "page=" + strconv.Itoa(n)
+}
+
+// listURL is a list's URL with its non-empty filters.
+func listURL(path string, filters url.Values) string {
+	for k, v := range filters {
+		if len(v) == 0 || v[0] == "" {
+			delete(filters, k)
+		}
+	}
+	if len(filters) == 0 {
+		return path
+	}
+	return path + "?" + filters.Encode()
 }

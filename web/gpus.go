@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net/url"
 	"strconv"
 	"time"
 
@@ -133,4 +134,36 @@ func (f GPUForm) Action() string {
 		return "/gpus"
 	}
 	return "/gpus/" + strconv.FormatInt(f.ID, 10)
+}
+
+// GPUsRecords is one page of the GPU model list for its filters: a
+// search text and an interconnect ("" for any); CanEdit says the reader
+// may add one.
+type GPUsRecords struct {
+	Query, Interconnect  string
+	CanEdit              bool
+	GPUs                 []market.GPUModel
+	Page, PerPage, Total int
+}
+
+// NewGPUsView builds the GPU model list: its filters, its pager and its
+// rows.
+func NewGPUsView(in GPUsRecords) GPUsView {
+	v := GPUsView{Query: in.Query, Interconnect: in.Interconnect, Interconnects: InterconnectOptions(), CanEdit: in.CanEdit}
+	// "Nothing matches" rather than "nothing entered yet" also past the last page.
+	v.Filtered = v.Query != "" || v.Interconnect != "" || in.Total > 0
+	v.Pager = Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total,
+		Base: listURL("/gpus", url.Values{"q": {v.Query}, "interconnect": {v.Interconnect}})}
+	for _, g := range in.GPUs {
+		v.Rows = append(v.Rows, NewGPURow(g))
+	}
+	return v
+}
+
+// TitleID is the form's title: a new GPU model's or an edit's.
+func (f GPUForm) TitleID() string {
+	if f.ID == 0 {
+		return "gpu.new"
+	}
+	return "gpu.edit"
 }

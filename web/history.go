@@ -3,6 +3,7 @@ package web
 import (
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -10,7 +11,9 @@ import (
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
 	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/svgchart"
+	"gpuquote/internal/tco"
 )
 
 // SourceURL returns source when it is an http(s) link worth linking to.
@@ -143,4 +146,77 @@ type HistoryRow struct {
 	Stale bool
 	// Changes word each price that jumped ("hourly +35.0 %").
 	Changes []string
+}
+
+// NewHistoryChoice is the price history page for the platform and GPU
+// model ids asked for (as given): the chooser's choices and, when both
+// are given, the names of what they pick. pair is what they pick; found
+// says both ids name a platform and a GPU model of the choices.
+func NewHistoryChoice(lang i18n.Lang, platforms, gpus []market.RefName, platform, gpu string) (v HistoryView, pair market.PlatformGPU, found bool) {
+	v = HistoryView{Platforms: RefOptions(lang, platforms), GPUs: GPUOptions(gpus), Platform: platform, GPU: gpu}
+	if v.Platform == "" || v.GPU == "" {
+		return v, pair, false
+	}
+	pid, err1 := strconv.ParseInt(v.Platform, 10, 64)
+	gid, err2 := strconv.ParseInt(v.GPU, 10, 64)
+	if err1 != nil || err2 != nil {
+		return v, pair, false
+	}
+	for _, p := range platforms {
+		if p.ID == pid {
+			v.PlatformName = DisplayName(lang, p.Names[0], p.Names[1])
+		}
+	}
+	for _, g := range gpus {
+		if g.ID == gid {
+			v.GPUName = g.Names[0]
+		}
+	}
+	if v.PlatformName == "" || v.GPUName == "" {
+		return v, pair, false
+	}
+	v.Selected = true
+	return v, market.PlatformGPU{PlatformID: pid, GPUModelID: gid}, true
+}
+
+// WithPoints is the history page v of one platform × GPU model with its
+// dated samples (oldest first): two charts per currency and the table of
+// every sample, newest first, stale ones marked as of today.
+func (v HistoryView) WithPoints(tr *i18n.Translator, points []market.PricePoint, today time.Time) HistoryView {
+	stale := tco.StaleBefore(today)
+	var currencies []string
+	byCurrency := map[string][]market.PricePoint{}
+	for _, p := range points {
+		if _, ok := byCurrency[p.Currency]; !ok {
+			currencies = append(currencies, p.Currency)
+		}
+		byCurrency[p.Currency] = append(byCurrency[p.Currency], p)
+	}
+	v.Currencies = strings.Join(currencies, ", ")
+	for _, cur := range currencies {
+		v.Charts = append(v.Charts, NewHistoryCharts(tr, v.PlatformName, v.GPUName, cur, byCurrency[cur]))
+	}
+	for i := len(points) - 1; i >= 0; i-- {
+		p := points[i]
+		r := HistoryRow{QuoteID: p.ID, Version: p.Version, State: p.State, AsOf: FormatDate(p.AsOf),
+			Currency: p.Currency, Hourly: FormatMoney(tr.Lang, p.Hourly, p.Currency), Monthly: FormatMoney(tr.Lang, p.Monthly, p.Currency),
+			Label: p.Label, GPUCount: p.GPUCount, Source: p.Source, SourceURL: SourceURL(p.Source),
+			Stale: p.State == quote.Published && p.AsOf.Before(stale)}
+		r.Changes = jumpChanges(tr, p.HourlyJump, p.PrevHourly, p.Hourly, p.MonthlyJump, p.PrevMonthly, p.Monthly)
+		v.Rows = append(v.Rows, r)
+	}
+	return v
+}
+
+// jumpChanges words each price that jumped ("hourly +35.0 %").
+func jumpChanges(tr *i18n.Translator, hourlyJump bool, prevHourly, hourly decimal.NullDecimal,
+	monthlyJump bool, prevMonthly, monthly decimal.NullDecimal) []string {
+	var out []string
+	if hourlyJump {
+		out = append(out, tr.T("history.change.hourly", "Change", ChangeText(tr, prevHourly, hourly)))
+	}
+	if monthlyJump {
+		out = append(out, tr.T("history.change.monthly", "Change", ChangeText(tr, prevMonthly, monthly)))
+	}
+	return out
 }

@@ -6,7 +6,9 @@ import (
 	"strconv"
 
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/report"
+	"gpuquote/internal/tco"
 )
 
 // HomeView is the home page's view model: the introduction for everyone,
@@ -196,4 +198,30 @@ func Plural(ctx context.Context, id string, n int, args ...any) string {
 		id += ".other"
 	}
 	return T(ctx, id, append([]any{"Count", n}, args...)...)
+}
+
+// HomeLists are the reports the home page lists: the reader's newest
+// drafts and returned reports not yet revised, and the report that has
+// waited longest in finance's inbox (nil when none).
+type HomeLists struct {
+	Drafts        []report.Report
+	Returned      []report.Report
+	OldestWaiting *report.Report
+}
+
+// NewHomeView builds the home page of a signed-in reader (userID) from
+// what waits for them (counts): each part only when they may open the
+// page behind it; compare says they may open the comparison.
+func NewHomeView(tr *i18n.Translator, userID int64, counts Counts, lists HomeLists, compare bool) HomeView {
+	v := HomeView{Compare: compare}
+	if counts.Mine {
+		v.Mine = NewHomeMine(tr, userID, lists.Drafts, lists.Returned, counts.Drafts, counts.Returned)
+	}
+	if counts.Inbox {
+		v.Inbox = NewHomeInbox(tr, counts.Waiting, lists.OldestWaiting)
+	}
+	if counts.Market {
+		v.Market = &HomeMarket{Stale: counts.Stale, Jumps: counts.Jumps, Days: tco.StaleAfterDays, Percent: market.JumpPercent.String()}
+	}
+	return v
 }

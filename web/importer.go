@@ -1,5 +1,11 @@
 package web
 
+import (
+	"gpuquote/internal/catalog"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/quote"
+)
+
 // ImportView is the CSV import page: the form, the file format and, after
 // a rejected upload, every problem found.
 type ImportView struct {
@@ -34,4 +40,30 @@ type ImportError struct {
 	Row     int
 	Column  string
 	Message string
+}
+
+// NewImportView is the CSV import page with the file format described
+// and no problems.
+func NewImportView() ImportView {
+	cols := make([]string, len(quote.Fields))
+	for i, f := range quote.Fields {
+		cols[i] = f.Name
+	}
+	return ImportView{MaxRows: quote.CSVMaxRows, QuoteColumns: cols, LineColumns: quote.LineFields, Items: catalog.ItemKeys(),
+		Required: quote.CSVRequiredColumns, Example: quote.CSVExample}
+}
+
+// WithProblems is the import page v with the problems p of a rejected
+// upload translated. quote.ReadCSV keeps only the first
+// quote.CSVMaxErrors problems, so only those are translated; the rest are
+// a count (docs/RULES.md §16.4).
+func (v ImportView) WithProblems(tr *i18n.Translator, p quote.CSVProblems) ImportView {
+	for _, m := range p.File {
+		v.FileErrors = append(v.FileErrors, tr.T(m.ID, m.Args...))
+	}
+	v.BadRows, v.TotalErrors = p.BadRows, p.RowProblems
+	for _, r := range p.Rows {
+		v.RowErrors = append(v.RowErrors, ImportError{Row: r.Row, Column: r.Column, Message: tr.T(r.ID, r.Args...)})
+	}
+	return v
 }

@@ -51,3 +51,33 @@ type MailQueueRow struct {
 	Failed      bool
 	LastError   string
 }
+
+// NewMailQueueView builds the admin's list of mail not sent yet or given
+// up.
+func NewMailQueueView(mails []notify.QueuedMail) MailQueueView {
+	var v MailQueueView
+	for _, m := range mails {
+		v.Rows = append(v.Rows, MailQueueRow{ID: m.ID, Recipient: m.Recipient, Subject: m.Subject, Attempts: m.Attempts,
+			Queued: m.CreatedAt, NextAttempt: m.NextAttemptAt, Failed: m.FailedAt != nil, LastError: m.LastError})
+	}
+	return v
+}
+
+// NotificationsRecords is one page of the reader's notices, with how many
+// they have and how many are unread.
+type NotificationsRecords struct {
+	Items                []notify.Item
+	Page, PerPage, Total int
+	Unread               int
+}
+
+// NewNotificationsView builds the reader's notifications page, each
+// notice worded in their language.
+func NewNotificationsView(tr *i18n.Translator, in NotificationsRecords) NotificationsView {
+	v := NotificationsView{Total: in.Total, Unread: in.Unread,
+		Pager: Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total, Base: "/notifications"}}
+	for _, it := range in.Items {
+		v.Rows = append(v.Rows, NewNotificationRow(tr, it))
+	}
+	return v
+}

@@ -2,9 +2,12 @@ package web
 
 import (
 	"context"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"gpuquote/internal/market"
 )
 
 // PlatformName is the name a reader sees: the name in the reader's language
@@ -207,4 +210,43 @@ func specDescribedBy(errs Errors, name, hintID string) string {
 		ids = append(ids, "err-"+name)
 	}
 	return strings.Join(ids, " ")
+}
+
+// PlatformsRecords is one page of the platform list for its filters: a
+// search text and a qualification ("" for any) held ("yes"), not held
+// ("no") or not known ("unknown"); CanEdit says the reader may add one.
+type PlatformsRecords struct {
+	Query, Qualification, Has string
+	CanEdit                   bool
+	Platforms                 []market.Platform
+	Page, PerPage, Total      int
+	Today                     time.Time
+}
+
+// NewPlatformsView builds the platform list: its filters, its pager and
+// its rows as of Today.
+func NewPlatformsView(in PlatformsRecords) PlatformsView {
+	v := PlatformsView{Query: in.Query, Qualification: in.Qualification, Has: in.Has, CanEdit: in.CanEdit,
+		Qualifications: PlatformQualificationOptions(), States: []Option{
+			{Value: "yes", LabelID: "platform.state.yes"}, {Value: "no", LabelID: "platform.state.no"},
+			{Value: "unknown", LabelID: "platform.state.unknown"}}}
+	// "Nothing matches" rather than "nothing entered yet" also past the last page.
+	v.Filtered = v.Query != "" || v.Qualification != "" || in.Total > 0
+	filters := url.Values{"q": {v.Query}, "qual": {v.Qualification}}
+	if v.Qualification != "" {
+		filters.Set("has", v.Has)
+	}
+	v.Pager = Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total, Base: listURL("/platforms", filters)}
+	for _, p := range in.Platforms {
+		v.Rows = append(v.Rows, NewPlatformRow(p, in.Today))
+	}
+	return v
+}
+
+// TitleID is the form's title: a new platform's or an edit's.
+func (f PlatformForm) TitleID() string {
+	if f.ID == 0 {
+		return "platform.new"
+	}
+	return "platform.edit"
 }

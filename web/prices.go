@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,7 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
+	"gpuquote/internal/tco"
 )
 
 // PriceOption is one choice of a select on the prices page.
@@ -241,4 +244,86 @@ func PricesRefUnits(item string) []PriceOption {
 		out[i] = PriceOption{Value: string(u), LabelID: it.UnitLabelID(u)}
 	}
 	return out
+}
+
+// currencySuggestions are offered in every currency input: the currencies
+// the guides quote in (docs/RULES.md §1.5).
+var currencySuggestions = []string{"CNY", "EUR", "USD"}
+
+// PricesRecords is everything the prices page lists for the filters of
+// Query: the reference prices and exchange rates in force on Today, and
+// one page of each history with its total.
+type PricesRecords struct {
+	Query PricesQuery
+	Today time.Time
+	// Item is the item the add form preselects (?item=); one that names
+	// no item is the table's first.
+	Item                   string
+	RefCurrent, RefHistory []market.ReferencePrice
+	RefTotal               int
+	FXCurrent, FXHistory   []market.FXRate
+	FXTotal                int
+	// PerPage is the length of a page of either history.
+	PerPage int
+}
+
+// NewPricesView builds both sections of the prices page, with empty add
+// forms: the prices in force grouped by currency, the histories with
+// their pagers, and the currencies the inputs suggest.
+func NewPricesView(in PricesRecords) PricesView {
+	q := in.Query
+	staleBefore := tco.StaleBefore(in.Today)
+	v := PricesView{Today: in.Today.Format(time.DateOnly), RefItem: q.RefItem, RefCurrency: q.RefCurrency,
+		FXBase: q.FXBase, FXQuote: q.FXQuote,
+		RefKeep: q.Keep("fx_base", "fx_quote", "fx_page"), FXKeep: q.Keep("ref_item", "ref_currency", "ref_page")}
+	for _, it := range catalog.Items {
+		v.Items = append(v.Items, PriceOption{Value: string(it.Key), LabelID: it.LabelID})
+	}
+	item := in.Item
+	if _, ok := catalog.LookupItem(catalog.ItemKey(item)); !ok {
+		item = string(catalog.Items[0].Key)
+	}
+	v.RefForm = RefPriceForm{Item: item, Units: PricesRefUnits(item), Errors: Errors{}}
+	v.FXForm = FXRateForm{Errors: Errors{}}
+
+	currencies := slices.Clone(currencySuggestions)
+	refRow := func(r market.ReferencePrice) RefPriceRow {
+		unit := catalog.Unit(r.Unit).LabelID()
+		if it, ok := catalog.LookupItem(catalog.ItemKey(r.Item)); ok {
+			unit = it.UnitLabelID(catalog.Unit(r.Unit))
+		}
+		return RefPriceRow{ID: r.ID, Item: r.Item, ItemLabelID: "item." + r.Item,
+			UnitLabelID: unit, Currency: r.Currency, UnitPrice: r.UnitPrice,
+			AsOf: r.AsOf, Source: r.Source, Stale: r.AsOf.Before(staleBefore)}
+	}
+	fxRow := func(r market.FXRate) FXRateRow {
+		return FXRateRow{ID: r.ID, Base: r.Base, Quote: r.Quote, Rate: r.Rate, AsOf: r.AsOf,
+			Source: r.Source, Stale: r.AsOf.Before(staleBefore)}
+	}
+	for _, r := range in.RefCurrent {
+		if n := len(v.RefCurrent); n == 0 || v.RefCurrent[n-1].Currency != r.Currency {
+			v.RefCurrent = append(v.RefCurrent, RefPriceGroup{Currency: r.Currency})
+			currencies = append(currencies, r.Currency)
+		}
+		g := &v.RefCurrent[len(v.RefCurrent)-1]
+		g.Rows = append(g.Rows, refRow(r))
+	}
+	for _, r := range in.RefHistory {
+		v.RefHistory = append(v.RefHistory, refRow(r))
+	}
+	v.RefPager = PricesPager{Param: "ref_page", Anchor: "ref-history",
+		Pager: Pager{Page: q.RefPage, PerPage: in.PerPage, Total: in.RefTotal, Base: "/prices?" + q.Values("ref_page").Encode()}}
+	for _, r := range in.FXCurrent {
+		v.FXCurrent = append(v.FXCurrent, fxRow(r))
+		currencies = append(currencies, r.Base, r.Quote)
+	}
+	for _, r := range in.FXHistory {
+		v.FXHistory = append(v.FXHistory, fxRow(r))
+	}
+	v.FXPager = PricesPager{Param: "fx_page", Anchor: "fx-history",
+		Pager: Pager{Page: q.FXPage, PerPage: in.PerPage, Total: in.FXTotal, Base: "/prices?" + q.Values("fx_page").Encode()}}
+
+	slices.Sort(currencies)
+	v.Currencies = slices.Compact(currencies)
+	return v
 }

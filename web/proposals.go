@@ -1,10 +1,12 @@
 package web
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
 )
@@ -126,4 +128,139 @@ func NotReviewedQuotes(tr *i18n.Translator, snap report.Snapshot) string {
 		}
 	}
 	return strings.Join(names, "; ")
+}
+
+// ProposalListRecords is one page of the editors' review queue (Queue)
+// or of the reader's own proposals; ViewerID is the reader (0: nobody
+// signed in) and Editor says they are an editor.
+type ProposalListRecords struct {
+	Queue                bool
+	Proposals            []proposal.Row
+	ViewerID             int64
+	Editor               bool
+	Page, PerPage, Total int
+}
+
+// NewProposalListView builds the review queue or the reader's proposals:
+// each row with the links the reader may follow (review, edit, the
+// version published) and the pager.
+func NewProposalListView(tr *i18n.Translator, in ProposalListRecords) ProposalListView {
+	base := "/quotes/proposals?"
+	if in.Queue {
+		base = "/quotes/review?"
+	}
+	v := ProposalListView{Queue: in.Queue, Rows: make([]ProposalListRow, 0, len(in.Proposals)),
+		Pager: Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total, Base: base}}
+	for _, r := range in.Proposals {
+		q := r.Quote
+		row := ProposalListRow{ID: q.ID, Name: QuoteName(tr, q), State: q.State, Author: r.AuthorName,
+			Created: FormatDate(r.CreatedAt), Hourly: FormatMoney(tr.Lang, q.Hourly, q.Currency),
+			Monthly: FormatMoney(tr.Lang, q.Monthly, q.Currency)}
+		id := strconv.FormatInt(q.ID, 10)
+		switch q.State {
+		case quote.Proposed:
+			if in.Editor {
+				row.ReviewURL = "/quotes/" + id + "/review"
+			}
+		case quote.Returned:
+			row.Comment = r.LastComment
+			if in.ViewerID != 0 && !in.Editor {
+				row.EditURL = "/quotes/" + id + "/proposal/edit"
+			}
+		case quote.Reviewed:
+			if r.PublishedID != 0 {
+				row.PublishedURL = "/quotes/" + strconv.FormatInt(r.PublishedID, 10)
+			}
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// ProposalRecords is what quote Quote's page shows of the proposal behind
+// its series: the vendor's messages and files and the editors' decisions;
+// ViewerID is the reader and Editor says they are an editor.
+type ProposalRecords struct {
+	Quote       quote.Quote
+	Messages    []proposal.Message
+	Attachments []proposal.Attachment
+	Reviews     []proposal.Review
+	ViewerID    int64
+	Editor      bool
+}
+
+// NewProposalPanel builds the proposal box of a quote page, with the links
+// the reader may follow (an editor reviews a proposed quote, its author
+// edits a returned one), or nil when the series never was a proposal.
+func NewProposalPanel(in ProposalRecords) *ProposalPanel {
+	q := in.Quote
+	if len(in.Messages) == 0 && len(in.Attachments) == 0 && len(in.Reviews) == 0 && !quote.IsProposal(q.State) {
+		return nil
+	}
+	id := strconv.FormatInt(q.ID, 10)
+	p := &ProposalPanel{State: q.State, NotReviewed: q.State == quote.Proposed || q.State == quote.Returned}
+	if q.State == quote.Proposed && in.Editor {
+		p.ReviewURL = "/quotes/" + id + "/review"
+	}
+	if q.State == quote.Returned && q.CreatedBy == in.ViewerID {
+		p.EditURL = "/quotes/" + id + "/proposal/edit"
+	}
+	for _, m := range in.Messages {
+		p.Messages = append(p.Messages, ProposalMessage{Body: m.Body, At: m.CreatedAt.UTC().Format("2006-01-02 15:04")})
+	}
+	for _, a := range in.Attachments {
+		p.Attachments = append(p.Attachments, ProposalAttachment{URL: "/quotes/" + id + "/attachments/" + strconv.FormatInt(a.ID, 10),
+			Filename: a.Filename, ContentType: a.ContentType, Size: FileSize(a.Size)})
+	}
+	for _, r := range in.Reviews {
+		d := ProposalDecision{Decision: r.Decision, Comment: r.Comment, By: r.DeciderName, At: r.DecidedAt.UTC().Format("2006-01-02 15:04")}
+		if r.PublishedID != 0 {
+			d.PublishedURL = "/quotes/" + strconv.FormatInt(r.PublishedID, 10)
+		}
+		p.Decisions = append(p.Decisions, d)
+	}
+	return p
+}
+
+// TitleID is the form's title: a new proposal's or a returned one's.
+func (v ProposalFormView) TitleID() string {
+	if v.Form.IsNew {
+		return "proposal.new.title"
+	}
+	return "proposal.edit.title"
+}
+
+// ReturnedComment is the comment with which an editor returned quote id,
+// the newest first of reviews; "" when none did.
+func ReturnedComment(reviews []proposal.Review, id int64) string {
+	for _, r := range reviews {
+		if r.QuoteID == id && r.Decision == quote.Returned {
+			return r.Comment
+		}
+	}
+	return ""
+}
+
+// NewProposalEditView is the edit form of returned proposal q and the
+// values it starts with: the proposal's, the vendor's newest message
+// (messages come newest first) and the comment it was returned with.
+func NewProposalEditView(q quote.Quote, messages []proposal.Message, reviews []proposal.Review) (ProposalFormView, url.Values) {
+	v := ProposalFormView{Form: QuoteFormView{Action: "/quotes/" + strconv.FormatInt(q.ID, 10) + "/proposal", QuoteID: q.ID,
+		LockVersion: q.LockVersion, Version: q.Version}, ReturnedComment: ReturnedComment(reviews, q.ID)}
+	values := quote.Values(q)
+	if len(messages) > 0 {
+		values.Set("vendor_message", messages[0].Body)
+	}
+	return v, values
+}
+
+// SetVendorProblems words the problems of the vendor's message and file
+// ("" when fine) on the form.
+func (v *ProposalFormView) SetVendorProblems(tr *i18n.Translator, msgProblem, fileProblem string) {
+	if msgProblem != "" {
+		v.MessageError = tr.T(msgProblem, "Max", strconv.Itoa(proposal.MaxMessageChars))
+	}
+	if fileProblem != "" {
+		v.FileError = tr.T(fileProblem)
+	}
 }

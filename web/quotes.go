@@ -9,6 +9,7 @@ import (
 
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/tco"
@@ -395,4 +396,75 @@ func (v QuoteDetailView) AsOfID() string {
 		return "quote.detail.as_of.yesterday"
 	}
 	return "quote.detail.as_of"
+}
+
+// WithFields is form v with its fields filled from values, each with its
+// problem in errs translated, the platforms and GPU models to choose
+// from, and the list of every problem.
+func (v QuoteFormView) WithFields(tr *i18n.Translator, values url.Values, errs Errors, platforms, gpus []market.RefName) QuoteFormView {
+	msgs := map[string]string{}
+	for k, id := range errs {
+		msgs[k] = tr.T(id.ID, id.Args...)
+	}
+	v.Sections, v.Lines = QuoteForm(values, msgs, RefOptions(tr.Lang, platforms), GPUOptions(gpus))
+	v.Errors = QuoteFormErrors(v.Sections, v.Lines)
+	return v
+}
+
+// QuoteListRecords is one page of the quote list for the filters of
+// Filter; a Total above CountCap was not counted further.
+type QuoteListRecords struct {
+	Filter               url.Values
+	IsEditor             bool
+	Quotes               []quote.Quote
+	Platforms, GPUs      []market.RefName
+	Page, PerPage, Total int
+	CountCap             int
+	Today                time.Time
+}
+
+// NewQuoteListView builds the quote list: its filters, its pager, the
+// export link and its rows, stale published quotes marked as of Today.
+func NewQuoteListView(tr *i18n.Translator, in QuoteListRecords) QuoteListView {
+	lang := tr.Lang
+	pager := Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total, Base: "/quotes?" + in.Filter.Encode()}
+	if in.Total > in.CountCap {
+		pager.Total, pager.Capped = in.CountCap, true
+	}
+	v := QuoteListView{Platforms: RefOptions(lang, in.Platforms), GPUs: GPUOptions(in.GPUs), Filter: in.Filter, IsEditor: in.IsEditor,
+		Pager:     pager,
+		ExportURL: "/quotes/export.csv?" + in.Filter.Encode(),
+		States: []Option{{Value: "", LabelID: "quote.state.published"}, {Value: "draft", LabelID: "quote.state.draft"},
+			{Value: "archived", LabelID: "quote.state.archived"}, {Value: "all", LabelID: "filter.all"}}}
+	stale := tco.StaleBefore(in.Today)
+	for _, qt := range in.Quotes {
+		v.Rows = append(v.Rows, QuoteRow{ID: qt.ID, Platform: DisplayName(lang, qt.PlatformNameZH, qt.PlatformNameEN),
+			GPU: qt.GPUVendor + " " + qt.GPUName, GPUCount: qt.GPUCount, Label: qt.Label, Region: qt.Region,
+			Currency: qt.Currency, Hourly: FormatMoney(lang, qt.Hourly, qt.Currency), Monthly: FormatMoney(lang, qt.Monthly, qt.Currency),
+			AsOf: FormatDate(qt.AsOf), Stale: qt.State == quote.Published && qt.AsOf.Before(stale),
+			State: qt.State, Version: qt.Version})
+	}
+	return v
+}
+
+// QuoteFormDefaults are the values a new quote's form starts with, dated
+// today: a dedicated GPU, prices with tax, and the platform, GPU model and
+// currency the query names, if any.
+func QuoteFormDefaults(today time.Time, query url.Values) url.Values {
+	values := url.Values{"gpu_count": {"1"}, "sharing": {"dedicated"}, "prices_include_tax": {"true"},
+		"as_of": {today.Format(time.DateOnly)}}
+	for _, k := range []string{"platform", "gpu_model", "currency"} {
+		if v := query.Get(k); v != "" {
+			values.Set(k, v)
+		}
+	}
+	return values
+}
+
+// TitleID is the form's title: a new quote's or a draft's.
+func (v QuoteFormView) TitleID() string {
+	if v.IsNew {
+		return "quote.form.new"
+	}
+	return "quote.form.edit_title"
 }

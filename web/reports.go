@@ -6,9 +6,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/compare"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
 	"gpuquote/internal/report"
 	"gpuquote/internal/vendorq"
@@ -504,4 +508,169 @@ func ProfileLabelID(field string) string {
 		}
 	}
 	return "report.inputs.title"
+}
+
+// ReportListQuery is the report list's filters as the URL gives them:
+// the filters set (Filter, trimmed), what they ask for, and the problems
+// of a date or an amount that is none.
+type ReportListQuery struct {
+	Filter               url.Values
+	Errors               Errors
+	Statuses             []string
+	AuthorID, PlatformID int64
+	Currency             string
+	From, To             time.Time
+	MinTCO, MaxTCO       decimal.NullDecimal
+}
+
+// ReadReportListQuery reads the report list's filters from the query: a
+// status or an id that names none is ignored, a date or an amount that is
+// none is a problem.
+func ReadReportListQuery(q url.Values) ReportListQuery {
+	rq := ReportListQuery{Filter: url.Values{}, Errors: Errors{}}
+	filter := rq.Filter
+	for _, k := range []string{"status", "author", "from", "to", "platform", "min", "max", "currency"} {
+		if v := strings.TrimSpace(q.Get(k)); v != "" {
+			filter.Set(k, v)
+		}
+	}
+	for _, st := range report.Statuses {
+		if filter.Get("status") == st {
+			rq.Statuses = []string{st}
+		}
+	}
+	rq.AuthorID, _ = strconv.ParseInt(filter.Get("author"), 10, 64)
+	rq.PlatformID, _ = strconv.ParseInt(filter.Get("platform"), 10, 64)
+	rq.Currency = strings.ToUpper(filter.Get("currency"))
+	for _, d := range []struct {
+		key string
+		to  *time.Time
+	}{{"from", &rq.From}, {"to", &rq.To}} {
+		if v := filter.Get(d.key); v != "" {
+			day, err := time.Parse(time.DateOnly, v)
+			if err != nil {
+				rq.Errors.Set(d.key, "report.error.date")
+				continue
+			}
+			*d.to = day
+		}
+	}
+	for _, a := range []struct {
+		key string
+		to  *decimal.NullDecimal
+	}{{"min", &rq.MinTCO}, {"max", &rq.MaxTCO}} {
+		if v := filter.Get(a.key); v != "" {
+			d, err := money.ParseDecimal(strings.ReplaceAll(v, ",", ""))
+			if err != nil {
+				rq.Errors.Set(a.key, "report.error.amount")
+				continue
+			}
+			*a.to = decimal.NewNullDecimal(d)
+		}
+	}
+	return rq
+}
+
+// ReportListRecords is one page of the report list for the filters of
+// Query, or of the finance inbox (Inbox), with the choices of the list's
+// filters; ViewerID is the reader, whose own reports are marked.
+type ReportListRecords struct {
+	Query                ReportListQuery
+	Inbox                bool
+	Reports              []report.Report
+	Authors, Platforms   []market.RefName
+	ViewerID             int64
+	Page, PerPage, Total int
+}
+
+// NewReportListView builds the report list, or the finance inbox: its
+// rows, its pager and, for the list, its filters.
+func NewReportListView(tr *i18n.Translator, in ReportListRecords) ReportListView {
+	v := ReportListView{Inbox: true, Pager: Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total, Base: "/reports/inbox"}}
+	if !in.Inbox {
+		v = ReportListView{Filter: in.Query.Filter, Errors: in.Query.Errors, Platforms: RefOptions(tr.Lang, in.Platforms),
+			Pager: Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total, Base: "/reports?" + in.Query.Filter.Encode()}}
+		for _, st := range report.Statuses {
+			v.Statuses = append(v.Statuses, Option{Value: st, LabelID: ReportStatusLabelID(st)})
+		}
+		for _, a := range in.Authors {
+			v.Authors = append(v.Authors, Option{Value: strconv.FormatInt(a.ID, 10), Label: a.Names[0]})
+		}
+	}
+	v.Rows = make([]ReportListRow, 0, len(in.Reports))
+	for _, r := range in.Reports {
+		lr := ReportListRow{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Status: r.Status,
+			Author: r.AuthorName, Own: in.ViewerID != 0 && in.ViewerID == r.AuthorID, CreatedAt: FormatDate(r.CreatedAt.UTC()),
+			Currency: r.ReportCurrency, QuoteCount: r.QuoteCount, URL: ReportURL(r.ID),
+			Recommended: FormatMoney(tr.Lang, r.RecommendedTCO, r.ReportCurrency)}
+		if r.SubmittedAt != nil {
+			lr.SubmittedAt = FormatDate(r.SubmittedAt.UTC())
+		}
+		v.Rows = append(v.Rows, lr)
+	}
+	return v
+}
+
+// ReportNewRecords is what the "save as report" form shows: the
+// comparison's page state (Values) frozen as it would be saved, the title
+// and purpose typed with their problems, and the reader's returned
+// reports, which saving may revise.
+type ReportNewRecords struct {
+	Values         url.Values
+	Title, Purpose string
+	Errors         Errors
+	Frozen         compare.Frozen
+	Returned       []report.Report
+}
+
+// NewReportNewView builds the "save as report" form: the comparison's
+// state in hidden fields, a preview of what will be frozen, the returned
+// reports it may revise (the one chosen fills an empty title and
+// purpose), and the way back to the comparison.
+func NewReportNewView(tr *i18n.Translator, in ReportNewRecords) ReportNewView {
+	fz := in.Frozen
+	v := ReportNewView{State: ReportState(in.Values), Title: in.Title, Purpose: in.Purpose, Errors: in.Errors,
+		Problems: FreezeProblems(tr, fz), Currency: fz.Snapshot.ReportCurrency, QuoteCount: len(fz.Snapshot.Rows), FiguresDate: fz.Snapshot.FiguresDate}
+	back := url.Values{}
+	for _, h := range v.State {
+		back.Add(h.Name, h.Value)
+	}
+	v.ReviseOfID, _ = strconv.ParseInt(in.Values.Get("revise_of"), 10, 64)
+	for _, r := range in.Returned {
+		if r.NextRevisionID != 0 {
+			continue
+		}
+		v.Revisable = append(v.Revisable, Option{Value: strconv.FormatInt(r.ID, 10),
+			Label: r.Number + " " + tr.T("report.revision", "Revision", strconv.Itoa(r.Revision+1)) + " · " + r.Title})
+		if r.ID == v.ReviseOfID {
+			back.Set("revise_of", strconv.FormatInt(r.ID, 10))
+			if v.Title == "" {
+				v.Title, v.Purpose = r.Title, r.Purpose
+			}
+		}
+	}
+	v.BackURL = "/compare?" + back.Encode()
+	if len(fz.Snapshot.Rows) > 0 {
+		v.Summary = ReportSummary(tr, fz.Snapshot)
+	}
+	return v
+}
+
+// WithRecomputedFrom is report page v of a report recomputed from report
+// src: the link to it and what changed between its snapshot old and this
+// report's snap.
+func (v ReportView) WithRecomputedFrom(tr *i18n.Translator, src report.Report, old, snap report.Snapshot) ReportView {
+	v.RecomputedFrom = NewReportLink(src.ID, src.Number, src.Revision, src.Status)
+	ch := NewReportChanges(tr, old, snap)
+	ch.From = *v.RecomputedFrom
+	v.Changes = &ch
+	return v
+}
+
+// UseFrozen puts on report page v the parts f drawn from its snapshot
+// alone (FrozenReportParts, ReportOwn and, once rendered, FrozenHTML).
+func (v *ReportView) UseFrozen(f ReportView) {
+	v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
+	v.Summary, v.Profile, v.VRAMFloor, v.ReferencePrices, v.Questions = f.Summary, f.Profile, f.VRAMFloor, f.ReferencePrices, f.Questions
+	v.Own, v.FrozenHTML = f.Own, f.FrozenHTML
 }

@@ -3,8 +3,12 @@ package web
 import (
 	"context"
 	"strconv"
+	"strings"
 
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/market"
 	"gpuquote/internal/money"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/trial"
 	"gpuquote/internal/verify"
 )
@@ -352,4 +356,60 @@ func budgetClass(full bool) string {
 		return "alert alert-warn"
 	}
 	return "hint"
+}
+
+// TrialListRecords is one page of the trial list with its filters: a
+// platform, a GPU model and a quote id (0: any), a verdict ("" any), and
+// the quote filtered on when it exists.
+type TrialListRecords struct {
+	PlatformID, GPUModelID, QuoteID int64
+	Verdict                         trial.Verdict
+	Quote                           *quote.Quote
+	Trials                          []trial.Trial
+	Platforms, GPUs                 []market.RefName
+	Page, PerPage, Total            int
+}
+
+// NewTrialListView builds the trial list: its filters, its rows and its
+// pager over the filters set.
+func NewTrialListView(tr *i18n.Translator, in TrialListRecords) TrialListView {
+	v := TrialListView{Platforms: RefOptions(tr.Lang, in.Platforms), GPUs: GPUOptions(in.GPUs), Verdict: string(in.Verdict)}
+	for _, vd := range trial.Verdicts {
+		v.Verdicts = append(v.Verdicts, Option{Value: string(vd), LabelID: vd.LabelID()})
+	}
+	filters := map[string]string{}
+	if in.PlatformID > 0 {
+		v.Platform = strconv.FormatInt(in.PlatformID, 10)
+		filters["platform"] = v.Platform
+	}
+	if in.GPUModelID > 0 {
+		v.GPU = strconv.FormatInt(in.GPUModelID, 10)
+		filters["gpu"] = v.GPU
+	}
+	if in.QuoteID > 0 {
+		v.Quote = strconv.FormatInt(in.QuoteID, 10)
+		filters["quote"] = v.Quote
+		if in.Quote != nil {
+			v.QuoteName = QuoteName(tr, *in.Quote)
+		}
+	}
+	if v.Verdict != "" {
+		filters["verdict"] = v.Verdict
+	}
+	base := "/trials"
+	values := make([]string, 0, len(filters))
+	for _, k := range []string{"platform", "gpu", "quote", "verdict"} {
+		if filters[k] != "" {
+			values = append(values, k+"="+filters[k])
+		}
+	}
+	if len(values) > 0 {
+		base += "?" + strings.Join(values, "&")
+	}
+	v.Filtered = len(filters) > 0 || in.Total > 0
+	v.Pager = Pager{Page: in.Page, PerPage: in.PerPage, Total: in.Total, Base: base}
+	for _, t := range in.Trials {
+		v.Rows = append(v.Rows, NewTrialRow(tr, t))
+	}
+	return v
 }

@@ -238,3 +238,14 @@ func NewTrialView(tr *i18n.Translator, in TrialRecords) TrialView {
 	}
 	return v
 }
+
+// SetCheckForm puts back the form of check number as it was typed.
+func (v *TrialView) SetCheckForm(number int, f TrialCheckForm) {
+	for i := range v.Phases {
+		for j := range v.Phases[i].Checks {
+			if v.Phases[i].Checks[j].Number == number {
+				v.Phases[i].Checks[j].Form = f
+			}
+		}
+	}
+}

@@ -122,7 +122,8 @@ type apiReportCreateRequest struct {
 }
 
 // pageValues is the request as the compare page's state, the values
-// compare.FreezeValuesFor reads (docs/RULES.md §19.5).
+// compare.FreezeValuesFor reads, priced through the kept comparisons as the
+// page is (docs/RULES.md §19.5, §20.1).
 func (r apiCompareRequest) pageValues() url.Values {
 	v := url.Values{}
 	r.Profile.values(v, "")
@@ -181,7 +182,7 @@ func (r apiCompareRequest) requestErrors(tr *i18n.Translator) []apierror.Error {
 func (s *Handlers) apiFreeze(c echo.Context, req apiCompareRequest, extra []apierror.Error) (compare.Frozen, bool, error) {
 	tr := server.Translator(c)
 	errs := append(req.requestErrors(tr), extra...)
-	fz, err := compare.FreezeValuesFor(c.Request().Context(), s.Store, req.pageValues(), s.Today(), server.ReportViewer(c))
+	fz, err := s.Priced.FreezeValuesFor(c.Request().Context(), s.Store, req.pageValues(), s.Today(), server.ReportViewer(c))
 	if err != nil {
 		return fz, false, err
 	}

@@ -58,7 +58,15 @@ func FreezeValues(ctx context.Context, r ReportReader, values url.Values, today 
 // asked for that viewer may read are priced and frozen with the quotes
 // (docs/RULES.md §11.7).
 func FreezeValuesFor(ctx context.Context, r ReportReader, values url.Values, today time.Time, viewer Viewer) (Frozen, error) {
-	cmp, err := LoadFor(ctx, r, values, today, viewer, "")
+	return (*Cache)(nil).FreezeValuesFor(ctx, r, values, today, viewer)
+}
+
+// FreezeValuesFor is compare.FreezeValuesFor priced through the kept
+// comparisons (docs/RULES.md §20.1), as the compare page is: a report saved
+// or a comparison asked for through the API right after the page showed
+// it is not priced again. A nil cache prices on the spot.
+func (c *Cache) FreezeValuesFor(ctx context.Context, r ReportReader, values url.Values, today time.Time, viewer Viewer) (Frozen, error) {
+	cmp, err := loadFor(ctx, r, c, values, today, viewer, "")
 	if err != nil {
 		return Frozen{}, err
 	}

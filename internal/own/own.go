@@ -205,3 +205,10 @@ func NormalizeRegion(s string) string {
 // in capitals, then optional parts of letters and digits after hyphens
 // (CN, CN-Beijing, DE-Hessen-FRA1), at most RegionMax characters.
 func ValidRegion(s string) bool { return len(s) <= RegionMax && regionCode.MatchString(s) }
+
+// ElectricitySeries is one region and currency electricity prices are
+// sampled in.
+type ElectricitySeries struct {
+	Region   string
+	Currency string
+}

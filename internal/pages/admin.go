@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/mail"
-	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,49 +19,19 @@ import (
 
 const usersPerPage = 50
 
-func roleNames() []string {
-	out := make([]string, len(auth.Roles))
-	for i, r := range auth.Roles {
-		out[i] = string(r)
-	}
-	return out
-}
-
 // usersView loads the user list for the current filters.
 func (s *Handlers) usersView(c echo.Context) (web.UsersView, error) {
-	q := strings.TrimSpace(c.QueryParam("q"))
-	role := c.QueryParam("role")
-	if !auth.Role(role).Valid() {
-		role = ""
+	in := web.UsersRecords{Query: strings.TrimSpace(c.QueryParam("q")), Role: c.QueryParam("role"), Roles: web.RoleNames(auth.Roles),
+		DefaultRole: string(auth.RoleAnalyst), Page: server.PageParam(c), PerPage: usersPerPage}
+	if !auth.Role(in.Role).Valid() {
+		in.Role = ""
 	}
-	pageNum := server.PageParam(c)
-	users, total, err := s.Store.Users(c.Request().Context(), store.UserFilter{
-		Query: q, Role: role, Offset: (pageNum - 1) * usersPerPage, Limit: usersPerPage})
-	if err != nil {
+	var err error
+	if in.Users, in.Total, err = s.Store.Users(c.Request().Context(), store.UserFilter{
+		Query: in.Query, Role: in.Role, Offset: (in.Page - 1) * usersPerPage, Limit: usersPerPage}); err != nil {
 		return web.UsersView{}, err
 	}
-	base := url.Values{}
-	if q != "" {
-		base.Set("q", q)
-	}
-	if role != "" {
-		base.Set("role", role)
-	}
-	v := web.UsersView{Query: q, Role: role, Roles: roleNames(),
-		Pager: web.Pager{Page: pageNum, PerPage: usersPerPage, Total: total, Base: "/admin/users?" + base.Encode()},
-		Form:  web.NewUserForm{Role: string(auth.RoleAnalyst)}}
-	v.Back = "/admin/users"
-	if base.Encode() != "" || pageNum > 1 {
-		if pageNum > 1 {
-			base.Set("page", strconv.Itoa(pageNum))
-		}
-		v.Back += "?" + base.Encode()
-	}
-	for _, u := range users {
-		v.Users = append(v.Users, web.UserRow{ID: u.ID, Email: u.Email, Name: u.DisplayName, Role: u.Role,
-			Disabled: u.Disabled, CreatedAt: u.CreatedAt})
-	}
-	return v, nil
+	return web.NewUsersView(in), nil
 }
 
 func (s *Handlers) AdminUsers(c echo.Context) error {
@@ -189,9 +158,7 @@ func (s *Handlers) adminSetDisabled(c echo.Context, disabled bool) error {
 const auditPerPage = 50
 
 func (s *Handlers) AdminAudit(c echo.Context) error {
-	v := web.AuditView{Actions: store.AuditActions, Entities: store.AuditEntities,
-		Actor: strings.TrimSpace(c.QueryParam("actor")), Entity: strings.TrimSpace(c.QueryParam("entity")),
-		Action: strings.TrimSpace(c.QueryParam("action")), From: c.QueryParam("from"), To: c.QueryParam("to")}
+	v := web.NewAuditView(c.QueryParams(), store.AuditActions, store.AuditEntities)
 	var f store.AuditFilter
 	f, v.Errors = server.AuditFilter(c, auditPerPage)
 	f.BeforeID, _ = strconv.ParseInt(c.QueryParam("before"), 10, 64)
@@ -203,22 +170,8 @@ func (s *Handlers) AdminAudit(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		q := c.QueryParams()
-		q.Del("before")
-		if len(recs) > auditPerPage {
-			recs = recs[:auditPerPage]
-			q.Set("before", strconv.FormatInt(recs[len(recs)-1].ID, 10))
-			v.NextURL = "/admin/audit?" + q.Encode()
-			q.Del("before")
-		}
-		if f.BeforeID > 0 {
-			v.FirstURL = "/admin/audit?" + q.Encode()
-		}
-		for _, r := range recs {
-			v.Rows = append(v.Rows, web.AuditRow{ID: r.ID, At: r.At, Actor: r.ActorEmail, Action: r.Action,
-				Entity: r.Entity, EntityID: r.EntityID, Before: web.PrettyJSON(r.Before), After: web.PrettyJSON(r.After),
-				RequestID: r.RequestID, ClientIP: r.ClientIP})
-		}
+		v = v.WithRecords(recs,
+			c.QueryParams(), auditPerPage, f.BeforeID > 0)
 	}
 	v.Page = s.Page(c, "audit.title")
 	return s.Render(c, status, v.Page, web.Audit(v))

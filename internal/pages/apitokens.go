@@ -3,9 +3,6 @@ package pages
 import (
 	"errors"
 	"net/http"
-	"slices"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -23,28 +20,19 @@ const apiTokenNameMax = 100
 // renderAccountView renders the account page: v brings the form errors or
 // the token just created; the user and their tokens are filled in here.
 func (s *Handlers) renderAccountView(c echo.Context, status int, v web.AccountView) error {
+	ctx := c.Request().Context()
 	cur := auth.CurrentUser(c)
-	tokens, err := s.Store.APITokens(c.Request().Context(), cur.UserID)
+	tokens, err := s.Store.APITokens(ctx, cur.UserID)
 	if err != nil {
 		return err
 	}
-	for _, t := range tokens {
-		row := web.APITokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.UTC().Format("2006-01-02 15:04"), Scopes: t.Scopes}
-		if t.LastUsedAt != nil {
-			row.LastUsed = t.LastUsedAt.UTC().Format("2006-01-02 15:04")
-		}
-		if t.ExpiresAt != nil {
-			row.Expires = t.ExpiresAt.UTC().Format("2006-01-02 15:04")
-		}
-		v.Tokens = append(v.Tokens, row)
-	}
-	if v.TokenForm.ExpiresDays == 0 {
-		v.TokenForm = web.APITokenForm{Scopes: []string{user.ScopeRead}, ExpiresDays: web.APITokenDefaultLifetime}
-	}
-	v.TokenForm.ScopeChoices = user.APIScopes
-	if v.Sessions, err = s.sessionRows(c.Request().Context(), cur); err != nil {
+	// The user's live sessions, this browser's first (docs/RULES.md §16.5).
+	sessions, err := s.Store.UserSessions(ctx, cur.UserID, cur.TokenHash, s.Now(), s.Auth.Idle)
+	if err != nil {
 		return err
 	}
+	v = v.WithTokens(tokens)
+	v.Sessions = web.NewSessionRows(sessions)
 	v.Page = s.Page(c, "account.title")
 	v.Email, v.DisplayName, v.Role = cur.Email, cur.DisplayName, string(cur.Role)
 	return s.Render(c, status, v.Page, web.Account(v))
@@ -61,37 +49,14 @@ func (s *Handlers) CreateAPIToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name := strings.TrimSpace(values.Get("name"))
+	kept, errs := web.ReadAPITokenForm(values)
 	password := values.Get("password")
-	errs := web.Errors{}
 	switch {
-	case name == "":
+	case kept.Name == "":
 		errs.Set("token_name", "form.required")
-	case utf8.RuneCountInString(name) > apiTokenNameMax:
+	case utf8.RuneCountInString(kept.Name) > apiTokenNameMax:
 		errs.Set("token_name", "apitoken.name.too_long")
 	}
-	// The scopes ticked, each once and in the form's order; at least one
-	// (docs/RULES.md §19.2).
-	var scopes []string
-	for _, sc := range user.APIScopes {
-		if slices.Contains(values["scope"], sc) {
-			scopes = append(scopes, sc)
-		}
-	}
-	for _, sc := range values["scope"] {
-		if !slices.Contains(user.APIScopes, sc) {
-			errs.Set("token_scope", "apitoken.scope.unknown")
-		}
-	}
-	if len(scopes) == 0 && errs["token_scope"].ID == "" {
-		errs.Set("token_scope", "apitoken.scope.required")
-	}
-	days, err := strconv.Atoi(values.Get("expires_days"))
-	if err != nil || !slices.Contains(web.APITokenLifetimes, days) {
-		errs.Set("token_expiry", "apitoken.expiry.invalid")
-		days = web.APITokenDefaultLifetime
-	}
-	kept := web.APITokenForm{Name: name, Scopes: scopes, ExpiresDays: days}
 	if password == "" {
 		errs.Set("token_password", "form.required")
 	}
@@ -113,8 +78,8 @@ func (s *Handlers) CreateAPIToken(c echo.Context) error {
 	}
 	token := auth.NewAPIToken()
 	now := s.Now()
-	expires := now.AddDate(0, 0, days)
-	t, err := s.Store.CreateAPIToken(c.Request().Context(), s.Actor(c), user.APIToken{Name: name, Scopes: scopes, ExpiresAt: &expires},
+	expires := now.AddDate(0, 0, kept.ExpiresDays)
+	t, err := s.Store.CreateAPIToken(c.Request().Context(), s.Actor(c), user.APIToken{Name: kept.Name, Scopes: kept.Scopes, ExpiresAt: &expires},
 		auth.HashToken(token), now)
 	if errors.Is(err, store.ErrTooManyTokens) {
 		errs.Set("token_name", "apitoken.too_many")

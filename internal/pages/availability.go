@@ -38,8 +38,7 @@ func (s *Handlers) availabilityPanel(c echo.Context, pair market.PlatformGPU, qu
 	if trialID != 0 {
 		f.QuoteID = 0 // the trial names its quote
 	}
-	return &web.AvailabilityPanel{ListURL: web.AvailabilityURL(pair.PlatformID, pair.GPUModelID), Day: today.Format(time.DateOnly),
-		Stats: web.AvailabilityStats(stats[pair]), Form: f}, nil
+	return web.NewAvailabilityPanel(pair, today, stats[pair], f), nil
 }
 
 // availabilityPairParam reads the platform × GPU model a records page is
@@ -67,27 +66,19 @@ func (s *Handlers) renderAvailabilityPage(c echo.Context, status int, pair marke
 	f web.AvailabilityForm) error {
 	ctx := c.Request().Context()
 	tr := server.Translator(c)
-	today := s.Today()
-	page := server.PageParam(c)
-	rows, total, err := s.Store.AvailabilityRecords(ctx, pair, (page-1)*availPerPage, availPerPage)
+	in := web.AvailabilityRecords{Pair: pair, Platform: p, GPU: g, Today: s.Today(), Page: server.PageParam(c), PerPage: availPerPage, Form: f}
+	var err error
+	if in.Records, in.Total, err = s.Store.AvailabilityRecords(ctx, pair, (in.Page-1)*availPerPage, availPerPage); err != nil {
+		return err
+	}
+	stats, err := s.Store.AvailabilityStats(ctx, []market.PlatformGPU{pair}, in.Today)
 	if err != nil {
 		return err
 	}
-	stats, err := s.Store.AvailabilityStats(ctx, []market.PlatformGPU{pair}, today)
-	if err != nil {
-		return err
-	}
-	v := web.AvailabilityPageView{Platform: web.DisplayName(tr.Lang, p.NameZH, p.NameEN), GPU: g.Vendor + " " + g.Name,
-		Day: today.Format(time.DateOnly), Stats: web.AvailabilityStats(stats[pair]), Form: f,
-		Pager: web.Pager{Page: page, PerPage: availPerPage, Total: total, Base: web.AvailabilityURL(pair.PlatformID, pair.GPUModelID)}}
-	for _, r := range rows {
-		v.Rows = append(v.Rows, web.NewAvailabilityRow(tr, r))
-	}
-	v.Page = s.Page(c, "availability.page_title")
-	v.Form.CSRF = v.Page.CSRF
-	if v.Form.Errors == nil {
-		v.Form.Errors = web.Errors{}
-	}
+	in.Stats = stats[pair]
+	page := s.Page(c, "availability.page_title")
+	v := web.NewAvailabilityPageView(tr, in, page.CSRF)
+	v.Page = page
 	v.Page.Title = tr.T("availability.title", "Platform", v.Platform, "GPU", v.GPU)
 	return s.Render(c, status, v.Page, web.AvailabilityPage(v))
 }
@@ -126,12 +117,7 @@ func (s *Handlers) AvailabilityCreate(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity)
 	}
-	f := web.AvailabilityForm{QuoteID: in.QuoteID, TrialID: in.TrialID, PlatformID: pair.PlatformID, GPUModelID: pair.GPUModelID,
-		Values: map[string]string{}, Errors: errs}
-	for _, k := range []string{"attempted_at", "gpu_count", "obtained", "wait_minutes", "note"} {
-		f.Values[k] = values.Get(k)
-	}
-	return s.renderAvailabilityPage(c, http.StatusUnprocessableEntity, pair, p, g, f)
+	return s.renderAvailabilityPage(c, http.StatusUnprocessableEntity, pair, p, g, web.TypedAvailabilityForm(in, pair, values, errs))
 }
 
 // availabilityPairOf is the platform × GPU model a posted record names:

@@ -2,9 +2,6 @@ package pages
 
 import (
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,55 +29,29 @@ func (s *Handlers) Calculate(c echo.Context) error {
 	return s.renderCalculator(c, form)
 }
 
+// renderCalculator evaluates form and shows the calculator with the
+// result, or with every problem beside its input.
 func (s *Handlers) renderCalculator(c echo.Context, form map[string][]string) error {
-	fr := tcoapi.FromForm(form)
-	buy := tcoapi.BuyMode(form)
-	var res tcoapi.Response
-	var both tcoapi.RentBuyResponse
-	var errs []tcoapi.FieldError
+	in := web.CalculatorRecords{Form: form, Request: tcoapi.FromForm(form), Buy: tcoapi.BuyMode(form)}
 	var err error
-	if buy {
+	if in.Buy {
 		// The rent-or-buy mode prices the own option beside the quote,
 		// through the rent-or-buy API's decoding and validation.
-		both, errs, err = fr.RentVsBuy(s.FXLookup(c.Request().Context()), s.Today())
-		res = both.Rent
+		in.RentBuy, in.Errs, err = in.Request.RentVsBuy(s.FXLookup(c.Request().Context()), s.Today())
+		in.Result = in.RentBuy.Rent
 	} else {
-		res, errs, err = fr.Evaluate(s.FXLookup(c.Request().Context()), s.Today())
+		in.Result, in.Errs, err = in.Request.Evaluate(s.FXLookup(c.Request().Context()), s.Today())
 	}
 	if err != nil {
 		return err
 	}
-	tr := server.Translator(c)
-	msgs := map[string]string{}
-	for _, e := range errs {
-		name := fr.Field(e.Field)
-		if _, dup := msgs[name]; !dup {
-			msgs[name] = tr.TMap(e.MessageID, e.Args)
-		}
-	}
-	sections, lines := web.CalculatorForm(form, msgs)
-	all := sections
-	v := web.CalculatorView{Page: s.Page(c, "calc.title"), Sections: sections, Lines: lines, Buy: buy}
-	if buy {
-		v.Own = web.OwnSections(form, msgs)
-		all = append(append([]web.Section(nil), sections[:1]...), append(v.Own, sections[1:]...)...)
-	}
-	v.Errors = web.CalcErrorList(all, lines, msgs)
+	v := web.NewCalculatorView(server.Translator(c), in)
+	v.Page = s.Page(c, "calc.title")
 	status := http.StatusOK
-	if len(errs) > 0 {
+	if len(in.Errs) > 0 && c.Request().Header.Get("HX-Request") != "true" {
+		// htmx swaps only 2xx answers by default; the result panel
+		// carries the errors.
 		status = http.StatusUnprocessableEntity
-		if c.Request().Header.Get("HX-Request") == "true" {
-			// htmx swaps only 2xx answers by default; the result panel
-			// carries the errors.
-			status = http.StatusOK
-		}
-	} else {
-		v.Result = web.NewCalcResult(res, tr)
-		if buy {
-			f := url.Values(form)
-			months, _ := strconv.Atoi(strings.TrimSpace(f.Get("profile.months")))
-			v.RentBuy = web.NewRentBuyResult(both, strings.TrimSpace(f.Get("profile.hours_per_month")), months, tr)
-		}
 	}
 	return s.Render(c, status, v.Page, web.Calculator(v))
 }

@@ -18,27 +18,17 @@ import (
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
 	"gpuquote/internal/i18n"
-	"gpuquote/internal/money"
 	"gpuquote/internal/own"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
-	"gpuquote/internal/tco"
 	"gpuquote/internal/tcoapi"
+	"gpuquote/internal/user"
 	"gpuquote/web"
 )
 
 // maxCandidates is how many candidates the list shows; filters narrow it.
 const maxCandidates = 50
-
-// compareQualifications are the platform qualifications a comparison may require.
-var compareQualifications = []web.Option{
-	{Value: "idc_licence", LabelID: "compare.qual.idc_licence"},
-	{Value: "isp_licence", LabelID: "compare.qual.isp_licence"},
-	{Value: "iso27001", LabelID: "compare.qual.iso27001"},
-	{Value: "mlps3", LabelID: "compare.qual.mlps3"},
-	{Value: "third_party_guarantee", LabelID: "compare.qual.third_party_guarantee"},
-}
 
 // compareValues is the page's state from the query (compare.PageState),
 // with the saved profile it names, if any.
@@ -66,8 +56,7 @@ func (s *Handlers) compareValues(c echo.Context) (url.Values, string, error) {
 // page shows it; the page and its sections (docs/RULES.md §20.4) price it
 // alike.
 type pricedState struct {
-	values url.Values
-	cmp    *compare.Comparison
+	cmp *compare.Comparison
 	// asked reads the page state as a form: it holds the report currency's
 	// problem, if any (then nothing is shown priced).
 	asked *form.Reader
@@ -87,7 +76,7 @@ type pricingOnly struct{ compare.Reader }
 // reads run beside the comparison's own. The platforms' facts and the
 // availability of the quotes are read only withFacts (their sections).
 func (s *Handlers) priceComparison(c echo.Context, values url.Values, today time.Time, withFacts bool, extra ...func(context.Context) error) (pricedState, error) {
-	p := pricedState{values: values, asked: form.Values(values)}
+	p := pricedState{asked: form.Values(values)}
 	var remembered string
 	if cur := p.asked.Currency("report_currency", false); cur != "" && p.asked.OK() {
 		p.currency = cur
@@ -107,16 +96,6 @@ func (s *Handlers) priceComparison(c echo.Context, values url.Values, today time
 // shows says whether the comparison's figures are shown: a report currency
 // asked for that is none shows the problem instead.
 func (p pricedState) shows() bool { return p.asked.OK() }
-
-// shown is the page state shown: the share link's, and each section's
-// (the report currency as decided, when the figures are shown).
-func (p pricedState) shown() url.Values {
-	st := compare.State(p.values)
-	if p.shows() {
-		st.Set("report_currency", p.cmp.In.ReportCurrency)
-	}
-	return st
-}
 
 func (s *Handlers) ComparePage(c echo.Context) error {
 	values, preset, err := s.compareValues(c)
@@ -172,106 +151,18 @@ func (s *Handlers) ComparePage(c echo.Context) error {
 	if p.currency != "" {
 		s.rememberReportCurrency(c, p.currency)
 	}
-	cmp, asked := p.cmp, p.asked
-
-	msgs := map[string]string{}
-	profileErrors := cmp.ProfileErrors
-	if cmp.B != nil {
-		profileErrors = slices.Concat(profileErrors, cmp.B.ProfileErrors)
-	}
-	for _, e := range profileErrors {
-		if _, dup := msgs[e.Field]; !dup {
-			msgs[e.Field] = tr.TMap(e.MessageID, e.Args)
-		}
-	}
-	v := web.CompareView{ProfileSections: web.ProfileSections(values, msgs), ScenarioSections: web.ScenarioSections(values, msgs),
-		Qualifications: compareQualifications}
-	// Every field's error has its place on the page, empty without one, so
-	// htmx can bring the errors in out of band as the reader types.
-	for _, secs := range [][]web.Section{v.ProfileSections, v.ScenarioSections} {
-		for i := range secs {
-			for j := range secs[i].Fields {
-				secs[i].Fields[j].LiveError = true
-			}
-		}
-	}
-	v.ReportCurrency = web.Field{Name: "report_currency", Kind: "text", LabelID: "calc.report_currency",
-		HintID: "compare.hint.report_currency", Value: values.Get("report_currency"), LiveError: true}
-	if m, bad := asked.Errs["report_currency"]; bad {
-		v.ReportCurrency.Error = tr.T(m.ID, m.Args...)
-	}
-	v.Errors = web.ErrorList(slices.Concat(v.ProfileSections, []web.Section{{Fields: []web.Field{v.ReportCurrency}}}, v.ScenarioSections), nil)
-	for _, p := range compare.Presets {
-		v.Presets = append(v.Presets, web.ComparePreset{Key: p.Key, LabelID: p.LabelID, HintID: p.HintID,
-			URL: "/compare?preset=" + p.Key, Active: p.Key == preset})
-	}
-	if cmp.Floor.Valid {
-		v.VRAMFloor = money.Fixed(cmp.Floor.Decimal, 2)
-	}
-	v.SelectedCount, v.TooMany = len(cmp.SelectedIDs), cmp.TooMany
-	for _, g := range cmp.GPUs {
-		v.GPUs = append(v.GPUs, web.Option{Value: strconv.FormatInt(g.ID, 10), Label: g.Vendor + " " + g.Name})
-	}
-	v.CandidatesMore = total > len(cands)
-
-	stale := tco.StaleBefore(today)
-	for _, q := range slices.Concat(proposalCandidates(mine, f), cands) {
-		cand := compare.Candidate{Quote: q, GPU: cmp.GPUByID[q.GPUModelID]}
-		var reasons []compare.Reason
-		if len(cmp.ProfileErrors) == 0 {
-			reasons = compare.Screen(cand, cmp.In, cmp.Floor)
-		}
-		if values.Get("fit") == "1" && hasReason(reasons, compare.ReasonVRAMFloor) {
-			continue // the reader asked to leave out cards below the floor
-		}
-		v.Candidates = append(v.Candidates, web.CompareCandidate{ID: q.ID, Name: web.QuoteName(server.Translator(c), q),
-			Hourly: s.formatMoney(c, q.Hourly, q.Currency), Monthly: s.formatMoney(c, q.Monthly, q.Currency),
-			AsOf: web.FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: cmp.Seen[q.ID], Reasons: web.ReasonTexts(server.Translator(c), reasons),
-			NotReviewed: quote.IsProposal(q.State)})
-	}
-
-	// The page state shown: the share link's, and each section's address.
-	shown := p.shown()
-	if len(cmp.Rows) > 0 && asked.OK() {
-		web.CompareTable(server.Translator(c), &v, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
-		web.CompareScenario(server.Translator(c), &v.Rows, &v.ScenarioChanges, cmp.B, cmp.Rows, cmp.In)
-		// The matrix, the facts and the availability load when opened
-		// (docs/RULES.md §20.4).
-		v.Sections = web.CompareSections(shown, v.Rows)
-	}
-	v.OwnCandidates = web.OwnCandidates(tr, owns, cmp.OwnSelectedIDs, cmp.Own)
-	v.OwnSelected, v.OwnTooMany = len(cmp.OwnSelectedIDs), cmp.OwnTooMany
-	if len(cmp.Own) > 0 && asked.OK() {
-		web.CompareOwn(tr, &v, cmp.Rows, cmp.Own, cmp.In)
-	}
-	if (len(cmp.Rows) > 0 || len(cmp.Own) > 0) && asked.OK() {
-		s.compareCharts(tr, &v, cmp)
-	}
-
-	// Loading a saved profile replaces the profile only: the selection,
-	// the filters, the order and the report currency asked for stay.
-	keep := compare.State(values)
-	for k := range keep {
-		if strings.HasPrefix(k, "profile.") {
-			delete(keep, k)
-		}
-	}
 	cur := auth.CurrentUser(c)
-	for _, p := range profiles {
-		keep.Set("profile_id", strconv.FormatInt(p.ID, 10))
-		v.Profiles = append(v.Profiles, web.SavedProfile{ID: p.ID, Name: p.Name, Owner: p.OwnerEmail,
-			LoadURL: "/compare?" + keep.Encode(), CanDelete: cur != nil && (cur.UserID == p.OwnerID || cur.Role == auth.RoleAdmin)})
+	in := web.CompareRecords{Values: values, Preset: preset, Cmp: p.cmp, Asked: p.asked.Errs,
+		Candidates: slices.Concat(proposalCandidates(mine, f), cands), More: total > len(cands), Owns: owns,
+		Today: today, BaseURL: s.Config.BaseURL()}
+	for _, pr := range profiles {
+		in.Profiles = append(in.Profiles, web.SavedProfile{ID: pr.ID, Name: pr.Name, Owner: pr.OwnerEmail,
+			CanDelete: cur != nil && user.OwnerOrAdmin(pr.OwnerID, cur.UserID, string(cur.Role))})
 	}
-	// The profile forms carry the state as asked (a default currency stays
-	// a default); a report and a shared link carry the currency shown.
-	v.State = compare.State(values)
-	v.ReturnURL = compareURL(v.State)
-	v.Filter = cloneValues(values)
-	if asked.OK() {
-		v.Filter.Set("report_currency", cmp.In.ReportCurrency)
+	v := web.NewCompareView(tr, in)
+	if (len(p.cmp.Rows) > 0 || len(p.cmp.Own) > 0) && p.shows() {
+		s.compareCharts(tr, &v, p.cmp)
 	}
-	v.SharePath = compareURL(shown)
-	v.ShareURL = s.Config.BaseURL() + v.SharePath
 	v.Page = s.Page(c, "compare.title")
 	c.Response().Header().Set("Vary", "HX-Request")
 	return s.Render(c, http.StatusOK, v.Page, web.Compare(v))
@@ -302,46 +193,11 @@ func (s *Handlers) CompareSection(key string) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		tr, cmp := server.Translator(c), p.cmp
-		shown := p.shown()
-		v := web.CompareSectionView{BackURL: compareURL(shown),
-			CompareSection: web.CompareSection{Key: key, TitleID: web.SectionTitleID(key), URL: web.SectionURL(key, shown)}}
-		if len(cmp.Rows) > 0 && p.shows() {
-			var cv web.CompareView
-			switch key {
-			case web.SectionLines:
-				web.CompareTable(tr, &cv, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
-				v.Rows, v.ItemLabelIDs, v.Count = cv.Rows, cv.ItemLabelIDs, web.PricedCount(cv.Rows)
-			case web.SectionFacts:
-				compareFacts(c, &cv, cmp)
-				v.Facts, v.Count = cv.Facts, len(cmp.Rows)
-			case web.SectionAvailability:
-				web.AddCompareAvailability(server.Translator(c), &cv, cmp)
-				v.Availability, v.AvailabilityDay, v.Count = cv.Availability, cv.AvailabilityDay, len(cv.Availability)
-			}
-		}
+		v := web.NewCompareSectionView(c.Request().Context(), server.Translator(c), key, values, p.cmp, p.shows())
 		v.Page = s.Page(c, v.TitleID)
 		c.Response().Header().Set("Vary", "HX-Request")
 		return s.Render(c, http.StatusOK, v.Page, web.CompareSectionPage(v))
 	}
-}
-
-func hasReason(rs []compare.Reason, id string) bool {
-	for _, r := range rs {
-		if r.MessageID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func validSort(k string) bool {
-	for _, x := range compare.SortKeys {
-		if k == x {
-			return true
-		}
-	}
-	return false
 }
 
 // reportCurrencyCookie remembers the report currency the reader last
@@ -359,22 +215,6 @@ func (s *Handlers) rememberReportCurrency(c echo.Context, cur string) {
 		HttpOnly: true, Secure: s.Config.TLS, SameSite: http.SameSiteLaxMode})
 }
 
-// compareURL is the compare page with a page state.
-func compareURL(state url.Values) string {
-	if len(state) == 0 {
-		return "/compare"
-	}
-	return "/compare?" + state.Encode()
-}
-
-func cloneValues(v url.Values) url.Values {
-	out := make(url.Values, len(v))
-	for k, vs := range v {
-		out[k] = append([]string(nil), vs...)
-	}
-	return out
-}
-
 // SaveProfile stores the current profile under a name (the same name
 // replaces the reader's earlier one) and returns to the comparison: the
 // form carries the page state (the profile, the selected quotes, the
@@ -385,7 +225,7 @@ func (s *Handlers) SaveProfile(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest)
 	}
-	back := compareURL(compare.State(posted))
+	back := web.CompareURL(compare.State(posted))
 	name := strings.TrimSpace(posted.Get("name"))
 	if n := utf8.RuneCountInString(name); n < 1 || n > 100 {
 		return s.RedirectWithFlash(c, back, "error", "compare.profiles.name_invalid")
@@ -418,7 +258,7 @@ func (s *Handlers) DeleteProfile(c echo.Context) error {
 		return err
 	}
 	cur := auth.CurrentUser(c)
-	if cur.UserID != p.OwnerID && cur.Role != auth.RoleAdmin {
+	if !user.OwnerOrAdmin(p.OwnerID, cur.UserID, string(cur.Role)) {
 		return echo.NewHTTPError(http.StatusForbidden)
 	}
 	if err := s.Store.DeleteUsageProfile(c.Request().Context(), s.Actor(c), id); err != nil {
@@ -434,7 +274,7 @@ func compareReturn(next string) string {
 	if err != nil || u.Path != "/compare" {
 		return "/compare"
 	}
-	return compareURL(compare.State(u.Query()))
+	return web.CompareURL(compare.State(u.Query()))
 }
 
 // proposalCandidates are the reader's open proposals that the candidate

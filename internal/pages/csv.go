@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"gpuquote/internal/catalog"
 	"gpuquote/internal/form"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
@@ -73,22 +72,9 @@ func (s *Handlers) ExportQuotesCSV(c echo.Context) error {
 
 // ImportForm shows the upload form.
 func (s *Handlers) ImportForm(c echo.Context) error {
-	v := s.importView(c)
+	v := web.NewImportView()
+	v.Page = s.Page(c, "import.title")
 	return s.Render(c, http.StatusOK, v.Page, web.Importer(v))
-}
-
-func (s *Handlers) importView(c echo.Context) web.ImportView {
-	return web.ImportView{Page: s.Page(c, "import.title"), MaxRows: quote.CSVMaxRows, QuoteColumns: quoteFieldNames(),
-		LineColumns: quote.LineFields, Items: catalog.ItemKeys(), Required: quote.CSVRequiredColumns, Example: quote.CSVExample}
-}
-
-// quoteFieldNames are the quote-level columns, in CSV order.
-func quoteFieldNames() []string {
-	out := make([]string, len(quote.Fields))
-	for i, f := range quote.Fields {
-		out[i] = f.Name
-	}
-	return out
 }
 
 // ImportQuotesCSV validates every row of an uploaded CSV (quote.ReadCSV)
@@ -124,17 +110,10 @@ func (s *Handlers) ImportQuotesCSV(c echo.Context) error {
 	return s.RedirectWithFlash(c, "/quotes", "ok", done, "Count", strconv.Itoa(len(ids)))
 }
 
+// renderImportProblems shows the upload form with the problems p of a
+// rejected file (422).
 func (s *Handlers) renderImportProblems(c echo.Context, p quote.CSVProblems) error {
-	tr := server.Translator(c)
-	v := s.importView(c)
-	for _, m := range p.File {
-		v.FileErrors = append(v.FileErrors, tr.T(m.ID, m.Args...))
-	}
-	// quote.ReadCSV keeps only the first quote.CSVMaxErrors problems, so
-	// only those are translated; the rest are a count (docs/RULES.md §16.4).
-	v.BadRows, v.TotalErrors = p.BadRows, p.RowProblems
-	for _, r := range p.Rows {
-		v.RowErrors = append(v.RowErrors, web.ImportError{Row: r.Row, Column: r.Column, Message: tr.T(r.ID, r.Args...)})
-	}
+	v := web.NewImportView().WithProblems(server.Translator(c), p)
+	v.Page = s.Page(c, "import.title")
 	return s.Render(c, http.StatusUnprocessableEntity, v.Page, web.Importer(v))
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"gpuquote/internal/compare"
 	"gpuquote/internal/facts"
 	"gpuquote/internal/form"
 	"gpuquote/internal/server"
@@ -78,9 +77,7 @@ func (s *Handlers) FactCreate(c echo.Context) error {
 	r := form.Values(values)
 	fact := facts.Read(r, s.LatestDay())
 	fact.PlatformID = id
-	f.Kind, f.Value, f.Minutes, f.Source, f.AsOf, f.TrialID = r.Raw("kind"), r.Raw("value"), r.Raw("minutes"),
-		r.Raw("source"), r.Raw("as_of"), r.Raw("trial_id")
-	f.Note = values.Get("note")
+	f.KeepTyped(r.Raw, values.Get("note"))
 	status := http.StatusUnprocessableEntity
 	if r.OK() {
 		_, err := s.Store.CreatePlatformFact(c.Request().Context(), s.Actor(c), fact, s.LatestDay())
@@ -98,13 +95,4 @@ func (s *Handlers) FactCreate(c echo.Context) error {
 	}
 	f.Errors = r.Errs
 	return s.Render(c, status, f.Page, web.FactFormPage(f))
-}
-
-// compareFacts fills the compare page's facts block: the platforms of the
-// rows shown, with their facts in force on the comparison's day.
-func compareFacts(c echo.Context, v *web.CompareView, cmp *compare.Comparison) {
-	if len(cmp.Rows) == 0 || cmp.Facts == nil {
-		return
-	}
-	v.Facts = web.CompareFacts(c.Request().Context(), compare.RowFacts(cmp.Rows, cmp.Facts, cmp.In.Today))
 }

@@ -2,7 +2,6 @@ package pages
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -19,24 +18,17 @@ const gpusPerPage = 50
 
 // GPUList is GET /gpus: search, interconnect filter, pages.
 func (s *Handlers) GPUList(c echo.Context) error {
-	v := web.GPUsView{Query: strings.TrimSpace(c.QueryParam("q")), Interconnects: web.InterconnectOptions(),
-		CanEdit: s.Can(c, http.MethodPost, "/gpus")}
+	in := web.GPUsRecords{Query: strings.TrimSpace(c.QueryParam("q")), CanEdit: s.Can(c, http.MethodPost, "/gpus"),
+		Page: server.PageParam(c), PerPage: gpusPerPage}
 	if ic := c.QueryParam("interconnect"); slices.Contains(market.GPUInterconnects, ic) {
-		v.Interconnect = ic
+		in.Interconnect = ic
 	}
-	page := server.PageParam(c)
-	rows, total, err := s.Store.GPUModels(c.Request().Context(), store.GPUModelFilter{Query: v.Query,
-		Interconnect: v.Interconnect, Offset: (page - 1) * gpusPerPage, Limit: gpusPerPage})
-	if err != nil {
+	var err error
+	if in.GPUs, in.Total, err = s.Store.GPUModels(c.Request().Context(), store.GPUModelFilter{Query: in.Query,
+		Interconnect: in.Interconnect, Offset: (in.Page - 1) * gpusPerPage, Limit: gpusPerPage}); err != nil {
 		return err
 	}
-	// "Nothing matches" rather than "nothing entered yet" also past the last page.
-	v.Filtered = v.Query != "" || v.Interconnect != "" || total > 0
-	v.Pager = web.Pager{Page: page, PerPage: gpusPerPage, Total: total,
-		Base: server.ListURL("/gpus", url.Values{"q": {v.Query}, "interconnect": {v.Interconnect}})}
-	for _, g := range rows {
-		v.Rows = append(v.Rows, web.NewGPURow(g))
-	}
+	v := web.NewGPUsView(in)
 	v.Page = s.Page(c, "gpu.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.GPUs(v))
 }
@@ -81,10 +73,6 @@ func (s *Handlers) gpuSave(c echo.Context, id int64) error {
 	g.ID = id
 	f := web.GPUFormTyped(id, r.Raw)
 	f.Errors = r.Errs
-	titleID := "gpu.new"
-	if id != 0 {
-		titleID = "gpu.edit"
-	}
 	return s.saveEdit(c, edit{
 		errs: r.Errs, id: id, lock: &g.LockVersion, takenID: "gpu.error.name_taken",
 		create: func() (int64, error) {
@@ -99,7 +87,7 @@ func (s *Handlers) gpuSave(c echo.Context, id int64) error {
 		path: "/gpus/", createdID: "gpu.created", updatedID: "gpu.updated",
 		render: func(status int, lock int, conflict bool) error {
 			f.LockVersion, f.Conflict = lock, conflict
-			f.Page = s.Page(c, titleID)
+			f.Page = s.Page(c, f.TitleID())
 			return s.Render(c, status, f.Page, web.GPUFormPage(f))
 		},
 	})

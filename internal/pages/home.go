@@ -7,9 +7,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/i18n"
-	"gpuquote/internal/market"
 	"gpuquote/internal/server"
-	"gpuquote/internal/tco"
 	"gpuquote/web"
 )
 
@@ -37,17 +35,8 @@ func (s *Handlers) Home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	tr := server.Translator(c)
-	v := web.HomeView{Page: p, Compare: s.Can(c, http.MethodGet, "/compare")}
-	if counts.Mine {
-		v.Mine = web.NewHomeMine(tr, cur.UserID, lists.Drafts, lists.Returned, counts.Drafts, counts.Returned)
-	}
-	if counts.Inbox {
-		v.Inbox = web.NewHomeInbox(tr, counts.Waiting, lists.OldestWaiting)
-	}
-	if counts.Market {
-		v.Market = &web.HomeMarket{Stale: counts.Stale, Jumps: counts.Jumps, Days: tco.StaleAfterDays, Percent: market.JumpPercent.String()}
-	}
+	v := web.NewHomeView(server.Translator(c), cur.UserID, *counts, web.HomeLists(lists), s.Can(c, http.MethodGet, "/compare"))
+	v.Page = p
 	return s.Render(c, http.StatusOK, p, web.Home(v))
 }
 

@@ -19,18 +19,13 @@ const notificationsPerPage = 20
 // NotificationList is GET /notifications: the reader's notices, newest
 // first, worded in their language.
 func (s *Handlers) NotificationList(c echo.Context) error {
-	cur := auth.CurrentUser(c)
-	tr := server.Translator(c)
-	page := server.PageParam(c)
-	items, total, unread, err := s.Store.Notifications(c.Request().Context(), cur.UserID, (page-1)*notificationsPerPage, notificationsPerPage)
-	if err != nil {
+	in := web.NotificationsRecords{Page: server.PageParam(c), PerPage: notificationsPerPage}
+	var err error
+	if in.Items, in.Total, in.Unread, err = s.Store.Notifications(c.Request().Context(), auth.CurrentUser(c).UserID,
+		(in.Page-1)*notificationsPerPage, notificationsPerPage); err != nil {
 		return err
 	}
-	v := web.NotificationsView{Total: total, Unread: unread,
-		Pager: web.Pager{Page: page, PerPage: notificationsPerPage, Total: total, Base: "/notifications"}}
-	for _, it := range items {
-		v.Rows = append(v.Rows, web.NewNotificationRow(tr, it))
-	}
+	v := web.NewNotificationsView(server.Translator(c), in)
 	v.Page = s.Page(c, "notify.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.Notifications(v))
 }
@@ -68,11 +63,7 @@ func (s *Handlers) MailQueuePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var v web.MailQueueView
-	for _, m := range rows {
-		v.Rows = append(v.Rows, web.MailQueueRow{ID: m.ID, Recipient: m.Recipient, Subject: m.Subject, Attempts: m.Attempts,
-			Queued: m.CreatedAt, NextAttempt: m.NextAttemptAt, Failed: m.FailedAt != nil, LastError: m.LastError})
-	}
+	v := web.NewMailQueueView(rows)
 	v.Page = s.Page(c, "notify.admin.title")
 	return s.Render(c, http.StatusOK, v.Page, web.MailQueue(v))
 }

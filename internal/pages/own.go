@@ -1,23 +1,20 @@
 package pages
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/form"
 	"gpuquote/internal/market"
-	"gpuquote/internal/money"
 	"gpuquote/internal/own"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
-	"gpuquote/internal/tco"
 	"gpuquote/web"
 )
 
@@ -35,39 +32,21 @@ const (
 // by GPU model and scope, current or archived.
 func (s *Handlers) OwnList(c echo.Context) error {
 	ctx := c.Request().Context()
-	tr := server.Translator(c)
 	uid, role := server.Viewer(c)
-	v := web.OwnListView{Scope: c.QueryParam("scope"), Archived: c.QueryParam("archived") == "1",
-		Scopes: []web.Option{{Value: store.OwnScopeAll, LabelID: "own.scope.all"}, {Value: store.OwnScopeMine, LabelID: "own.scope.mine"},
-			{Value: store.OwnScopeShared, LabelID: "own.scope.shared"}}}
-	if v.Scope != store.OwnScopeMine && v.Scope != store.OwnScopeShared {
-		v.Scope = store.OwnScopeAll
+	in := web.OwnListRecords{Scope: c.QueryParam("scope"), Archived: c.QueryParam("archived") == "1", Page: server.PageParam(c), PerPage: ownPerPage}
+	if in.Scope != store.OwnScopeMine && in.Scope != store.OwnScopeShared {
+		in.Scope = store.OwnScopeAll
 	}
-	gpu, _ := strconv.ParseInt(c.QueryParam("gpu"), 10, 64)
-	if gpu > 0 {
-		v.GPU = strconv.FormatInt(gpu, 10)
-	}
-	page := server.PageParam(c)
-	rows, total, err := s.Store.OwnOptions(ctx, store.OwnOptionFilter{ViewerID: uid, ViewerRole: role, Scope: v.Scope,
-		GPUModelID: gpu, Archived: v.Archived, Offset: (page - 1) * ownPerPage, Limit: ownPerPage})
-	if err != nil {
+	in.GPU, _ = strconv.ParseInt(c.QueryParam("gpu"), 10, 64)
+	var err error
+	if in.Options, in.Total, err = s.Store.OwnOptions(ctx, store.OwnOptionFilter{ViewerID: uid, ViewerRole: role, Scope: in.Scope,
+		GPUModelID: in.GPU, Archived: in.Archived, Offset: (in.Page - 1) * ownPerPage, Limit: ownPerPage}); err != nil {
 		return err
 	}
-	_, gpus, err := s.Store.QuoteRefNames(ctx)
-	if err != nil {
+	if _, in.GPUs, err = s.Store.QuoteRefNames(ctx); err != nil {
 		return err
 	}
-	v.GPUs = web.GPUOptions(gpus)
-	v.Filtered = gpu > 0 || v.Scope != "" || v.Archived || total > 0
-	archived := ""
-	if v.Archived {
-		archived = "1"
-	}
-	v.Pager = web.Pager{Page: page, PerPage: ownPerPage, Total: total,
-		Base: server.ListURL("/own-hardware", url.Values{"gpu": {v.GPU}, "scope": {v.Scope}, "archived": {archived}})}
-	for _, o := range rows {
-		v.Rows = append(v.Rows, web.NewOwnRow(tr, o))
-	}
+	v := web.NewOwnListView(server.Translator(c), in)
 	v.Page = s.Page(c, "own.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.OwnList(v))
 }
@@ -79,33 +58,21 @@ func (s *Handlers) renderOwnForm(c echo.Context, status int, f web.OwnFormView) 
 	if err != nil {
 		return err
 	}
-	series, err := s.Store.ElectricitySeriesList(ctx)
+	series, err := s.electricitySeries(ctx)
 	if err != nil {
 		return err
 	}
-	f.GPUs = web.GPUOptions(gpus)
-	currencies := slices.Clone(pricesCurrencySuggestions)
-	seen := map[string]bool{}
-	for _, sr := range series {
-		currencies = append(currencies, sr.Currency)
-		if !seen[sr.Region] {
-			seen[sr.Region] = true
-			f.Regions = append(f.Regions, web.Option{Value: sr.Region, Label: sr.Region})
-		}
-	}
-	slices.Sort(currencies)
-	f.Currencies = slices.Compact(currencies)
-	if f.Errors == nil {
-		f.Errors = web.Errors{}
-	}
 	_, role := server.Viewer(c)
-	f.CanShare = own.MayShare(role)
-	titleID := "own.form.new"
-	if !f.IsNew {
-		titleID = "own.form.edit_title"
-	}
-	f.Page = s.Page(c, titleID)
+	f = f.WithChoices(gpus, series, own.MayShare(role))
+	f.Page = s.Page(c, f.TitleID())
 	return s.Render(c, status, f.Page, web.OwnFormPage(f))
+}
+
+// electricitySeries lists the region × currency series of electricity
+// prices.
+func (s *Handlers) electricitySeries(ctx context.Context) ([]own.ElectricitySeries, error) {
+	series, err := s.Store.ElectricitySeriesList(ctx)
+	return series, err
 }
 
 // OwnNew is GET /own-hardware/new: the form with its defaults.
@@ -114,15 +81,7 @@ func (s *Handlers) OwnNew(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	values := map[string]string{"gpu_count": "1", "life_months": strconv.Itoa(own.DefaultLifeMonths), "pue": "1",
-		"residual_pct": "0", "power_idle_w": "0", "prices_include_tax": "true",
-		"purchase_as_of": s.Today().Format(time.DateOnly), "electricity": own.ElectricityOwn}
-	if len(series) > 0 {
-		values["electricity"] = own.ElectricityRegion
-	}
-	if g := c.QueryParam("gpu_model"); g != "" {
-		values["gpu_model"] = g
-	}
+	values := web.OwnFormDefaults(s.Today(), len(series) > 0, c.QueryParam("gpu_model"))
 	return s.renderOwnForm(c, http.StatusOK, web.OwnFormView{IsNew: true, Action: "/own-hardware", Values: values})
 }
 
@@ -142,15 +101,6 @@ func (s *Handlers) readOwnForm(c echo.Context) (own.Version, url.Values, form.Er
 	}
 	v, errs := own.Read(values.Get, known, s.LatestDay())
 	return v, values, errs, nil
-}
-
-// typed keeps the posted values of the option form for showing it again.
-func typed(values url.Values) map[string]string {
-	out := map[string]string{}
-	for k := range values {
-		out[k] = values.Get(k)
-	}
-	return out
 }
 
 // ownStoreError turns a refusal of the store into field problems; ok is
@@ -176,7 +126,7 @@ func (s *Handlers) OwnCreate(c echo.Context) error {
 	if _, role := server.Viewer(c); shared && !own.MayShare(role) {
 		errs.Set("shared", own.MsgShareNeeds)
 	}
-	f := web.OwnFormView{IsNew: true, Action: "/own-hardware", Values: typed(values), Errors: errs, Shared: shared}
+	f := web.OwnFormView{IsNew: true, Action: "/own-hardware", Values: web.OwnFormTyped(values), Errors: errs, Shared: shared}
 	if len(errs) > 0 {
 		return s.renderOwnForm(c, http.StatusUnprocessableEntity, f)
 	}
@@ -240,48 +190,28 @@ func (s *Handlers) ownForbidden(c echo.Context, o own.Option) error {
 // OwnShow is GET /own-hardware/:id: the newest version, or ?version=n.
 func (s *Handlers) OwnShow(c echo.Context) error {
 	ctx := c.Request().Context()
-	tr := server.Translator(c)
 	o, err := s.loadOwn(c)
 	if err != nil {
 		return err
 	}
-	shown := o.Current
+	uid, role := server.Viewer(c)
+	in := web.OwnRecords{Option: o, Shown: o.Current, Today: s.Today(), CanWrite: own.MayWrite(o, uid, role)}
 	// A version number is a 32-bit integer; anything else names none.
 	if n, err := strconv.ParseInt(c.QueryParam("version"), 10, 32); err == nil && int(n) != o.LatestVersion {
-		if shown, err = s.Store.OwnOptionVersion(ctx, o.ID, int(n)); err != nil {
+		if in.Shown, err = s.Store.OwnOptionVersion(ctx, o.ID, int(n)); err != nil {
 			return err
 		}
 	}
-	versions, err := s.Store.OwnOptionVersions(ctx, o.ID)
-	if err != nil {
+	if in.Versions, err = s.Store.OwnOptionVersions(ctx, o.ID); err != nil {
 		return err
 	}
-	uid, role := server.Viewer(c)
-	v := web.OwnView{ID: o.ID, Name: shown.Name, GPU: shown.GPU(), Shared: o.Shared, Archived: o.Archived(),
-		Author: o.CreatedByName, Version: shown.Version, Latest: o.LatestVersion, IsCurrent: shown.Version == o.LatestVersion,
-		CanWrite: own.MayWrite(o, uid, role), Groups: web.OwnFacts(tr, shown)}
-	today := s.Today()
-	e, err := s.Store.ResolveElectricity(ctx, shown, today)
-	switch {
-	case errors.Is(err, store.ErrNoElectricitySample):
-		v.Today, v.TodayMissing = tr.T("own.today.missing", "Region", shown.ElectricityRegion, "Currency", shown.Currency,
-			"Date", today.Format(time.DateOnly)), true
-	case err != nil:
+	in.Electricity, err = s.Store.ResolveElectricity(ctx, in.Shown, in.Today)
+	if in.NoSample = errors.Is(err, store.ErrNoElectricitySample); err != nil && !in.NoSample {
 		return err
-	case e.SampleID != 0:
-		v.Today = tr.T("own.today.sample", "Price", web.FormatMoney(tr.Lang, decimal.NewNullDecimal(e.KWhPrice), shown.Currency),
-			"Region", e.Region, "AsOf", e.AsOf.Format(time.DateOnly), "Source", e.Source)
-	default:
-		v.Today = tr.T("own.today.own", "Price", web.FormatMoney(tr.Lang, decimal.NewNullDecimal(e.KWhPrice), shown.Currency))
 	}
-	for _, ver := range versions {
-		v.Versions = append(v.Versions, web.OwnVersionRow{Version: ver.Version,
-			CreatedAt: ver.CreatedAt.UTC().Format("2006-01-02 15:04"), Author: ver.CreatedByName,
-			Purchase:    web.FormatMoney(tr.Lang, decimal.NewNullDecimal(ver.PurchasePrice), ver.Currency),
-			Electricity: web.OwnElectricityText(tr, ver), Current: ver.Version == o.LatestVersion, Shown: ver.Version == shown.Version})
-	}
+	v := web.NewOwnView(server.Translator(c), in)
 	v.Page = s.Page(c, "own.detail.title")
-	v.Page.Title = shown.Name
+	v.Page.Title = in.Shown.Name
 	return s.Render(c, http.StatusOK, v.Page, web.Own(v))
 }
 
@@ -317,7 +247,7 @@ func (s *Handlers) OwnUpdate(c echo.Context) error {
 		return err
 	}
 	basedOn, _ := strconv.Atoi(values.Get("based_on"))
-	f := web.OwnFormView{ID: o.ID, Action: target, BasedOn: basedOn, Values: typed(values), Errors: errs, Shared: o.Shared}
+	f := web.OwnFormView{ID: o.ID, Action: target, BasedOn: basedOn, Values: web.OwnFormTyped(values), Errors: errs, Shared: o.Shared}
 	if len(errs) > 0 {
 		return s.renderOwnForm(c, http.StatusUnprocessableEntity, f)
 	}
@@ -361,51 +291,20 @@ func (s *Handlers) OwnArchive(c echo.Context) error {
 // query, with an empty add form.
 func (s *Handlers) electricityView(c echo.Context) (web.ElectricityView, error) {
 	ctx := c.Request().Context()
-	today := s.Today()
-	staleBefore := tco.StaleBefore(today)
-	v := web.ElectricityView{Today: today.Format(time.DateOnly), Region: own.NormalizeRegion(c.QueryParam("region")),
-		Currency: web.PricesCurrency(c.QueryParam("currency")), Form: web.ElectricityForm{Errors: web.Errors{}}}
-	if !own.ValidRegion(v.Region) {
-		v.Region = ""
+	in := web.ElectricityRecords{Today: s.Today(), Page: server.PageParam(c), PerPage: electricityPerPage}
+	in.Region, in.Currency = web.ElectricityQuery(c.QueryParam("region"), c.QueryParam("currency"))
+	var err error
+	if in.Current, err = s.Store.CurrentElectricityPrices(ctx, in.Today); err != nil {
+		return web.ElectricityView{}, err
 	}
-	if !money.IsCurrency(v.Currency) {
-		v.Currency = ""
+	if in.History, in.Total, err = s.Store.ElectricityPrices(ctx, store.ElectricityFilter{Region: in.Region, Currency: in.Currency,
+		Offset: (in.Page - 1) * electricityPerPage, Limit: electricityPerPage}); err != nil {
+		return web.ElectricityView{}, err
 	}
-	row := func(p own.ElectricityPrice) web.ElectricityRow {
-		return web.ElectricityRow{ID: p.ID, Region: p.Region, Currency: p.Currency, KWhPrice: p.KWhPrice, AsOf: p.AsOf,
-			Source: p.Source, Stale: p.AsOf.Before(staleBefore)}
+	if in.Series, err = s.electricitySeries(ctx); err != nil {
+		return web.ElectricityView{}, err
 	}
-	current, err := s.Store.CurrentElectricityPrices(ctx, today)
-	if err != nil {
-		return v, err
-	}
-	for _, p := range current {
-		v.Current = append(v.Current, row(p))
-	}
-	page := server.PageParam(c)
-	hist, total, err := s.Store.ElectricityPrices(ctx, store.ElectricityFilter{Region: v.Region, Currency: v.Currency,
-		Offset: (page - 1) * electricityPerPage, Limit: electricityPerPage})
-	if err != nil {
-		return v, err
-	}
-	for _, p := range hist {
-		v.History = append(v.History, row(p))
-	}
-	v.Pager = web.Pager{Page: page, PerPage: electricityPerPage, Total: total,
-		Base: server.ListURL("/electricity", url.Values{"region": {v.Region}, "currency": {v.Currency}})}
-	series, err := s.Store.ElectricitySeriesList(ctx)
-	if err != nil {
-		return v, err
-	}
-	currencies := slices.Clone(pricesCurrencySuggestions)
-	for _, sr := range series {
-		v.Regions = append(v.Regions, sr.Region)
-		currencies = append(currencies, sr.Currency)
-	}
-	v.Regions = slices.Compact(v.Regions)
-	slices.Sort(currencies)
-	v.Currencies = slices.Compact(currencies)
-	return v, nil
+	return web.NewElectricityView(in), nil
 }
 
 // ElectricityPage is GET /electricity (editors).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -21,36 +20,22 @@ const platformsPerPage = 50
 
 // PlatformList is GET /platforms: search, qualification filter, pages.
 func (s *Handlers) PlatformList(c echo.Context) error {
-	v := web.PlatformsView{Query: strings.TrimSpace(c.QueryParam("q")), CanEdit: s.Can(c, http.MethodPost, "/platforms"),
-		Qualifications: web.PlatformQualificationOptions(), States: []web.Option{
-			{Value: "yes", LabelID: "platform.state.yes"}, {Value: "no", LabelID: "platform.state.no"},
-			{Value: "unknown", LabelID: "platform.state.unknown"}}}
+	in := web.PlatformsRecords{Query: strings.TrimSpace(c.QueryParam("q")), Has: "yes", CanEdit: s.Can(c, http.MethodPost, "/platforms"),
+		Page: server.PageParam(c), PerPage: platformsPerPage, Today: s.Today()}
 	for _, q := range market.PlatformQualifications {
 		if q == c.QueryParam("qual") {
-			v.Qualification = q
+			in.Qualification = q
 		}
 	}
-	v.Has = "yes"
 	if h := c.QueryParam("has"); h == "no" || h == "unknown" {
-		v.Has = h
+		in.Has = h
 	}
-	page := server.PageParam(c)
-	rows, total, err := s.Store.Platforms(c.Request().Context(), store.PlatformFilter{Query: v.Query,
-		Qualification: v.Qualification, Has: v.Has, Offset: (page - 1) * platformsPerPage, Limit: platformsPerPage})
-	if err != nil {
+	var err error
+	if in.Platforms, in.Total, err = s.Store.Platforms(c.Request().Context(), store.PlatformFilter{Query: in.Query,
+		Qualification: in.Qualification, Has: in.Has, Offset: (in.Page - 1) * platformsPerPage, Limit: platformsPerPage}); err != nil {
 		return err
 	}
-	// "Nothing matches" rather than "nothing entered yet" also past the last page.
-	v.Filtered = v.Query != "" || v.Qualification != "" || total > 0
-	filters := url.Values{"q": {v.Query}, "qual": {v.Qualification}}
-	if v.Qualification != "" {
-		filters.Set("has", v.Has)
-	}
-	v.Pager = web.Pager{Page: page, PerPage: platformsPerPage, Total: total, Base: server.ListURL("/platforms", filters)}
-	today := s.Today()
-	for _, p := range rows {
-		v.Rows = append(v.Rows, web.NewPlatformRow(p, today))
-	}
+	v := web.NewPlatformsView(in)
 	v.Page = s.Page(c, "platform.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.Platforms(v))
 }
@@ -101,10 +86,6 @@ func (s *Handlers) platformSave(c echo.Context, id int64) error {
 	f := web.NewPlatformForm(p)
 	f.KeepTyped(r.Raw)
 	f.Errors = r.Errs
-	titleID := "platform.new"
-	if id != 0 {
-		titleID = "platform.edit"
-	}
 	return s.saveEdit(c, edit{
 		errs: r.Errs, id: id, lock: &p.LockVersion, takenID: "platform.error.name_taken",
 		create: func() (int64, error) {
@@ -119,7 +100,7 @@ func (s *Handlers) platformSave(c echo.Context, id int64) error {
 		path: "/platforms/", createdID: "platform.created", updatedID: "platform.updated",
 		render: func(status int, lock int, conflict bool) error {
 			f.LockVersion, f.Conflict = lock, conflict
-			f.Page = s.Page(c, titleID)
+			f.Page = s.Page(c, f.TitleID())
 			return s.Render(c, status, f.Page, web.PlatformFormPage(f))
 		},
 	})

@@ -3,112 +3,41 @@ package pages
 import (
 	"errors"
 	"net/http"
-	"slices"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"gpuquote/internal/catalog"
 	"gpuquote/internal/form"
 	"gpuquote/internal/market"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
-	"gpuquote/internal/tco"
 	"gpuquote/web"
 )
 
-const (
-	pricesPerPage = 25
-)
-
-var (
-	// pricesCurrencySuggestions are offered in every currency input: the
-	// currencies the guides quote in (docs/RULES.md §1.5).
-	pricesCurrencySuggestions = []string{"CNY", "EUR", "USD"}
-)
+const pricesPerPage = 25
 
 // pricesView loads both sections of the prices page for the current list
 // filters, with empty add forms (the item preselected from ?item=, which
 // is also how the unit select is reloaded when the item changes).
 func (s *Handlers) pricesView(c echo.Context) (web.PricesView, error) {
 	ctx := c.Request().Context()
-	q := web.ReadPricesQuery(c.QueryParams())
-	today := s.Today()
-	staleBefore := tco.StaleBefore(today)
-
-	v := web.PricesView{Today: today.Format(time.DateOnly), RefItem: q.RefItem, RefCurrency: q.RefCurrency,
-		FXBase: q.FXBase, FXQuote: q.FXQuote,
-		RefKeep: q.Keep("fx_base", "fx_quote", "fx_page"), FXKeep: q.Keep("ref_item", "ref_currency", "ref_page")}
-	for _, it := range catalog.Items {
-		v.Items = append(v.Items, web.PriceOption{Value: string(it.Key), LabelID: it.LabelID})
+	in := web.PricesRecords{Query: web.ReadPricesQuery(c.QueryParams()), Today: s.Today(), Item: c.QueryParam("item"), PerPage: pricesPerPage}
+	q := in.Query
+	var err error
+	if in.RefCurrent, err = s.Store.CurrentReferencePrices(ctx, "", in.Today); err != nil {
+		return web.PricesView{}, err
 	}
-	item := c.QueryParam("item")
-	if _, ok := catalog.LookupItem(catalog.ItemKey(item)); !ok {
-		item = string(catalog.Items[0].Key)
+	if in.RefHistory, in.RefTotal, err = s.Store.ReferencePrices(ctx, store.ReferencePriceFilter{Item: q.RefItem, Currency: q.RefCurrency,
+		Offset: (q.RefPage - 1) * pricesPerPage, Limit: pricesPerPage}); err != nil {
+		return web.PricesView{}, err
 	}
-	v.RefForm = web.RefPriceForm{Item: item, Units: web.PricesRefUnits(item), Errors: web.Errors{}}
-	v.FXForm = web.FXRateForm{Errors: web.Errors{}}
-
-	currencies := slices.Clone(pricesCurrencySuggestions)
-	refRow := func(r market.ReferencePrice) web.RefPriceRow {
-		unit := catalog.Unit(r.Unit).LabelID()
-		if it, ok := catalog.LookupItem(catalog.ItemKey(r.Item)); ok {
-			unit = it.UnitLabelID(catalog.Unit(r.Unit))
-		}
-		return web.RefPriceRow{ID: r.ID, Item: r.Item, ItemLabelID: "item." + r.Item,
-			UnitLabelID: unit, Currency: r.Currency, UnitPrice: r.UnitPrice,
-			AsOf: r.AsOf, Source: r.Source, Stale: r.AsOf.Before(staleBefore)}
+	if in.FXCurrent, err = s.Store.CurrentFXRates(ctx, in.Today); err != nil {
+		return web.PricesView{}, err
 	}
-	fxRow := func(r market.FXRate) web.FXRateRow {
-		return web.FXRateRow{ID: r.ID, Base: r.Base, Quote: r.Quote, Rate: r.Rate, AsOf: r.AsOf,
-			Source: r.Source, Stale: r.AsOf.Before(staleBefore)}
+	if in.FXHistory, in.FXTotal, err = s.Store.FXRates(ctx, store.FXRateFilter{Base: q.FXBase, Quote: q.FXQuote,
+		Offset: (q.FXPage - 1) * pricesPerPage, Limit: pricesPerPage}); err != nil {
+		return web.PricesView{}, err
 	}
-
-	current, err := s.Store.CurrentReferencePrices(ctx, "", today)
-	if err != nil {
-		return v, err
-	}
-	for _, r := range current {
-		if n := len(v.RefCurrent); n == 0 || v.RefCurrent[n-1].Currency != r.Currency {
-			v.RefCurrent = append(v.RefCurrent, web.RefPriceGroup{Currency: r.Currency})
-			currencies = append(currencies, r.Currency)
-		}
-		g := &v.RefCurrent[len(v.RefCurrent)-1]
-		g.Rows = append(g.Rows, refRow(r))
-	}
-	hist, total, err := s.Store.ReferencePrices(ctx, store.ReferencePriceFilter{Item: q.RefItem, Currency: q.RefCurrency,
-		Offset: (q.RefPage - 1) * pricesPerPage, Limit: pricesPerPage})
-	if err != nil {
-		return v, err
-	}
-	for _, r := range hist {
-		v.RefHistory = append(v.RefHistory, refRow(r))
-	}
-	v.RefPager = web.PricesPager{Param: "ref_page", Anchor: "ref-history",
-		Pager: web.Pager{Page: q.RefPage, PerPage: pricesPerPage, Total: total, Base: "/prices?" + q.Values("ref_page").Encode()}}
-
-	rates, err := s.Store.CurrentFXRates(ctx, today)
-	if err != nil {
-		return v, err
-	}
-	for _, r := range rates {
-		v.FXCurrent = append(v.FXCurrent, fxRow(r))
-		currencies = append(currencies, r.Base, r.Quote)
-	}
-	fxHist, fxTotal, err := s.Store.FXRates(ctx, store.FXRateFilter{Base: q.FXBase, Quote: q.FXQuote,
-		Offset: (q.FXPage - 1) * pricesPerPage, Limit: pricesPerPage})
-	if err != nil {
-		return v, err
-	}
-	for _, r := range fxHist {
-		v.FXHistory = append(v.FXHistory, fxRow(r))
-	}
-	v.FXPager = web.PricesPager{Param: "fx_page", Anchor: "fx-history",
-		Pager: web.Pager{Page: q.FXPage, PerPage: pricesPerPage, Total: fxTotal, Base: "/prices?" + q.Values("fx_page").Encode()}}
-
-	slices.Sort(currencies)
-	v.Currencies = slices.Compact(currencies)
-	return v, nil
+	return web.NewPricesView(in), nil
 }
 
 // PricesPage is GET /prices: reference prices and exchange rates in force

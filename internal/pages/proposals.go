@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -27,15 +26,8 @@ const proposalsPerPage = 50
 // proposalNew is GET /quotes/new for readers who are not editors: the
 // proposal form, with the defaults of the editors' form.
 func (s *Handlers) proposalNew(c echo.Context) error {
-	values := url.Values{"gpu_count": {"1"}, "sharing": {"dedicated"}, "prices_include_tax": {"true"},
-		"as_of": {s.Today().Format(time.DateOnly)}}
-	for _, k := range []string{"platform", "gpu_model", "currency"} {
-		if v := c.QueryParam(k); v != "" {
-			values.Set(k, v)
-		}
-	}
 	v := web.ProposalFormView{Form: web.QuoteFormView{IsNew: true, Action: "/quotes/proposals"}}
-	return s.renderProposalForm(c, http.StatusOK, v, values, nil)
+	return s.renderProposalForm(c, http.StatusOK, v, web.QuoteFormDefaults(s.Today(), c.QueryParams()), nil)
 }
 
 // renderProposalForm shows the proposal form with values and the
@@ -45,19 +37,9 @@ func (s *Handlers) renderProposalForm(c echo.Context, status int, v web.Proposal
 	if err != nil {
 		return err
 	}
-	tr := server.Translator(c)
-	msgs := map[string]string{}
-	for k, id := range errs {
-		msgs[k] = tr.T(id.ID, id.Args...)
-	}
-	v.Form.Sections, v.Form.Lines = web.QuoteForm(values, msgs, web.RefOptions(tr.Lang, platforms), web.GPUOptions(gpus))
-	v.Form.Errors = web.QuoteFormErrors(v.Form.Sections, v.Form.Lines)
+	v.Form = v.Form.WithFields(server.Translator(c), values, errs, platforms, gpus)
 	v.Message = values.Get("vendor_message")
-	titleID := "proposal.new.title"
-	if !v.Form.IsNew {
-		titleID = "proposal.edit.title"
-	}
-	v.Page = s.Page(c, titleID)
+	v.Page = s.Page(c, v.TitleID())
 	v.Form.Page = v.Page
 	return s.Render(c, status, v.Page, web.ProposalFormPage(v))
 }
@@ -143,13 +125,7 @@ func (s *Handlers) readProposal(c echo.Context, values url.Values, v *web.Propos
 	if err != nil {
 		return quote.Quote{}, nil, nil, false, err
 	}
-	tr := server.Translator(c)
-	if msgProblem != "" {
-		v.MessageError = tr.T(msgProblem, "Max", strconv.Itoa(proposal.MaxMessageChars))
-	}
-	if fileProblem != "" {
-		v.FileError = tr.T(fileProblem)
-	}
+	v.SetVendorProblems(server.Translator(c), msgProblem, fileProblem)
 	return q, file, errs, len(errs) == 0 && msgProblem == "" && fileProblem == "", nil
 }
 
@@ -188,27 +164,16 @@ func (s *Handlers) ownProposal(c echo.Context) (quote.Quote, error) {
 // with it, the vendor's newest message and the editor's newest comment.
 func (s *Handlers) proposalEditView(c echo.Context, q quote.Quote) (web.ProposalFormView, url.Values, error) {
 	ctx := c.Request().Context()
-	id := strconv.FormatInt(q.ID, 10)
-	v := web.ProposalFormView{Form: web.QuoteFormView{Action: "/quotes/" + id + "/proposal", QuoteID: q.ID,
-		LockVersion: q.LockVersion, Version: q.Version}}
-	values := quote.Values(q)
 	msgs, err := s.Store.QuoteMessages(ctx, q.SeriesID)
 	if err != nil {
-		return v, nil, err
-	}
-	if len(msgs) > 0 {
-		values.Set("vendor_message", msgs[0].Body)
+		return web.ProposalFormView{}, nil, err
 	}
 	reviews, err := s.Store.QuoteReviews(ctx, q.SeriesID)
 	if err != nil {
-		return v, nil, err
+		return web.ProposalFormView{}, nil, err
 	}
-	for _, r := range reviews {
-		if r.QuoteID == q.ID && r.Decision == quote.Returned {
-			v.ReturnedComment = r.Comment
-			break
-		}
-	}
+	v, values := web.NewProposalEditView(q, msgs,
+		reviews)
 	return v, values, nil
 }
 
@@ -255,35 +220,13 @@ func (s *Handlers) ProposalUpdate(c echo.Context) error {
 	return s.RedirectWithFlash(c, target, "ok", "proposal.flash.proposed")
 }
 
-// proposalRows turns store rows into list rows for the reader.
-func (s *Handlers) proposalRows(c echo.Context, rows []store.ProposalRow, editor bool) []web.ProposalListRow {
-	tr := server.Translator(c)
+// proposalList is page page of a proposal list (the editors' queue, or
+// the reader's own) as the reader sees it.
+func (s *Handlers) proposalList(c echo.Context, queue bool, rows []store.ProposalRow, page, total int) web.ProposalListView {
 	uid, _ := server.Viewer(c)
-	out := make([]web.ProposalListRow, 0, len(rows))
-	for _, r := range rows {
-		q := r.Quote
-		row := web.ProposalListRow{ID: q.ID, Name: web.QuoteName(tr, q), State: q.State, Author: r.AuthorName,
-			Created: web.FormatDate(r.CreatedAt), Hourly: s.formatMoney(c, q.Hourly, q.Currency),
-			Monthly: s.formatMoney(c, q.Monthly, q.Currency)}
-		id := strconv.FormatInt(q.ID, 10)
-		switch q.State {
-		case quote.Proposed:
-			if editor {
-				row.ReviewURL = "/quotes/" + id + "/review"
-			}
-		case quote.Returned:
-			row.Comment = r.LastComment
-			if uid != 0 && !editor {
-				row.EditURL = "/quotes/" + id + "/proposal/edit"
-			}
-		case quote.Reviewed:
-			if r.PublishedID != 0 {
-				row.PublishedURL = "/quotes/" + strconv.FormatInt(r.PublishedID, 10)
-			}
-		}
-		out = append(out, row)
-	}
-	return out
+	return web.NewProposalListView(server.Translator(c), web.ProposalListRecords{Queue: queue, ViewerID: uid, Editor: queue,
+		Proposals: rows,
+		Page:      page, PerPage: proposalsPerPage, Total: total})
 }
 
 // ProposalQueue is GET /quotes/review: the proposals waiting for an
@@ -294,8 +237,7 @@ func (s *Handlers) ProposalQueue(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := web.ProposalListView{Queue: true, Rows: s.proposalRows(c, rows, true),
-		Pager: web.Pager{Page: page, PerPage: proposalsPerPage, Total: total, Base: "/quotes/review?"}}
+	v := s.proposalList(c, true, rows, page, total)
 	v.Page = s.Page(c, "proposal.queue.title")
 	return s.Render(c, http.StatusOK, v.Page, web.ProposalList(v))
 }
@@ -309,13 +251,7 @@ func (s *Handlers) ProposalMine(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := web.ProposalListView{Rows: s.proposalRows(c, rows, false),
-		Pager: web.Pager{Page: page, PerPage: proposalsPerPage, Total: total, Base: "/quotes/proposals?"}}
-	for i := range v.Rows {
-		if v.Rows[i].State != quote.Returned {
-			v.Rows[i].EditURL = ""
-		}
-	}
+	v := s.proposalList(c, false, rows, page, total)
 	v.Page = s.Page(c, "proposal.mine.title")
 	return s.Render(c, http.StatusOK, v.Page, web.ProposalList(v))
 }
@@ -336,33 +272,11 @@ func (s *Handlers) proposalPanel(c echo.Context, q quote.Quote) (*web.ProposalPa
 	if err != nil {
 		return nil, err
 	}
-	if len(msgs) == 0 && len(atts) == 0 && len(reviews) == 0 && !quote.IsProposal(q.State) {
-		return nil, nil
-	}
-	id := strconv.FormatInt(q.ID, 10)
 	uid, _ := server.Viewer(c)
-	p := &web.ProposalPanel{State: q.State, NotReviewed: q.State == quote.Proposed || q.State == quote.Returned}
-	if q.State == quote.Proposed && s.IsEditor(c) {
-		p.ReviewURL = "/quotes/" + id + "/review"
-	}
-	if q.State == quote.Returned && q.CreatedBy == uid {
-		p.EditURL = "/quotes/" + id + "/proposal/edit"
-	}
-	for _, m := range msgs {
-		p.Messages = append(p.Messages, web.ProposalMessage{Body: m.Body, At: m.CreatedAt.UTC().Format("2006-01-02 15:04")})
-	}
-	for _, a := range atts {
-		p.Attachments = append(p.Attachments, web.ProposalAttachment{URL: "/quotes/" + id + "/attachments/" + strconv.FormatInt(a.ID, 10),
-			Filename: a.Filename, ContentType: a.ContentType, Size: web.FileSize(a.Size)})
-	}
-	for _, r := range reviews {
-		d := web.ProposalDecision{Decision: r.Decision, Comment: r.Comment, By: r.DeciderName, At: r.DecidedAt.UTC().Format("2006-01-02 15:04")}
-		if r.PublishedID != 0 {
-			d.PublishedURL = "/quotes/" + strconv.FormatInt(r.PublishedID, 10)
-		}
-		p.Decisions = append(p.Decisions, d)
-	}
-	return p, nil
+	return web.NewProposalPanel(web.ProposalRecords{Quote: q, ViewerID: uid, Editor: s.IsEditor(c),
+		Messages:    msgs,
+		Attachments: atts,
+		Reviews:     reviews}), nil
 }
 
 // ProposalReview is GET /quotes/:id/review: the editor's review page.
@@ -395,16 +309,10 @@ func (s *Handlers) renderReview(c echo.Context, status int, q quote.Quote, value
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	msgs := map[string]string{}
-	for k, id := range errs {
-		msgs[k] = tr.T(id.ID, id.Args...)
-	}
 	v := web.ProposalReviewView{QuoteID: q.ID, Title: web.QuoteName(tr, q), Author: author.DisplayName, Panel: *panel,
 		Comment: comment, CommentError: commentError}
 	v.Panel.ReviewURL = ""
-	v.Form = web.QuoteFormView{QuoteID: q.ID, LockVersion: lock, Version: q.Version, Conflict: conflict}
-	v.Form.Sections, v.Form.Lines = web.QuoteForm(values, msgs, web.RefOptions(tr.Lang, platforms), web.GPUOptions(gpus))
-	v.Form.Errors = web.QuoteFormErrors(v.Form.Sections, v.Form.Lines)
+	v.Form = web.QuoteFormView{QuoteID: q.ID, LockVersion: lock, Version: q.Version, Conflict: conflict}.WithFields(tr, values, errs, platforms, gpus)
 	v.Page = s.Page(c, "proposal.review.title")
 	v.Form.Page = v.Page
 	return s.Render(c, status, v.Page, web.ProposalReviewPage(v))

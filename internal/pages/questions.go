@@ -49,10 +49,7 @@ func (s *Handlers) QuoteQuestions(c echo.Context) error {
 		return err
 	}
 	qc.UnknownFacts = facts.Unknowns(facts.InForce(records, s.Today()))
-	name := web.QuoteName(server.Translator(c), q)
-	title := name + " · " + tr.T("quote.version_short", "Version", strconv.Itoa(q.Version)) + " · " + web.FormatDate(q.AsOf)
-	v := web.QuestionsView{ID: strconv.FormatInt(q.ID, 10), Name: name, QuoteURL: "/quotes/" + strconv.FormatInt(q.ID, 10),
-		PlainText: vendorq.PlainText(title, vendorq.For(q, qc), tr.TMap)}
+	v := web.NewQuestionsView(tr, q, qc)
 	v.Page = s.Page(c, "compare.questions.title")
 	return s.Render(c, http.StatusOK, v.Page, web.Questions(v))
 }

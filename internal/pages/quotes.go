@@ -5,61 +5,31 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
-	"gpuquote/internal/tco"
 	"gpuquote/web"
 )
 
 const quotesPerPage = 50
 
-// formatMoney writes an amount for the reader (web.FormatMoney).
-func (s *Handlers) formatMoney(c echo.Context, d decimal.NullDecimal, currency string) string {
-	return web.FormatMoney(server.Translator(c).Lang, d, currency)
-}
-
-// ageDays is the number of whole days from asOf to today.
-func (s *Handlers) ageDays(asOf time.Time) int { return int(s.Today().Sub(asOf).Hours() / 24) }
-
 func (s *Handlers) QuoteList(c echo.Context) error {
 	ctx := c.Request().Context()
 	f, filter := s.QuoteFilter(c)
-	f.Limit = quotesPerPage
-	editor := s.IsEditor(c)
-	page := server.PageParam(c)
-	f.Offset = (page - 1) * quotesPerPage
-	quotes, total, err := s.Store.Quotes(ctx, f)
-	if err != nil {
+	in := web.QuoteListRecords{Filter: filter, IsEditor: s.IsEditor(c), Page: server.PageParam(c), PerPage: quotesPerPage,
+		CountCap: store.QuoteCountCap, Today: s.Today()}
+	f.Limit, f.Offset = quotesPerPage, (in.Page-1)*quotesPerPage
+	var err error
+	if in.Quotes, in.Total, err = s.Store.Quotes(ctx, f); err != nil {
 		return err
 	}
-	platforms, gpus, err := s.Store.QuoteRefNames(ctx)
-	if err != nil {
+	if in.Platforms, in.GPUs, err = s.Store.QuoteRefNames(ctx); err != nil {
 		return err
 	}
-	lang := server.Translator(c).Lang
-	pager := web.Pager{Page: page, PerPage: quotesPerPage, Total: total, Base: "/quotes?" + filter.Encode()}
-	if total > store.QuoteCountCap {
-		pager.Total, pager.Capped = store.QuoteCountCap, true
-	}
-	v := web.QuoteListView{Platforms: web.RefOptions(lang, platforms), GPUs: web.GPUOptions(gpus), Filter: filter, IsEditor: editor,
-		Pager:     pager,
-		ExportURL: "/quotes/export.csv?" + filter.Encode(),
-		States: []web.Option{{Value: "", LabelID: "quote.state.published"}, {Value: "draft", LabelID: "quote.state.draft"},
-			{Value: "archived", LabelID: "quote.state.archived"}, {Value: "all", LabelID: "filter.all"}}}
-	stale := tco.StaleBefore(s.Today())
-	for _, qt := range quotes {
-		v.Rows = append(v.Rows, web.QuoteRow{ID: qt.ID, Platform: web.DisplayName(lang, qt.PlatformNameZH, qt.PlatformNameEN),
-			GPU: qt.GPUVendor + " " + qt.GPUName, GPUCount: qt.GPUCount, Label: qt.Label, Region: qt.Region,
-			Currency: qt.Currency, Hourly: s.formatMoney(c, qt.Hourly, qt.Currency), Monthly: s.formatMoney(c, qt.Monthly, qt.Currency),
-			AsOf: web.FormatDate(qt.AsOf), Stale: qt.State == quote.Published && qt.AsOf.Before(stale),
-			State: qt.State, Version: qt.Version})
-	}
+	v := web.NewQuoteListView(server.Translator(c), in)
 	v.Page = s.Page(c, "quote.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.QuoteList(v))
 }
@@ -70,17 +40,8 @@ func (s *Handlers) renderQuoteForm(c echo.Context, status int, v web.QuoteFormVi
 	if err != nil {
 		return err
 	}
-	msgs := map[string]string{}
-	for k, id := range errs {
-		msgs[k] = server.Translator(c).T(id.ID, id.Args...)
-	}
-	v.Sections, v.Lines = web.QuoteForm(values, msgs, web.RefOptions(server.Translator(c).Lang, platforms), web.GPUOptions(gpus))
-	v.Errors = web.QuoteFormErrors(v.Sections, v.Lines)
-	titleID := "quote.form.new"
-	if !v.IsNew {
-		titleID = "quote.form.edit_title"
-	}
-	v.Page = s.Page(c, titleID)
+	v = v.WithFields(server.Translator(c), values, errs, platforms, gpus)
+	v.Page = s.Page(c, v.TitleID())
 	return s.Render(c, status, v.Page, web.QuoteFormPage(v))
 }
 
@@ -88,14 +49,8 @@ func (s *Handlers) QuoteNew(c echo.Context) error {
 	if !s.IsEditor(c) {
 		return s.proposalNew(c) // docs/RULES.md §18.1
 	}
-	values := url.Values{"gpu_count": {"1"}, "sharing": {"dedicated"}, "prices_include_tax": {"true"},
-		"as_of": {s.Today().Format(time.DateOnly)}}
-	for _, k := range []string{"platform", "gpu_model", "currency"} {
-		if v := c.QueryParam(k); v != "" {
-			values.Set(k, v)
-		}
-	}
-	return s.renderQuoteForm(c, http.StatusOK, web.QuoteFormView{IsNew: true, Action: "/quotes"}, values, nil)
+	return s.renderQuoteForm(c, http.StatusOK, web.QuoteFormView{IsNew: true, Action: "/quotes"},
+		web.QuoteFormDefaults(s.Today(), c.QueryParams()), nil)
 }
 
 func (s *Handlers) QuoteCreate(c echo.Context) error {

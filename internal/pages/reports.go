@@ -10,12 +10,10 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
-	"gpuquote/internal/money"
 	"gpuquote/internal/report"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
@@ -57,42 +55,19 @@ func (s *Handlers) ReportNewForm(c echo.Context) error {
 // renderReportNew computes the comparison to preview what will be frozen.
 func (s *Handlers) renderReportNew(c echo.Context, status int, values url.Values, title, purpose string, errs web.Errors) error {
 	ctx := c.Request().Context()
-	fz, err := compare.FreezeValuesFor(c.Request().Context(), s.Store, values, s.Today(), server.ReportViewer(c))
-	if err != nil {
+	in := web.ReportNewRecords{Values: values, Title: title, Purpose: purpose, Errors: errs}
+	var err error
+	if in.Frozen, err = s.Priced.FreezeValuesFor(ctx, s.Store, values, s.Today(), server.ReportViewer(c)); err != nil {
 		return err
-	}
-	v := web.ReportNewView{State: web.ReportState(values), Title: title, Purpose: purpose, Errors: errs,
-		Problems: web.FreezeProblems(server.Translator(c), fz), Currency: fz.Snapshot.ReportCurrency, QuoteCount: len(fz.Snapshot.Rows), FiguresDate: fz.Snapshot.FiguresDate}
-	back := url.Values{}
-	for _, h := range v.State {
-		back.Add(h.Name, h.Value)
 	}
 	// The reader's returned reports that await a revision: saving may make
 	// the next revision of one of them instead of a new report.
 	cur := auth.CurrentUser(c)
-	returned, _, err := s.Store.Reports(ctx, store.ReportFilter{ViewerID: cur.UserID, AuthorID: cur.UserID,
-		Statuses: []string{report.Returned}, Limit: 200})
-	if err != nil {
+	if in.Returned, _, err = s.Store.Reports(ctx, store.ReportFilter{ViewerID: cur.UserID, AuthorID: cur.UserID,
+		Statuses: []string{report.Returned}, Limit: 200}); err != nil {
 		return err
 	}
-	v.ReviseOfID, _ = strconv.ParseInt(values.Get("revise_of"), 10, 64)
-	for _, r := range returned {
-		if r.NextRevisionID != 0 {
-			continue
-		}
-		v.Revisable = append(v.Revisable, web.Option{Value: strconv.FormatInt(r.ID, 10),
-			Label: r.Number + " " + server.Translator(c).T("report.revision", "Revision", strconv.Itoa(r.Revision+1)) + " · " + r.Title})
-		if r.ID == v.ReviseOfID {
-			back.Set("revise_of", strconv.FormatInt(r.ID, 10))
-			if v.Title == "" {
-				v.Title, v.Purpose = r.Title, r.Purpose
-			}
-		}
-	}
-	v.BackURL = "/compare?" + back.Encode()
-	if len(fz.Snapshot.Rows) > 0 {
-		v.Summary = web.ReportSummary(server.Translator(c), fz.Snapshot)
-	}
+	v := web.NewReportNewView(server.Translator(c), in)
 	v.Page = s.Page(c, "report.new.title")
 	return s.Render(c, status, v.Page, web.ReportNew(v))
 }
@@ -105,7 +80,7 @@ func (s *Handlers) ReportCreate(c echo.Context) error {
 		return err
 	}
 	title, purpose, errs := report.ReadTexts(values)
-	fz, err := compare.FreezeValuesFor(c.Request().Context(), s.Store, values, s.Today(), server.ReportViewer(c))
+	fz, err := s.Priced.FreezeValuesFor(c.Request().Context(), s.Store, values, s.Today(), server.ReportViewer(c))
 	if err != nil {
 		return err
 	}
@@ -181,14 +156,11 @@ func (s *Handlers) renderReport(c echo.Context, status int, r report.Report, sna
 		if err != nil {
 			return err
 		}
-		v.RecomputedFrom = web.NewReportLink(src.ID, src.Number, src.Revision, src.Status)
 		old, err := s.ReportSnapshot(ctx, src.ID)
 		if err != nil {
 			return err
 		}
-		ch := web.NewReportChanges(server.Translator(c), old, snap)
-		ch.From = *v.RecomputedFrom
-		v.Changes = &ch
+		v = v.WithRecomputedFrom(server.Translator(c), src, old, snap)
 	}
 
 	s.reportFrozenParts(c, r.ID, snap, &v)
@@ -205,18 +177,13 @@ func (s *Handlers) renderReport(c echo.Context, status int, r report.Report, sna
 func (s *Handlers) reportFrozenParts(c echo.Context, id int64, snap report.Snapshot, v *web.ReportView) {
 	tr := server.Translator(c)
 	k := server.FrozenKey{ID: id, Kind: "view", Lang: string(tr.Lang)}
-	use := func(f web.ReportView) {
-		v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
-		v.Summary, v.Profile, v.VRAMFloor, v.ReferencePrices, v.Questions = f.Summary, f.Profile, f.VRAMFloor, f.ReferencePrices, f.Questions
-		v.Own, v.FrozenHTML = f.Own, f.FrozenHTML
-	}
 	if cached, ok := s.Frozen.Get(k); ok {
-		use(cached.(web.ReportView))
+		v.UseFrozen(cached.(web.ReportView))
 		return
 	}
 	f := web.FrozenReportParts(server.Translator(c), snap)
 	f.Own = web.ReportOwn(server.Translator(c), snap)
-	use(f)
+	v.UseFrozen(f)
 	// The parts that read only the snapshot and the language (docs/RULES.md
 	// §20.2): rendered once, kept as HTML with the parts.
 	var b strings.Builder
@@ -407,79 +374,27 @@ func (s *Handlers) ReportRevise(c echo.Context) error {
 // ReportList lists the reports the reader may see, filtered.
 func (s *Handlers) ReportList(c echo.Context) error {
 	ctx := c.Request().Context()
-	q := c.QueryParams()
 	cur := auth.CurrentUser(c)
-	f := store.ReportFilter{ViewerID: cur.UserID, ViewerAdmin: cur.Role == auth.RoleAdmin, Limit: reportsPerPage}
-	filter, errs := url.Values{}, web.Errors{}
-	for _, k := range []string{"status", "author", "from", "to", "platform", "min", "max", "currency"} {
-		if v := strings.TrimSpace(q.Get(k)); v != "" {
-			filter.Set(k, v)
-		}
-	}
-	for _, st := range report.Statuses {
-		if filter.Get("status") == st {
-			f.Statuses = []string{st}
-		}
-	}
-	f.AuthorID, _ = strconv.ParseInt(filter.Get("author"), 10, 64)
-	f.PlatformID, _ = strconv.ParseInt(filter.Get("platform"), 10, 64)
-	f.Currency = strings.ToUpper(filter.Get("currency"))
-	for _, d := range []struct {
-		key string
-		to  *time.Time
-	}{{"from", &f.From}, {"to", &f.To}} {
-		if v := filter.Get(d.key); v != "" {
-			day, err := time.Parse(time.DateOnly, v)
-			if err != nil {
-				errs.Set(d.key, "report.error.date")
-				continue
-			}
-			*d.to = day
-		}
-	}
-	for _, a := range []struct {
-		key string
-		to  *decimal.NullDecimal
-	}{{"min", &f.MinTCO}, {"max", &f.MaxTCO}} {
-		if v := filter.Get(a.key); v != "" {
-			d, err := money.ParseDecimal(strings.ReplaceAll(v, ",", ""))
-			if err != nil {
-				errs.Set(a.key, "report.error.amount")
-				continue
-			}
-			*a.to = decimal.NewNullDecimal(d)
-		}
-	}
-	page := server.PageParam(c)
-	f.Offset = (page - 1) * reportsPerPage
+	in := web.ReportListRecords{Query: web.ReadReportListQuery(c.QueryParams()), ViewerID: cur.UserID,
+		Page: server.PageParam(c), PerPage: reportsPerPage}
+	q := in.Query
+	f := store.ReportFilter{ViewerID: cur.UserID, ViewerAdmin: cur.Role == auth.RoleAdmin, Statuses: q.Statuses,
+		AuthorID: q.AuthorID, From: q.From, To: q.To, PlatformID: q.PlatformID, MinTCO: q.MinTCO, MaxTCO: q.MaxTCO,
+		Currency: q.Currency, Offset: (in.Page - 1) * reportsPerPage, Limit: reportsPerPage}
 	status := http.StatusOK
-	var (
-		rows  []report.Report
-		total int
-		err   error
-	)
-	if len(errs) > 0 {
+	var err error
+	if len(q.Errors) > 0 {
 		status = http.StatusUnprocessableEntity
-	} else if rows, total, err = s.Store.Reports(ctx, f); err != nil {
+	} else if in.Reports, in.Total, err = s.Store.Reports(ctx, f); err != nil {
 		return err
 	}
-	authors, err := s.Store.ReportAuthors(ctx, cur.UserID)
-	if err != nil {
+	if in.Authors, err = s.Store.ReportAuthors(ctx, cur.UserID); err != nil {
 		return err
 	}
-	platforms, _, err := s.Store.QuoteRefNames(ctx)
-	if err != nil {
+	if in.Platforms, _, err = s.Store.QuoteRefNames(ctx); err != nil {
 		return err
 	}
-	v := web.ReportListView{Filter: filter, Errors: errs, Platforms: web.RefOptions(server.Translator(c).Lang, platforms),
-		Pager: web.Pager{Page: page, PerPage: reportsPerPage, Total: total, Base: "/reports?" + filter.Encode()}}
-	for _, st := range report.Statuses {
-		v.Statuses = append(v.Statuses, web.Option{Value: st, LabelID: web.ReportStatusLabelID(st)})
-	}
-	for _, a := range authors {
-		v.Authors = append(v.Authors, web.Option{Value: strconv.FormatInt(a.ID, 10), Label: a.Names[0]})
-	}
-	v.Rows = s.reportRows(c, rows)
+	v := web.NewReportListView(server.Translator(c), in)
 	v.Page = s.Page(c, "report.list.title")
 	return s.Render(c, status, v.Page, web.ReportList(v))
 }
@@ -487,31 +402,14 @@ func (s *Handlers) ReportList(c echo.Context) error {
 // ReportInbox lists the reports waiting for finance, oldest first.
 func (s *Handlers) ReportInbox(c echo.Context) error {
 	cur := auth.CurrentUser(c)
-	page := server.PageParam(c)
-	rows, total, err := s.Store.Reports(c.Request().Context(), store.ReportFilter{ViewerID: cur.UserID,
+	in := web.ReportListRecords{Inbox: true, ViewerID: cur.UserID, Page: server.PageParam(c), PerPage: reportsPerPage}
+	var err error
+	if in.Reports, in.Total, err = s.Store.Reports(c.Request().Context(), store.ReportFilter{ViewerID: cur.UserID,
 		ViewerAdmin: cur.Role == auth.RoleAdmin, Statuses: []string{report.Submitted}, OldestFirst: true,
-		Offset: (page - 1) * reportsPerPage, Limit: reportsPerPage})
-	if err != nil {
+		Offset: (in.Page - 1) * reportsPerPage, Limit: reportsPerPage}); err != nil {
 		return err
 	}
-	v := web.ReportListView{Inbox: true, Pager: web.Pager{Page: page, PerPage: reportsPerPage, Total: total, Base: "/reports/inbox"}}
-	v.Rows = s.reportRows(c, rows)
+	v := web.NewReportListView(server.Translator(c), in)
 	v.Page = s.Page(c, "report.inbox.title")
 	return s.Render(c, http.StatusOK, v.Page, web.ReportList(v))
-}
-
-func (s *Handlers) reportRows(c echo.Context, rows []report.Report) []web.ReportListRow {
-	cur := auth.CurrentUser(c)
-	out := make([]web.ReportListRow, 0, len(rows))
-	for _, r := range rows {
-		lr := web.ReportListRow{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Status: r.Status,
-			Author: r.AuthorName, Own: cur != nil && cur.UserID == r.AuthorID, CreatedAt: web.FormatDate(r.CreatedAt.UTC()),
-			Currency: r.ReportCurrency, QuoteCount: r.QuoteCount, URL: web.ReportURL(r.ID),
-			Recommended: s.formatMoney(c, r.RecommendedTCO, r.ReportCurrency)}
-		if r.SubmittedAt != nil {
-			lr.SubmittedAt = web.FormatDate(r.SubmittedAt.UTC())
-		}
-		out = append(out, lr)
-	}
-	return out
 }

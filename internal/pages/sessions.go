@@ -1,32 +1,13 @@
 package pages
 
 import (
-	"context"
 	"regexp"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
-	"gpuquote/web"
 )
-
-// sessionRows lists the signed-in user's live sessions for the account
-// page, this browser's first (docs/RULES.md §16.5).
-func (s *Handlers) sessionRows(ctx context.Context, cur *auth.Current) ([]web.SessionRow, error) {
-	list, err := s.Store.UserSessions(ctx, cur.UserID, cur.TokenHash, s.Now(), s.Auth.Idle)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([]web.SessionRow, 0, len(list))
-	for _, ses := range list {
-		browser, os := web.DescribeUserAgent(ses.UserAgent)
-		rows = append(rows, web.SessionRow{ID: ses.PublicID, Browser: browser, OS: os, UserAgent: ses.UserAgent,
-			Address: ses.ClientIP, SignedIn: ses.CreatedAt.UTC().Format("2006-01-02 15:04"),
-			LastSeen: ses.LastSeenAt.UTC().Format("2006-01-02 15:04"), Current: ses.Current})
-	}
-	return rows, nil
-}
 
 // sessionID is the form of a session's public id (a UUID); anything else
 // names no session.

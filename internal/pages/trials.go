@@ -69,57 +69,24 @@ func (s *Handlers) TrialList(c echo.Context) error {
 	if v := trial.Verdict(q.Get("verdict")); v.Valid() {
 		f.Verdict = v
 	}
-	page := server.PageParam(c)
-	f.Offset = (page - 1) * trialsPerPage
-	rows, total, err := s.Store.Trials(ctx, f)
-	if err != nil {
+	in := web.TrialListRecords{PlatformID: f.PlatformID, GPUModelID: f.GPUModelID, QuoteID: f.QuoteID, Verdict: f.Verdict,
+		Page: server.PageParam(c), PerPage: trialsPerPage}
+	f.Offset = (in.Page - 1) * trialsPerPage
+	var err error
+	if in.Trials, in.Total, err = s.Store.Trials(ctx, f); err != nil {
 		return err
 	}
-	platforms, gpus, err := s.Store.QuoteRefNames(ctx)
-	if err != nil {
+	if in.Platforms, in.GPUs, err = s.Store.QuoteRefNames(ctx); err != nil {
 		return err
-	}
-	lang := server.Translator(c).Lang
-	v := web.TrialListView{Platforms: web.RefOptions(lang, platforms), GPUs: web.GPUOptions(gpus), Verdict: string(f.Verdict)}
-	for _, vd := range trial.Verdicts {
-		v.Verdicts = append(v.Verdicts, web.Option{Value: string(vd), LabelID: vd.LabelID()})
-	}
-	filters := map[string]string{}
-	if f.PlatformID > 0 {
-		v.Platform = strconv.FormatInt(f.PlatformID, 10)
-		filters["platform"] = v.Platform
-	}
-	if f.GPUModelID > 0 {
-		v.GPU = strconv.FormatInt(f.GPUModelID, 10)
-		filters["gpu"] = v.GPU
 	}
 	if f.QuoteID > 0 {
-		v.Quote = strconv.FormatInt(f.QuoteID, 10)
-		filters["quote"] = v.Quote
 		if qt, err := s.Store.QuoteByID(ctx, f.QuoteID); err == nil {
-			v.QuoteName = web.QuoteName(server.Translator(c), qt)
+			in.Quote = &qt
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 	}
-	if v.Verdict != "" {
-		filters["verdict"] = v.Verdict
-	}
-	base := "/trials"
-	values := make([]string, 0, len(filters))
-	for _, k := range []string{"platform", "gpu", "quote", "verdict"} {
-		if filters[k] != "" {
-			values = append(values, k+"="+filters[k])
-		}
-	}
-	if len(values) > 0 {
-		base += "?" + strings.Join(values, "&")
-	}
-	v.Filtered = len(filters) > 0 || total > 0
-	v.Pager = web.Pager{Page: page, PerPage: trialsPerPage, Total: total, Base: base}
-	for _, t := range rows {
-		v.Rows = append(v.Rows, web.NewTrialRow(server.Translator(c), t))
-	}
+	v := web.NewTrialListView(server.Translator(c), in)
 	v.Page = s.Page(c, "trials.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.TrialList(v))
 }
@@ -291,15 +258,7 @@ func (s *Handlers) TrialRecordCheck(c echo.Context) error {
 	rec := trial.ReadResult(r, ck.Number, values.Get("output"))
 	cf := web.TrialCheckForm{State: values.Get("state"), Errors: r.Errs, Open: true, Note: rec.Note, Measured: rec.Measured, Output: rec.Output}
 	if !r.OK() {
-		return s.renderTrial(c, http.StatusUnprocessableEntity, id, func(v *web.TrialView) {
-			for i := range v.Phases {
-				for j := range v.Phases[i].Checks {
-					if v.Phases[i].Checks[j].Number == ck.Number {
-						v.Phases[i].Checks[j].Form = cf
-					}
-				}
-			}
-		})
+		return s.renderTrial(c, http.StatusUnprocessableEntity, id, func(v *web.TrialView) { v.SetCheckForm(ck.Number, cf) })
 	}
 	after, err := s.Store.RecordTrialResults(c.Request().Context(), s.Actor(c), id, nil, []trial.Record{rec})
 	if err != nil {

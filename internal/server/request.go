@@ -113,19 +113,6 @@ func PageParam(c echo.Context) int {
 	return min(max(n, 1), maxPage)
 }
 
-// ListURL is a list's URL with its non-empty filters.
-func ListURL(path string, filters url.Values) string {
-	for k, v := range filters {
-		if len(v) == 0 || v[0] == "" {
-			delete(filters, k)
-		}
-	}
-	if len(filters) == 0 {
-		return path
-	}
-	return path + "?" + filters.Encode()
-}
-
 // FormValues returns the posted form.
 func FormValues(c echo.Context) (url.Values, error) {
 	f, err := c.FormParams()

@@ -87,20 +87,8 @@ func jsonOrNil(v any) ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// AuditRecord is one row of the audit log.
-type AuditRecord struct {
-	ID         int64
-	At         time.Time
-	ActorID    int64
-	ActorEmail string
-	Action     string
-	Entity     string
-	EntityID   string
-	Before     json.RawMessage
-	After      json.RawMessage
-	RequestID  string
-	ClientIP   string
-}
+// AuditRecord is one row of the audit log (user.AuditRecord).
+type AuditRecord = user.AuditRecord
 
 // AuditFilter narrows the audit log listing. Zero fields do not filter.
 type AuditFilter struct {

@@ -87,19 +87,8 @@ func queueMail(ctx context.Context, q Querier, m *Mail, at time.Time, ids []int6
 	return nil
 }
 
-// QueuedMail is one row of mail_queue.
-type QueuedMail struct {
-	ID            int64
-	Recipient     string
-	Subject       string
-	Body          string
-	Attempts      int
-	NextAttemptAt time.Time
-	SentAt        *time.Time
-	FailedAt      *time.Time
-	LastError     string
-	CreatedAt     time.Time
-}
+// QueuedMail is one row of mail_queue (notify.QueuedMail).
+type QueuedMail = notify.QueuedMail
 
 // MailOutcome is what one try at the next due mail did.
 type MailOutcome int

@@ -470,11 +470,9 @@ func (s *Store) CurrentElectricityPrices(ctx context.Context, day time.Time) ([]
 	return out, nil
 }
 
-// ElectricitySeries is one region and currency electricity is sampled in.
-type ElectricitySeries struct {
-	Region   string
-	Currency string
-}
+// ElectricitySeries is one region and currency electricity is sampled in
+// (own.ElectricitySeries).
+type ElectricitySeries = own.ElectricitySeries
 
 // ElectricitySeriesList returns every region and currency with a sample,
 // for the option form's suggestions.

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"gpuquote/internal/notify"
+	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/user"
 )
@@ -38,46 +39,19 @@ type NewAttachment struct {
 	Data        []byte
 }
 
-// Attachment is a stored vendor's file (Data only when served).
-type Attachment struct {
-	ID          int64
-	QuoteID     int64
-	SeriesID    int64
-	Filename    string
-	ContentType string
-	Size        int
-	SHA256      string
-	CreatedAt   time.Time
-	Data        []byte
-}
+// Attachment is a stored vendor's file (proposal.Attachment).
+type Attachment = proposal.Attachment
 
-// QuoteMessage is the vendor's message pasted with a proposal.
-type QuoteMessage struct {
-	ID        int64
-	QuoteID   int64
-	Body      string
-	CreatedAt time.Time
-}
+// QuoteMessage is the vendor's message pasted with a proposal
+// (proposal.Message).
+type QuoteMessage = proposal.Message
 
-// QuoteReview is an editor's decision on a proposal.
-type QuoteReview struct {
-	ID          int64
-	QuoteID     int64
-	Decision    string // "published" or "returned"
-	Comment     string
-	PublishedID int64
-	DeciderName string
-	DecidedAt   time.Time
-}
+// QuoteReview is an editor's decision on a proposal (proposal.Review).
+type QuoteReview = proposal.Review
 
-// ProposalRow is a proposal in the review queue or its author's list.
-type ProposalRow struct {
-	Quote       quote.Quote // the list fields (quoteListColumns)
-	AuthorName  string
-	CreatedAt   time.Time
-	LastComment string // the newest "returned" comment, if any
-	PublishedID int64  // the version it became, once reviewed
-}
+// ProposalRow is a proposal in the review queue or its author's list
+// (proposal.Row).
+type ProposalRow = proposal.Row
 
 // addProposalWords stores the vendor's message and file of proposal id in
 // the caller's transaction (docs/RULES.md §18.1), audited.

@@ -76,18 +76,9 @@ func (s *Store) DeleteStaleSessions(ctx context.Context, now time.Time, idle tim
 // ActionSessionEnd: a user ended one of their sessions from the account page.
 const ActionSessionEnd = "session.end"
 
-// UserSession is one live session as the account page lists it. It names
-// the session by its public id; the token hash never leaves the store
-// (docs/RULES.md §16.5).
-type UserSession struct {
-	PublicID   string
-	CreatedAt  time.Time
-	LastSeenAt time.Time
-	ClientIP   string
-	UserAgent  string
-	// Current marks the session of the request that asked (this browser).
-	Current bool
-}
+// UserSession is one live session as the account page lists it
+// (user.LiveSession).
+type UserSession = user.LiveSession
 
 // UserSessions lists the user's live sessions at now — within both the
 // absolute expiry and the idle limit — the one whose token hash is current

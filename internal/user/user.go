@@ -105,3 +105,23 @@ type AttemptCount struct {
 	Attempts    int
 	WindowStart time.Time
 }
+
+// LiveSession is one live session as its user's account page lists it. It
+// names the session by its public id; the token hash never leaves the
+// store (docs/RULES.md §16.5).
+type LiveSession struct {
+	PublicID   string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ClientIP   string
+	UserAgent  string
+	// Current marks the session of the request that asked (this browser).
+	Current bool
+}
+
+// OwnerOrAdmin reports whether a user (userID with role) may change or
+// delete something of ownerID's own, such as a saved usage profile: its
+// owner or an admin (docs/RULES.md §2.1).
+func OwnerOrAdmin(ownerID, userID int64, role string) bool {
+	return userID != 0 && (userID == ownerID || role == "admin")
+}

@@ -110,3 +110,28 @@ func TestSystemActor(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnerOrAdmin: a saved profile is deleted by its owner or an admin
+// (docs/RULES.md §2.1), never by another user or nobody signed in.
+func TestOwnerOrAdmin(t *testing.T) {
+	tests := []struct {
+		name          string
+		owner, userID int64
+		role          string
+		want          bool
+	}{
+		{"owner", 7, 7, "analyst", true},
+		{"admin, not the owner", 7, 9, "admin", true},
+		{"another analyst", 7, 8, "analyst", false},
+		{"an editor", 7, 8, "editor", false},
+		{"finance", 7, 8, "finance", false},
+		{"nobody signed in", 0, 0, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := user.OwnerOrAdmin(tc.owner, tc.userID, tc.role); got != tc.want {
+				t.Errorf("OwnerOrAdmin(%d, %d, %q) = %v, want %v", tc.owner, tc.userID, tc.role, got, tc.want)
+			}
+		})
+	}
+}
