@@ -6,6 +6,7 @@ import (
 
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 )
 
@@ -18,19 +19,8 @@ func TestDatabaseRefusesEveryOtherQuoteMove(t *testing.T) {
 	ctx := context.Background()
 	st := testutil.Store(t)
 	pid, gid := marketFixture(t, st)
-	publish := func() int64 {
-		d, err := st.CreateQuoteDraft(ctx, actor, sampleQuote(pid, gid))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := st.PublishQuote(ctx, actor, d.ID, d.LockVersion)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p.ID
-	}
-	published := publish()
-	archived := publish()
+	published := testfactory.Published(t, st, sampleQuote(pid, gid)).ID
+	archived := testfactory.Published(t, st, sampleQuote(pid, gid)).ID
 	if err := st.ArchiveQuote(ctx, actor, archived); err != nil {
 		t.Fatal(err)
 	}
