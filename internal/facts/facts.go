@@ -7,6 +7,7 @@
 package facts
 
 import (
+	"strings"
 	"time"
 
 	"gpuquote/internal/form"
@@ -236,10 +237,14 @@ func Check(f Fact, latest time.Time) (field, msg string) {
 		return "minutes", form.MsgRange
 	case len([]rune(f.Note)) > NoteMax:
 		return "note", form.MsgTooLong
-	case f.Source == "" || len([]rune(f.Source)) > SourceMax:
+	case strings.TrimSpace(f.Source) == "":
 		return "source", form.MsgRequired
-	case f.AsOf.Before(earliest) || f.AsOf.After(latest):
+	case len([]rune(f.Source)) > SourceMax:
+		return "source", form.MsgTooLong
+	case f.AsOf.Before(earliest):
 		return "as_of", form.MsgDate
+	case f.AsOf.After(latest):
+		return "as_of", form.MsgFuture
 	case f.TrialID < 0:
 		return "trial_id", form.MsgRange
 	}

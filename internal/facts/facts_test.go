@@ -347,3 +347,31 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSaysWhatReadSays: for a fact built in code, Check names the
+// same problem with the same message as the form's Read does — an empty or
+// blank source is required, a long one too long, a day after the latest
+// one in the future, one before 2000 not a date it takes.
+func TestCheckSaysWhatReadSays(t *testing.T) {
+	ok := facts.Fact{Kind: "backups", Value: facts.Yes, Source: "guide, 2026", AsOf: day(2026, 1, 1)}
+	tests := []struct {
+		name       string
+		change     func(f *facts.Fact)
+		field, msg string
+	}{
+		{"no source", func(f *facts.Fact) { f.Source = "" }, "source", form.MsgRequired},
+		{"blank source", func(f *facts.Fact) { f.Source = "   " }, "source", form.MsgRequired},
+		{"source of 501 characters", func(f *facts.Fact) { f.Source = strings.Repeat("源", 501) }, "source", form.MsgTooLong},
+		{"dated after the latest day", func(f *facts.Fact) { f.AsOf = latest.AddDate(0, 0, 1) }, "as_of", form.MsgFuture},
+		{"dated before 2000", func(f *facts.Fact) { f.AsOf = day(1999, 12, 31) }, "as_of", form.MsgDate},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := ok
+			tc.change(&f)
+			if field, msg := facts.Check(f, latest); field != tc.field || msg != tc.msg {
+				t.Errorf("Check = (%q, %q), want (%q, %q)", field, msg, tc.field, tc.msg)
+			}
+		})
+	}
+}
