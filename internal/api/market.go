@@ -19,6 +19,7 @@ import (
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/report"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 )
@@ -146,16 +147,9 @@ func newAPIQuoteSummary(q quote.Quote) apiQuoteSummary {
 		Source: q.Source, PublishedAt: marketUTC(q.PublishedAt), ArchivedAt: marketUTC(q.ArchivedAt)}
 }
 
-// apiQuoteLine is one of a quote's hidden-cost lines.
-type apiQuoteLine struct {
-	Item          string              `json:"item"`
-	Status        string              `json:"status"`
-	Unit          string              `json:"unit"`
-	UnitPrice     decimal.NullDecimal `json:"unit_price"`
-	FreeAllowance decimal.Decimal     `json:"free_allowance"`
-	Note          string              `json:"note"`
-	InWriting     bool                `json:"in_writing"`
-}
+// apiQuoteLine is one of a quote's hidden-cost lines, in the shape a
+// report's snapshot keeps it.
+type apiQuoteLine = report.QuoteLine
 
 // apiQuote is one quote version with every field and its lines in the
 // hidden-cost table's order.
@@ -197,8 +191,7 @@ func newAPIQuote(q quote.Quote) apiQuote {
 		return catalog.ItemIndex(catalog.ItemKey(a.Item)) - catalog.ItemIndex(catalog.ItemKey(b.Item))
 	})
 	for _, l := range lines {
-		out.Lines = append(out.Lines, apiQuoteLine{Item: l.Item, Status: l.Status, Unit: l.Unit, UnitPrice: l.UnitPrice,
-			FreeAllowance: l.FreeAllowance, Note: l.Note, InWriting: l.InWriting})
+		out.Lines = append(out.Lines, report.NewQuoteLine(l))
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -391,33 +392,27 @@ func (s *Handlers) TrialPerformance(c echo.Context) error {
 // one paste as plain text. The trial page shows only the start of the
 // newest pastes (docs/RULES.md §16.3).
 func (s *Handlers) TrialPasteOutput(c echo.Context) error {
-	id, err := server.PathID(c)
-	if err != nil {
-		return err
-	}
-	pid, err := strconv.ParseInt(c.Param("paste"), 10, 64)
-	if err != nil || pid <= 0 {
-		return store.ErrNotFound
-	}
-	out, err := s.Store.TrialPasteOutput(c.Request().Context(), id, pid)
-	if err != nil {
-		return err
-	}
-	return trialText(c, out)
+	return s.trialOutput(c, "paste", s.Store.TrialPasteOutput)
 }
 
 // TrialResultOutput is GET /trials/:id/results/:result/output: the whole
 // command output of one recording as plain text (docs/RULES.md §16.3).
 func (s *Handlers) TrialResultOutput(c echo.Context) error {
+	return s.trialOutput(c, "result", s.Store.TrialResultOutput)
+}
+
+// trialOutput answers the text load gives for trial :id and the record
+// named by path parameter param; an id that is none is not found.
+func (s *Handlers) trialOutput(c echo.Context, param string, load func(ctx context.Context, trialID, id int64) (string, error)) error {
 	id, err := server.PathID(c)
 	if err != nil {
 		return err
 	}
-	rid, err := strconv.ParseInt(c.Param("result"), 10, 64)
+	rid, err := strconv.ParseInt(c.Param(param), 10, 64)
 	if err != nil || rid <= 0 {
 		return store.ErrNotFound
 	}
-	out, err := s.Store.TrialResultOutput(c.Request().Context(), id, rid)
+	out, err := load(c.Request().Context(), id, rid)
 	if err != nil {
 		return err
 	}

@@ -392,10 +392,16 @@ func QuoteOf(q quote.Quote) Quote {
 		TaxRate: q.TaxRate, InvoiceType: q.InvoiceType, SLAAvailabilityPct: q.SLAAvailabilityPct, SLACompensation: q.SLACompensation,
 		AsOf: DateText(q.AsOf), Source: q.Source, Notes: q.Notes, Lines: []QuoteLine{}}
 	for _, l := range q.Lines {
-		out.Lines = append(out.Lines, QuoteLine{Item: l.Item, Status: l.Status, Unit: l.Unit, UnitPrice: l.UnitPrice,
-			FreeAllowance: l.FreeAllowance, Note: l.Note, InWriting: l.InWriting})
+		out.Lines = append(out.Lines, NewQuoteLine(l))
 	}
 	return out
+}
+
+// NewQuoteLine is a quote's hidden-cost line as a snapshot keeps it and
+// the data API shows it.
+func NewQuoteLine(l quote.Line) QuoteLine {
+	return QuoteLine{Item: l.Item, Status: l.Status, Unit: l.Unit, UnitPrice: l.UnitPrice,
+		FreeAllowance: l.FreeAllowance, Note: l.Note, InWriting: l.InWriting}
 }
 
 // AsQuote is the frozen quote as a quote.Quote (with the names it was
