@@ -306,11 +306,19 @@ type ReportNewView struct {
 	QuoteCount  int
 	Summary     ReportSummaryView
 	FiguresDate string
+	// Own are the names of the own-hardware options the report freezes
+	// beside the quotes; ScenarioChanges what its usage profile B changes.
+	Own             []string
+	ScenarioChanges []ReportFact
 }
 
-// reportStateKeys are the comparison page's fields a report keeps.
+// reportStateKey says whether k is one of the comparison page's fields a
+// report keeps: everything that decides what is on screen (the usage
+// profile and profile B's changes, the report currency, the quotes and
+// own-hardware options ticked, the order), not the candidate filters
+// (docs/RULES.md §11.1).
 func reportStateKey(k string) bool {
-	return len(k) > 8 && k[:8] == "profile." || k == "report_currency" || k == "q" || k == "sort" || k == "dir"
+	return compare.IsStateField(k) && !compare.IsFilterField(k)
 }
 
 // ReportState returns the comparison's state a report keeps, as sorted
@@ -653,6 +661,16 @@ func NewReportNewView(tr *i18n.Translator, in ReportNewRecords) ReportNewView {
 	if len(fz.Snapshot.Rows) > 0 {
 		v.Summary = ReportSummary(tr, fz.Snapshot)
 	}
+	for _, o := range fz.Snapshot.Own {
+		v.Own = append(v.Own, o.Option.Name)
+	}
+	if b := fz.Snapshot.ScenarioB; b != nil {
+		changes := url.Values{}
+		for k, val := range b.Changes {
+			changes.Set(k, val)
+		}
+		v.ScenarioChanges = ScenarioChanges(tr, changes)
+	}
 	return v
 }
 
@@ -672,5 +690,6 @@ func (v ReportView) WithRecomputedFrom(tr *i18n.Translator, src report.Report, o
 func (v *ReportView) UseFrozen(f ReportView) {
 	v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
 	v.Summary, v.Profile, v.VRAMFloor, v.ReferencePrices, v.Questions = f.Summary, f.Profile, f.VRAMFloor, f.ReferencePrices, f.Questions
+	v.ScenarioChanges, v.Crossings = f.ScenarioChanges, f.Crossings
 	v.Own, v.FrozenHTML = f.Own, f.FrozenHTML
 }

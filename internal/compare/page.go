@@ -83,6 +83,11 @@ func PageState(query url.Values, saved map[string]string) (values url.Values, pr
 // filterFields are the candidate list's filters in a page state.
 var filterFields = []string{"gpu", "currency", "sharing", "fresh", "qual", "fit", "env", AvailParam}
 
+// IsFilterField reports whether a query key is one of the candidate
+// list's filters: they narrow the list to tick from, never what is
+// compared, so a report does not keep them.
+func IsFilterField(k string) bool { return slices.Contains(filterFields, k) }
+
 // IsStateField reports whether a query key belongs to the compare page's
 // state: the usage profile (and profile B's changes), the report currency,
 // the selected quotes ("q") and own-hardware options (OwnParam), the order
