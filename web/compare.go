@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
 	"gpuquote/internal/i18n"
@@ -190,6 +192,10 @@ type CompareView struct {
 	OwnSelected   int
 	OwnTooMany    bool
 	OwnRows       []CompareOwnRow
+	// Folded says the address holds a comparison: the results come first
+	// and the inputs fold under Summary, one line saying what was compared.
+	Folded  bool
+	Summary string
 }
 
 // compareQualifications are the platform qualifications a comparison may
@@ -346,7 +352,46 @@ func NewCompareView(tr *i18n.Translator, in CompareRecords) CompareView {
 	}
 	v.SharePath = CompareURL(shown)
 	v.ShareURL = in.BaseURL + v.SharePath
+	// An address holding a comparison opens on its results, the inputs
+	// folded under a line saying what was compared (docs/RULES.md §8.7);
+	// while anything asked for is wrong the form stays open.
+	if shows && len(v.Errors) == 0 && (len(v.Rows) > 0 || len(v.OwnRows) > 0) {
+		v.Folded, v.Summary = true, CompareSummary(tr, cmp)
+	}
 	return v
+}
+
+// CompareSummary is the one line that stands for a folded comparison form:
+// the usage profile's hours, months and instances, the report currency,
+// how many quotes and own options are compared, and that there is a
+// profile B.
+func CompareSummary(tr *i18n.Translator, cmp *compare.Comparison) string {
+	p := cmp.In.Profile
+	hours := money.Group(money.String(p.HoursPerMonth))
+	parts := []string{
+		pluralOf(tr, "compare.summary.hours", p.HoursPerMonth.Equal(decimal.New(1, 0)), "Count", hours),
+		pluralOf(tr, "compare.summary.months", p.Months == 1, "Count", p.Months),
+		pluralOf(tr, "compare.summary.instances", p.Instances == 1, "Count", p.Instances),
+		cmp.In.ReportCurrency,
+	}
+	if n := len(cmp.Rows); n > 0 {
+		parts = append(parts, pluralOf(tr, "compare.summary.quotes", n == 1, "Count", n))
+	}
+	if n := len(cmp.Own); n > 0 {
+		parts = append(parts, pluralOf(tr, "compare.summary.own", n == 1, "Count", n))
+	}
+	if cmp.B != nil {
+		parts = append(parts, tr.T("compare.summary.scenario"))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// pluralOf renders message id's ".one" form when one, else its ".other".
+func pluralOf(tr *i18n.Translator, id string, one bool, args ...any) string {
+	if one {
+		return tr.T(id+".one", args...)
+	}
+	return tr.T(id+".other", args...)
 }
 
 // CompareShown is the page state shown of the comparison cmp of the page

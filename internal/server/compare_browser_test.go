@@ -63,13 +63,17 @@ func TestBrowserCompareFlipsModeAtBreakEven(t *testing.T) {
 	chosen := `[data-testid="row-` + itoa(a) + `"] [data-testid="chosen"]`
 	waitText(ctx, t, chosen, app.Catalog.Translator("zh-CN").T("mode.hourly"))
 	waitText(ctx, t, `[data-testid="row-`+itoa(a)+`"] [data-testid="tco"]`, "47.10")
+	// The results came first: "change" opens the form in place.
 	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid="compare-summary"] summary`)),
 		chromedp.Clear(chromedp.ID("f-profile-hours_per_month")),
 		chromedp.SendKeys(chromedp.ID("f-profile-hours_per_month"), "300"),
 	); err != nil {
 		t.Fatal(err)
 	}
 	waitText(ctx, t, chosen, app.Catalog.Translator("zh-CN").T("mode.monthly"))
+	// The summary line follows what the form now asks.
+	waitText(ctx, t, `#compare-summary-text`, "每月 300 小时")
 	waitText(ctx, t, `[data-testid="row-`+itoa(a)+`"] [data-testid="tco"]`, "70.00")
 	// B's break-even is 368 h: still hourly at 300 h (0.5 × 300 = 150.00).
 	waitText(ctx, t, `[data-testid="row-`+itoa(b)+`"] [data-testid="chosen"]`, app.Catalog.Translator("zh-CN").T("mode.hourly"))

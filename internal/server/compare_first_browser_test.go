@@ -140,6 +140,12 @@ func TestBrowserCompareResultsFirst(t *testing.T) {
 	if open, err := chromedp.Run(b, chromedp.Evaluate[bool](`(document.querySelector('`+summary+`') || {open: true}).open`)); err != nil || !open {
 		t.Errorf("a page without a comparison hides its form (%v)", err)
 	}
+	// At a phone's width each quote to tick is a card: its name reads
+	// across the card, not one word a line in a squeezed column.
+	nameWidth := `Math.round(document.querySelector('[data-testid="compare-candidates"] tbody tr label').getBoundingClientRect().width)`
+	if w, err := chromedp.Run(b, chromedp.Evaluate[int](nameWidth)); err != nil || w < 250 {
+		t.Errorf("at 390 px a candidate's name is %d px wide (%v)", w, err)
+	}
 	steps := []chromedp.Action[chromedp.Void]{chromedp.SetValue(chromedp.ID("f-report_currency"), "EUR")}
 	for _, id := range quotes {
 		steps = append(steps, chromedp.Click(chromedp.ID("cand-q-"+itoa(id))))
@@ -152,6 +158,16 @@ func TestBrowserCompareResultsFirst(t *testing.T) {
 	}
 	if top, err := chromedp.Run(b, chromedp.Evaluate[int](firstTCOTop)); err != nil || top < 0 || top > 900-40 {
 		t.Errorf("after compare at 390 px the first row's TCO starts %d px down (%v)", top, err)
+	}
+
+	// At 1920 px the results take the width (the page's column is 1,200 px
+	// elsewhere).
+	if err := chromedp.Do(b, chromedp.EmulateViewport(1920, 1000), chromedp.Navigate(app.URL+share),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="compare-table"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := chromedp.Run(b, chromedp.Evaluate[int](`Math.round(document.getElementById("compare-results").getBoundingClientRect().width)`)); err != nil || w < 1500 {
+		t.Errorf("at 1920 px the results are %d px wide (%v)", w, err)
 	}
 
 	// Scripts off: the summary opens the form in place, its fields filled.

@@ -41,6 +41,7 @@ func TestBrowserCompareErrorsAndShare(t *testing.T) {
 		clipboard,
 		chromedp.Navigate(app.URL+compareURL("200", a)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="row-`+itoa(a)+`"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="compare-summary"] summary`)),
 		chromedp.Clear(chromedp.ID("f-profile-hours_per_month")),
 		chromedp.SendKeys(chromedp.ID("f-profile-hours_per_month"), "２００"),
 	); err != nil {
