@@ -86,13 +86,16 @@ type CompareRow struct {
 	Archived     bool
 	// NotReviewed marks a proposal the reader may compare (its author,
 	// editors, admins) that no editor has published (docs/RULES.md §18.1).
-	NotReviewed    bool
-	Eligible       bool
-	Priced         bool
-	Reasons        []string
-	ChosenModeID   string
-	Modes          []CompareMode
-	BreakEven      string
+	NotReviewed  bool
+	Eligible     bool
+	Priced       bool
+	Reasons      []string
+	ChosenModeID string
+	Modes        []CompareMode
+	BreakEven    string
+	// BreakEvenNote says why an offer has no break-even (one price only),
+	// or that its monthly price binds for a commitment (docs/RULES.md §4.6).
+	BreakEvenNote  string
 	Compute        string
 	Hidden         string
 	OneOff         string

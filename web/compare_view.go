@@ -55,6 +55,7 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 			if res.BreakEvenHours.Valid {
 				row.BreakEven = tr.T("compare.hours", "Hours", money.Fixed(res.BreakEvenHours.Decimal, 2))
 			}
+			row.BreakEvenNote = breakEvenNote(tr, q.Hourly.Valid, q.Monthly.Valid, res.BreakEvenHours.Valid, q.CommitmentMonths)
 			row.Compute, row.Hidden, row.OneOff = m(res.ComputeTotal), m(res.HiddenTotal), m(res.OneOffTotal)
 			row.TCO, row.TCOPessimistic = m(res.TCO), m(res.TCOPessimistic)
 			row.HiddenShare, row.HiddenSharePessimistic = percent(tr, res.HiddenShare), percent(tr, res.HiddenSharePessimistic)
@@ -453,4 +454,20 @@ func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
 func refItem(key string) catalog.Item {
 	it, _ := catalog.LookupItem(catalog.ItemKey(key))
 	return it
+}
+
+// breakEvenNote is what the break-even column says beside (or instead of)
+// the hours: that the offer has only an hourly or only a monthly price, or
+// that its monthly price binds for a commitment of more than a month, so
+// the hours hold only for a rental at least that long (docs/RULES.md §4.6).
+func breakEvenNote(tr *i18n.Translator, hourly, monthly, has bool, commitment int) string {
+	switch {
+	case !has && hourly && !monthly:
+		return tr.T("compare.break_even.hourly_only")
+	case !has && monthly && !hourly:
+		return tr.T("compare.break_even.monthly_only")
+	case has && commitment > 1:
+		return tr.T("compare.break_even.commitment", "Months", commitment)
+	}
+	return ""
 }

@@ -223,10 +223,14 @@ type QuoteDetailView struct {
 	Versions    []QuoteVersionRow
 	BreakEven   string
 	BreakEvenYM string
-	Examples    []QuoteExample
-	FlagIDs     []string
-	IsEditor    bool
-	HasDraft    int64 // id of the series' draft, when one exists
+	// Commitment is the months monthly billing binds for when more than
+	// one, and CommitmentTotal the monthly price over them.
+	Commitment      int
+	CommitmentTotal string
+	Examples        []QuoteExample
+	FlagIDs         []string
+	IsEditor        bool
+	HasDraft        int64 // id of the series' draft, when one exists
 	// Proposal is the vendor's words, the editors' decisions and the
 	// "not yet reviewed" notice of a proposed offer (docs/RULES.md §18.1);
 	// nil for an offer that never was one.
@@ -361,6 +365,10 @@ func NewQuoteDetailView(tr *i18n.Translator, in QuoteRecords) QuoteDetailView {
 			}
 		}
 		v.Lines = append(v.Lines, dl)
+	}
+	if q.CommitmentMonths > 1 && q.Monthly.Valid {
+		v.Commitment = q.CommitmentMonths
+		v.CommitmentTotal = FormatMoney(tr.Lang, decimal.NewNullDecimal(q.Monthly.Decimal.Mul(decimal.NewFromInt(int64(q.CommitmentMonths)))), q.Currency)
 	}
 	for i, res := range in.Examples {
 		if i == 0 {
