@@ -180,9 +180,9 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 				for _, it := range res.PessimisticUnpriced {
 					items = append(items, t(itemLabel(it)))
 				}
-				row = append(row, nullNum(Share, res.HiddenSharePessimistic), text(strings.Join(items, "；")))
+				row = append(row, nullNum(Share, res.HiddenSharePessimistic), text(strings.Join(items, t("export.separator"))))
 			}
-			row = append(row, num(Rate4, res.EffectivePerGPUHour), nullNum(Hours, res.BreakEvenHours), text(strings.Join(flags, "；")))
+			row = append(row, num(Rate4, res.EffectivePerGPUHour), nullNum(Hours, res.BreakEvenHours), text(strings.Join(flags, t("export.separator"))))
 			for n, l := range res.Lines {
 				lr := []Cell{text(nm), num(Number, decimal.NewFromInt(int64(n+1))), text(t(itemLabel(l.Item))),
 					text(t(catalog.Status(l.Status).LabelID())), num(Number, l.Quantity), text(unitLabel(t, l.Item, l.Unit, incomplete)),
@@ -199,7 +199,7 @@ func BuildDocument(s Snapshot, meta [][2]string, tr Translate, name func(Row) st
 				row = append(row, text(""))
 			}
 		}
-		row = append(row, text(strings.Join(reasons, "；")))
+		row = append(row, text(strings.Join(reasons, t("export.separator"))))
 		if s.ScenarioB != nil {
 			row = append(row, scenarioCells(s, r, t)...)
 		}

@@ -118,7 +118,7 @@ func ownTables(s Snapshot, tr Translate, name func(Row) string) (options, crossi
 				row = append(row, text(""))
 			}
 		}
-		row = append(row, text(strings.Join(reasons, "；")))
+		row = append(row, text(strings.Join(reasons, t("export.separator"))))
 		options.Rows = append(options.Rows, row)
 	}
 	for _, tb := range []*Table{&options, &crossings} {

@@ -112,6 +112,16 @@ func TestComparePessimisticNamesWhatItLeavesOut(t *testing.T) {
 	if rows[0][share] != "23.85%" || rows[0][unpriced] != tr.T("item.bundled_addon")+"；"+tr.T("item.start_stop_schedule") {
 		t.Errorf("export: share %q, unpriced %q", rows[0][share], rows[0][unpriced])
 	}
+	// In English the items are joined as English joins them, not with the
+	// full-width semicolon.
+	analyst.Header.Set("Accept-Language", "en")
+	enTr := app.Catalog.Translator(i18n.EN)
+	enHeader, enRows := csvTable(readCSV(t, analyst.Get("/reports/"+itoa(rid)+"/export.csv").Body), enTr.T("report.col.rank"))
+	if c := col(enHeader, enTr.T("report.col.pessimistic_unpriced")); c < 0 || len(enRows) != 1 ||
+		enRows[0][c] != enTr.T("item.bundled_addon")+"; "+enTr.T("item.start_stop_schedule") {
+		t.Errorf("English export: unpriced column %d of %v", c, enRows)
+	}
+	analyst.Header.Del("Accept-Language")
 	lh, lrows := csvTable(recs, tr.T("compare.col.quote"))
 	src := col(lh, tr.T("calc.result.reference_source"))
 	var sources []string
