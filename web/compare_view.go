@@ -166,7 +166,7 @@ func unpricedText[K ~string](tr *i18n.Translator, unpriced []K) string {
 	}
 	var items []string
 	for _, it := range unpriced {
-		items = append(items, tr.T(ItemLabelID(string(it))))
+		items = append(items, InSentence(tr, tr.T(ItemLabelID(string(it)))))
 	}
 	return tr.T("pessimistic.unpriced", "Items", strings.Join(items, tr.T("list.separator")))
 }

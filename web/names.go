@@ -2,6 +2,8 @@ package web
 
 import (
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
@@ -50,4 +52,21 @@ func GPUOptions(refs []market.RefName) []Option {
 		out[i] = Option{Value: strconv.FormatInt(r.ID, 10), Label: r.Names[0]}
 	}
 	return out
+}
+
+// InSentence is a name as it reads inside an English sentence: a capital
+// that only starts the name is lowered ("excludes egress traffic"), an
+// abbreviation keeps its capitals ("IP"). Other languages keep the name.
+func InSentence(tr *i18n.Translator, name string) string {
+	if tr.Lang != i18n.EN {
+		return name
+	}
+	first, n := utf8.DecodeRuneInString(name)
+	if !unicode.IsUpper(first) {
+		return name
+	}
+	if second, _ := utf8.DecodeRuneInString(name[n:]); unicode.IsUpper(second) {
+		return name
+	}
+	return string(unicode.ToLower(first)) + name[n:]
 }

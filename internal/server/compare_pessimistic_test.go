@@ -70,8 +70,11 @@ func TestComparePessimisticNamesWhatItLeavesOut(t *testing.T) {
 		for name, want := range map[string]string{
 			"tco": "€94.20", "tco-pessimistic": "€123.70", "hidden-share": tr.T("calc.result.percent", "Value", "0.00"),
 			"hidden-share-pessimistic": tr.T("compare.share.pessimistic", "Share", tr.T("calc.result.percent", "Value", "23.85")),
-			"pessimistic-unpriced": tr.T("pessimistic.unpriced", "Items",
-				tr.T("item.bundled_addon")+tr.T("list.separator")+tr.T("item.start_stop_schedule")),
+			"pessimistic-unpriced": map[i18n.Lang]string{
+				i18n.ZH: tr.T("pessimistic.unpriced", "Items", tr.T("item.bundled_addon")+tr.T("list.separator")+tr.T("item.start_stop_schedule")),
+				// In an English sentence the names lose their capitals.
+				i18n.EN: "Pessimistic TCO excludes bundled add-on, start/stop and scheduling fees: no reference price",
+			}[lang],
 		} {
 			if got := figure(t, page, id, name); got != want {
 				t.Errorf("%s: %s = %q, want %q", lang, name, got, want)
