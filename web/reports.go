@@ -459,8 +459,14 @@ func ReportDocument(tr *i18n.Translator, r report.Report, snap report.Snapshot) 
 		meta = append(meta, [2]string{tr.T("report.col.fx_rate"),
 			tr.T("compare.fx", "From", fx.Base, "To", fx.Quote, "Rate", money.String(fx.Rate), "Date", date)})
 	}
+	// The usage profile's figures: numbers in the workbook, like the
+	// amounts below (rules 2027.1 on).
+	var numbers []int
 	for _, f := range ReportProfile(tr, snap) {
 		meta = append(meta, [2]string{f.Label, f.Value})
+		if _, err := decimal.NewFromString(f.Value); err == nil {
+			numbers = append(numbers, len(meta)-1)
+		}
 	}
 	// The amounts among the facts; from rules 2027.1 on the workbook
 	// stores them as numbers (older reports keep their bytes,
@@ -483,6 +489,9 @@ func ReportDocument(tr *i18n.Translator, r report.Report, snap report.Snapshot) 
 		d.MetaKinds = make([]report.Kind, len(meta))
 		for _, i := range amounts {
 			d.MetaKinds[i] = report.Money
+		}
+		for _, i := range numbers {
+			d.MetaKinds[i] = report.Number
 		}
 	}
 	return d

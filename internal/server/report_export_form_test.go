@@ -4,9 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/report"
+	"gpuquote/web"
 )
 
 // TestReportExportsAgreeInFormUnderCurrentRules: a report saved under the
@@ -35,7 +38,10 @@ func TestReportExportsAgreeInFormUnderCurrentRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{tr.T("calc.result.tco"): "72", tr.T("calc.result.tco_pessimistic"): "72", tr.T("report.summary.savings"): "3"}
+	want := map[string]string{tr.T("calc.result.tco"): "72", tr.T("calc.result.tco_pessimistic"): "72", tr.T("report.summary.savings"): "3",
+		// The usage profile's figures are numbers too.
+		report.ExportLabel(tr.T(web.ProfileLabelID("profile.hours_per_month"))):     "200",
+		report.ExportLabel(tr.T(web.ProfileLabelID("profile.egress_gb_per_month"))): "100"}
 	var recommended bool
 	for i, row := range rows {
 		if len(row) == 0 || row[0] == tr.T("report.col.rank") {
@@ -52,7 +58,7 @@ func TestReportExportsAgreeInFormUnderCurrentRules(t *testing.T) {
 		delete(want, row[0])
 		ref, _ := excelize.CoordinatesToCellName(2, i+1)
 		typ, err := f.GetCellType(sheets[0], ref)
-		if err != nil || (typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber) || strings.TrimSuffix(strings.TrimRight(row[1], "0"), ".") != w {
+		if err != nil || (typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber) || !sameNumber(row[1], w) {
 			t.Errorf("workbook %s (%s) = %q of type %v, want the number %s (%v)", row[0], ref, row[1], typ, w, err)
 		}
 	}
@@ -110,4 +116,12 @@ func TestReportExportsAgreeInFormUnderCurrentRules(t *testing.T) {
 			t.Errorf("CSV share %q is not a percentage", s)
 		}
 	}
+}
+
+// sameNumber says whether two decimal strings are the same number ("72.00"
+// and "72").
+func sameNumber(a, b string) bool {
+	x, errA := decimal.NewFromString(a)
+	y, errB := decimal.NewFromString(b)
+	return errA == nil && errB == nil && x.Equal(y)
 }
