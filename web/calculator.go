@@ -10,6 +10,7 @@ import (
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
+	"gpuquote/internal/tco"
 	"gpuquote/internal/tcoapi"
 )
 
@@ -405,7 +406,11 @@ func NewCalculatorView(tr *i18n.Translator, in CalculatorRecords) CalculatorView
 		v.Result = NewCalcResult(in.Result, tr)
 		if in.Buy {
 			months, _ := strconv.Atoi(strings.TrimSpace(in.Form.Get("profile.months")))
-			v.RentBuy = NewRentBuyResult(in.RentBuy, strings.TrimSpace(in.Form.Get("profile.hours_per_month")), months, tr)
+			life, err := strconv.Atoi(strings.TrimSpace(in.Form.Get("own.life_months")))
+			if err != nil {
+				life = tco.DefaultLifeMonths
+			}
+			v.RentBuy = NewRentBuyResult(in.RentBuy, strings.TrimSpace(in.Form.Get("profile.hours_per_month")), months, life, tr)
 		}
 	}
 	return v

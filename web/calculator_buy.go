@@ -105,7 +105,7 @@ func plural(tr *i18n.Translator, id string, n int, args ...any) string {
 // NewRentBuyResult formats a rent-or-buy answer for the page: amounts with
 // the report currency in the reader's locale, the verdict and the crossing
 // points in words. hours and months are the profile's, as posted.
-func NewRentBuyResult(r tcoapi.RentBuyResponse, hours string, months int, tr *i18n.Translator) *RentBuyResult {
+func NewRentBuyResult(r tcoapi.RentBuyResponse, hours string, months, life int, tr *i18n.Translator) *RentBuyResult {
 	cur, loc := r.Rent.ReportCurrency, string(tr.Lang)
 	dec := func(s string) decimal.Decimal {
 		d, _ := money.ParseDecimal(s)
@@ -130,6 +130,9 @@ func NewRentBuyResult(r tcoapi.RentBuyResponse, hours string, months int, tr *i1
 	}
 	if m := r.OwnCheaperFromMonth; m != nil {
 		out.FromMonth = tr.T("calc.buy.from_month", "Month", strconv.Itoa(*m), "Hours", h)
+		if *m > life {
+			out.FromMonth += tr.T("calc.buy.past_life", "Life", life)
+		}
 	} else {
 		out.FromMonth = tr.T("calc.buy.from_month.none", "Max", strconv.Itoa(tco.MaxMonths/12), "Hours", h)
 	}

@@ -199,6 +199,9 @@ type CompareView struct {
 	// and the inputs fold under Summary, one line saying what was compared.
 	Folded  bool
 	Summary string
+	// CurrencyNote says why the amounts are in the report currency shown
+	// when nobody asked for one and the compared offers mix currencies.
+	CurrencyNote string
 }
 
 // compareQualifications are the platform qualifications a comparison may
@@ -355,6 +358,12 @@ func NewCompareView(tr *i18n.Translator, in CompareRecords) CompareView {
 	}
 	v.SharePath = CompareURL(shown)
 	v.ShareURL = in.BaseURL + v.SharePath
+	// A report currency nobody asked for, where the quotes and own options
+	// compared are priced in several: the page says which and why
+	// (docs/RULES.md §8.2).
+	if shows && strings.TrimSpace(values.Get("report_currency")) == "" {
+		v.CurrencyNote = currencyNote(tr, cmp)
+	}
 	// An address holding a comparison opens on its results, the inputs
 	// folded under a line saying what was compared (docs/RULES.md §8.7);
 	// while anything asked for is wrong the form stays open.
@@ -362,6 +371,25 @@ func NewCompareView(tr *i18n.Translator, in CompareRecords) CompareView {
 		v.Folded, v.Summary = true, CompareSummary(tr, cmp)
 	}
 	return v
+}
+
+// currencyNote says the comparison's amounts are in its default report
+// currency because what it compares is priced in several currencies; ""
+// when they share one.
+func currencyNote(tr *i18n.Translator, cmp *compare.Comparison) string {
+	var curs []string
+	for _, q := range cmp.Selected {
+		curs = append(curs, q.Currency)
+	}
+	for _, o := range cmp.Own {
+		curs = append(curs, o.Version.Currency)
+	}
+	slices.Sort(curs)
+	curs = slices.Compact(curs)
+	if len(curs) < 2 {
+		return ""
+	}
+	return tr.T("compare.currency.mixed", "Currency", cmp.In.ReportCurrency, "Currencies", strings.Join(curs, tr.T("list.separator")))
 }
 
 // CompareSummary is the one line that stands for a folded comparison form:

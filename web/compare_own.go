@@ -145,7 +145,7 @@ func CompareOwn(tr *i18n.Translator, v *CompareView, rows []compare.Row, owns []
 			for _, x := range o.Crossings {
 				c := CompareOwnCrossing{QuoteID: x.QuoteID, Rental: names[x.QuoteID], Month: x.FromMonth, Hours: x.FromHours}
 				if x.FromMonth > 0 {
-					c.FromMonth = tr.T("compare.own.from_month", "Month", strconv.Itoa(x.FromMonth), "Hours", hours)
+					c.FromMonth = tr.T("compare.own.from_month", "Month", strconv.Itoa(x.FromMonth), "Hours", hours) + PastLife(tr, x.FromMonth, ver.LifeMonths)
 				} else {
 					c.FromMonth = plural(tr, "compare.own.from_month.none", tco.MaxMonths/12, "Hours", hours)
 				}
@@ -190,4 +190,14 @@ func addFXNote(tr *i18n.Translator, notes []string, from, to string, fx tco.FX) 
 		}
 	}
 	return append(notes, n)
+}
+
+// PastLife says, after the month from which owning is cheaper, that the
+// month lies past the machine's life, by when it would need replacing
+// (docs/RULES.md §17.2); "" when it does not.
+func PastLife(tr *i18n.Translator, month, life int) string {
+	if life <= 0 || month <= life {
+		return ""
+	}
+	return tr.T("own.crossing.past_life", "Life", life)
 }

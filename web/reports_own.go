@@ -100,7 +100,7 @@ func ReportOwn(tr *i18n.Translator, snap report.Snapshot) []ReportOwnRow {
 					x.Quote = QuoteName(tr, r.Quote.AsQuote(r.GPU))
 				}
 				if c.FromMonth > 0 {
-					x.FromMonth = tr.T("report.own.from_month", "Month", strconv.Itoa(c.FromMonth), "Hours", hours)
+					x.FromMonth = tr.T("report.own.from_month", "Month", strconv.Itoa(c.FromMonth), "Hours", hours) + PastLife(tr, c.FromMonth, opt.LifeMonths)
 				} else {
 					x.FromMonth = tr.T("report.own.from_month.none", "Max", strconv.Itoa(tco.MaxMonths/12), "Hours", hours)
 				}

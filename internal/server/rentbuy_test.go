@@ -163,12 +163,12 @@ func TestCalculatorRentOrBuyMode(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	wants := map[string][]string{
-		"en": {"Owning costs no more than renting from month 59 on (at 200 h a month).",
+		"en": {"Owning costs no more than renting from month 59 on (at 200 h a month). That month lies beyond the 36-month life of the machine, by when it would need replacing.",
 			"Owning costs no more than renting from 325 hours a month up",
 			"Renting is cheaper: CN¥2,562.67 less over 12 months at 200 h a month.",
 			`data-testid="rentbuy-own-tco">CN¥7,314.67<`, `data-testid="rentbuy-rent-tco">CN¥4,752.00<`,
 			`data-testid="rentbuy-upfront">CN¥25,000.00<`, `data-testid="rentbuy-own-effective">CN¥3.0478<`},
-		"zh-CN": {"从第 59 个月起，自购不比租用贵（每月 200 小时）。", "每月使用 325 小时及以上时，自购不比租用贵",
+		"zh-CN": {"从第 59 个月起，自购不比租用贵（每月 200 小时）。该月已超过机器 36 个月的使用寿命，届时需重新购置。", "每月使用 325 小时及以上时，自购不比租用贵",
 			"租用更省：每月 200 小时、12 个月内比自购少花 ¥2,562.67。", `data-testid="rentbuy-own-tco">¥7,314.67<`},
 	}
 	for lang, want := range wants {
