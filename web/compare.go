@@ -70,7 +70,10 @@ type CompareLine struct {
 	Amount    string
 	StatusID  string
 	Reference string // pessimistic amount of an unconfirmed line, if priced
-	Source    string // whose reference priced it (rules 2027.1)
+	// ReferenceUnitPrice is the reference unit price that amount is at, in
+	// the quote's currency, with its unit.
+	ReferenceUnitPrice string
+	Source             string // whose reference priced it (rules 2027.1)
 }
 
 // CompareRow is one compared quote, formatted.

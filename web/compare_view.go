@@ -74,6 +74,15 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 					cl.StatusID = l.Status.LabelID()
 					if l.ReferenceAmount.Valid {
 						cl.Reference = m(l.ReferenceAmount.Decimal)
+						if l.ReferenceUnitPrice.Valid {
+							u := l.ReferenceUnitPrice.Decimal
+							cl.ReferenceUnitPrice = money.FormatPlaces(u, q.Currency, string(tr.Lang), max(2, int32(money.Places(u))))
+							if it, ok := catalog.LookupItem(l.Item); ok {
+								if id := it.UnitLabelID(l.Unit); id != "" {
+									cl.ReferenceUnitPrice += " " + tr.T(id)
+								}
+							}
+						}
 						cl.Source = report.ReferenceSourceText(tr.TMap, string(l.ReferenceSource), l.ReferenceQuoteID)
 					}
 				}
