@@ -78,8 +78,10 @@ func apiBadJSON(c echo.Context) error {
 
 // apiJSON answers status with v as JSON. A 200 answer to a GET carries a
 // strong ETag of its bytes and is 304 to a request whose If-None-Match
-// names it: readers revalidate (Cache-Control: private, no-cache) and
-// fetch nothing when nothing changed. Every other answer is no-store.
+// names it, so a client that keeps answers itself fetches nothing when
+// nothing changed. No answer is kept by a cache on the way or on disk
+// (Cache-Control: no-store, docs/RULES.md §19.1): they are the caller's
+// private data, read with its token.
 func apiJSON(c echo.Context, status int, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -92,7 +94,7 @@ func apiJSON(c echo.Context, status int, v any) error {
 	}
 	etag := bytesETag(b)
 	h.Set("ETag", etag)
-	h.Set("Cache-Control", "private, no-cache")
+	h.Set("Cache-Control", "no-store")
 	h.Add("Vary", "Accept-Language")
 	h.Add("Vary", "Authorization")
 	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
