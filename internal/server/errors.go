@@ -56,7 +56,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	reqID := c.Response().Header().Get(echo.HeaderXRequestID)
 	if status >= 500 {
 		s.Log.ErrorContext(c.Request().Context(), "request failed", "request_id", reqID,
-			"method", c.Request().Method, "path", c.Request().URL.Path, "status", status, "err", err.Error())
+			"method", c.Request().Method, "path", redactForLog(c.Request().URL.Path), "status", status, "err", err.Error())
 	}
 	if status == http.StatusTooManyRequests {
 		c.Response().Header().Set("Retry-After", "60")
