@@ -76,10 +76,10 @@ func apiBadJSON(c echo.Context) error {
 	return apiFail(c, http.StatusUnprocessableEntity, "api.error.json", "api.error.json")
 }
 
-// apiJSON answers status with v as JSON. A 200 answer to a GET carries a
-// strong ETag of its bytes and is 304 to a request whose If-None-Match
-// names it, so a client that keeps answers itself fetches nothing when
-// nothing changed. No answer is kept by a cache on the way or on disk
+// apiJSON answers status with v as JSON. A 200 answer to a GET (or HEAD)
+// carries a strong ETag of its bytes and is 304 to a request whose
+// If-None-Match names it, so a client that keeps answers itself fetches
+// nothing when nothing changed. No answer is kept by a cache on the way or on disk
 // (Cache-Control: no-store, docs/RULES.md §19.1): they are the caller's
 // private data, read with its token.
 func apiJSON(c echo.Context, status int, v any) error {
@@ -88,7 +88,7 @@ func apiJSON(c echo.Context, status int, v any) error {
 		return err
 	}
 	h := c.Response().Header()
-	if status != http.StatusOK || c.Request().Method != http.MethodGet {
+	if m := c.Request().Method; status != http.StatusOK || m != http.MethodGet && m != http.MethodHead {
 		h.Set("Cache-Control", "no-store")
 		return c.JSONBlob(status, b)
 	}

@@ -75,10 +75,6 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if status == http.StatusUnprocessableEntity && tooLargeToStore(err) {
 		msgID = "error.too_large_to_store.text"
 	}
-	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(status)
-		return
-	}
 	if isAPI(c) {
 		// The data API's one error shape (docs/RULES.md §19.1).
 		code := APIStatusCode(status)
