@@ -82,6 +82,7 @@ func TestUnsupportedMethodIs405(t *testing.T) {
 		{http.MethodPost, "/reports/inbox", "GET, HEAD"},
 		{http.MethodPatch, "/", "GET, HEAD"},
 		{http.MethodOptions, "/login", "GET, HEAD, POST"},
+		{http.MethodPost, "/static/css/app.css", "GET, HEAD"},
 	} {
 		r := do(t, c, app, tc.method, tc.path)
 		if r.StatusCode != http.StatusMethodNotAllowed {
