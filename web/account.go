@@ -16,9 +16,10 @@ type LoginView struct {
 	Email string
 	Next  string
 	// ErrorID is the catalog message of a failed attempt (identical for an
-	// unknown email and a wrong password).
-	ErrorID string
-	Errors  Errors
+	// unknown email and a wrong password), ErrorArgs its arguments.
+	ErrorID   string
+	ErrorArgs []any
+	Errors    Errors
 }
 
 // AccountView is the "my account" page's view model.

@@ -94,6 +94,13 @@ func (m *Manager) RetryAfterSeconds(err error) string {
 	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }
 
+// WindowMinutes is the throttle's window in whole minutes, rounded up and
+// at least 1: what a refusal tells the person to wait at most
+// (docs/RULES.md §16.2).
+func (m *Manager) WindowMinutes() int {
+	return max(1, int((m.Throttle.Window+time.Minute-1)/time.Minute))
+}
+
 const devicePurpose = "device"
 
 // DeviceCookieName is the device cookie's name (__Host- prefixed over TLS).

@@ -68,7 +68,7 @@ func (s *Handlers) CreateAPIToken(c echo.Context) error {
 	switch err := s.Auth.VerifyCurrentPassword(c.Request().Context(), s.Actor(c), auth.CurrentUser(c).UserID, password); {
 	case errors.Is(err, auth.ErrThrottled):
 		c.Response().Header().Set("Retry-After", s.Auth.RetryAfterSeconds(err))
-		errs.Set("token_password", "account.password.throttled")
+		errs["token_password"] = s.throttled("account.password.throttled")
 		return s.renderAccountView(c, http.StatusTooManyRequests, web.AccountView{TokenErrors: errs, TokenForm: kept})
 	case errors.Is(err, auth.ErrInvalidCredentials):
 		errs.Set("token_password", "account.password.wrong")

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -349,5 +350,53 @@ func TestCurrentPasswordBurst(t *testing.T) {
 	wg.Wait()
 	if n := hasher.Runs() - runs; n > 5 {
 		t.Fatalf("%d current passwords checked in a burst of 15, want at most 5", n)
+	}
+}
+
+// TestThrottleMessageSaysTheWindow: the refusal of a throttled sign-in or
+// password re-check names the configured window, in whole minutes and in
+// the reader's language with its plural form, not a fixed 15 minutes
+// (docs/RULES.md §16.2).
+func TestThrottleMessageSaysTheWindow(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		window  time.Duration
+		recheck bool
+		lang    string
+		want    string
+	}{
+		{40 * time.Minute, true, "en", "up to 40 minutes"},
+		{40 * time.Minute, true, "zh-CN", "最多 40 分钟"},
+		{time.Minute, false, "en", "up to 1 minute,"},
+	} {
+		clock := testutil.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+		app, _ := throttledApp(t, clock, func(d *server.Deps) {
+			d.Throttle = auth.ThrottleConfig{Window: tc.window, PerAccount: 5}
+		})
+		email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+		if tc.recheck {
+			c := app.Client()
+			c.Header.Set("Accept-Language", tc.lang)
+			c.Login(email, pw)
+			c.Get("/account")
+			var r *testutil.Response
+			for i := 0; i < 6; i++ {
+				r = c.PostForm("/account/password", url.Values{"current": {"wrong"}, "new": {"a new passphrase"}, "confirm": {"a new passphrase"}})
+			}
+			msg := between(r.Body, `data-testid="error-current"`, "</p>")
+			if r.StatusCode != http.StatusTooManyRequests || !strings.Contains(msg, tc.want) || strings.Contains(msg, "15") {
+				t.Errorf("window %s, %s: re-check %d, message %q, want %q", tc.window, tc.lang, r.StatusCode, msg, tc.want)
+			}
+		}
+		c := freshClient(app)
+		c.Header.Set("Accept-Language", tc.lang)
+		var r *testutil.Response
+		for i := 0; i < 6; i++ {
+			r = postLogin(c, email, "guess")
+		}
+		msg := between(r.Body, `data-testid="login-error"`, "</div>")
+		if r.StatusCode != http.StatusTooManyRequests || !strings.Contains(msg, tc.want) || strings.Contains(msg, "15") {
+			t.Errorf("window %s, %s: sign-in %d, message %q, want %q", tc.window, tc.lang, r.StatusCode, msg, tc.want)
+		}
 	}
 }
