@@ -71,7 +71,7 @@ func (s *Handlers) Login(c echo.Context) error {
 	c.SetCookie(s.Auth.SessionCookie(token))
 	// A fresh device cookie: later sign-ins from this browser count in a
 	// bucket of their own (docs/RULES.md §16.2).
-	c.SetCookie(s.Auth.DeviceCookie(u.ID))
+	c.SetCookie(s.Auth.DeviceCookie(u))
 	return c.Redirect(http.StatusSeeOther, v.Next)
 }
 
