@@ -144,26 +144,41 @@ func apiKeysetPage[R, T any](rows []R, limit int, item func(R) T, cursor func(R)
 	return p
 }
 
+// CursorPurpose is the signing purpose of list cursors (docs/RULES.md
+// §16.1, §19.1).
+const CursorPurpose = "api-cursor"
+
 // encodeCursor writes a list position as an opaque cursor: the URL-safe
-// base64 of its JSON. A cursor is a position, not a secret or a grant: the
-// list it continues still checks who may read what.
-func encodeCursor(pos any) string {
+// base64 of its JSON, a dot, and its signature under the shared key
+// (purpose CursorPurpose), so the server recognises the cursors it wrote,
+// in any of its processes, and no other. Each position holds the
+// fingerprint of its list and filters (apiMarketFingerprint), which the
+// signature covers too. A cursor is a position, not a secret or a grant:
+// the list it continues still checks who may read what.
+func (s *Handlers) encodeCursor(pos any) string {
 	b, err := json.Marshal(pos)
 	if err != nil {
 		panic(err) // positions are plain structs of numbers and strings
 	}
-	return base64.RawURLEncoding.EncodeToString(b)
+	payload := base64.RawURLEncoding.EncodeToString(b)
+	return payload + "." + s.Auth.Signer.Sign(CursorPurpose, payload)
 }
 
 // errBadCursor is a cursor this server did not write (or not for this list).
 var errBadCursor = errors.New("api: bad cursor")
 
-// decodeCursor reads a cursor written by encodeCursor into pos.
-func decodeCursor(s string, pos any) error {
-	if len(s) > 512 {
+// decodeCursor reads a cursor written by encodeCursor into pos: one whose
+// signature does not verify (edited, made up, or written before cursors
+// were signed) is errBadCursor.
+func (s *Handlers) decodeCursor(raw string, pos any) error {
+	if len(raw) > 512 {
 		return errBadCursor
 	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
+	payload, mac, ok := strings.Cut(raw, ".")
+	if !ok || !s.Auth.Signer.Verify(CursorPurpose, payload, mac) {
+		return errBadCursor
+	}
+	b, err := base64.RawURLEncoding.DecodeString(payload)
 	if err != nil {
 		return errBadCursor
 	}
