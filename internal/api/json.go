@@ -79,9 +79,9 @@ func apiBadJSON(c echo.Context) error {
 // apiJSON answers status with v as JSON. A 200 answer to a GET (or HEAD)
 // carries a strong ETag of its bytes and is 304 to a request whose
 // If-None-Match names it, so a client that keeps answers itself fetches
-// nothing when nothing changed. No answer is kept by a cache on the way or on disk
-// (Cache-Control: no-store, docs/RULES.md §19.1): they are the caller's
-// private data, read with its token.
+// nothing when nothing changed. No answer is kept by a cache on the way
+// or on disk (Cache-Control: no-store, docs/RULES.md §19.1): they are the
+// caller's private data, read with its token.
 func apiJSON(c echo.Context, status int, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {

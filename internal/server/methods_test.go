@@ -112,5 +112,9 @@ func TestUnsupportedMethodIs405(t *testing.T) {
 		if r := do(t, c, app, m, "/no/such/page"); r.StatusCode != http.StatusNotFound {
 			t.Errorf("%s of an unknown path: %d, want 404", m, r.StatusCode)
 		}
+		// /metrics on the site's port never tells it is there (§16.6).
+		if r := do(t, c, app, m, "/metrics"); r.StatusCode != http.StatusNotFound || r.Header.Get("Allow") != "" {
+			t.Errorf("%s /metrics: %d, Allow %q, want 404", m, r.StatusCode, r.Header.Get("Allow"))
+		}
 	}
 }

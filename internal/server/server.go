@@ -59,7 +59,7 @@ type Server struct {
 	routes   []Route
 	policies map[string]auth.Policy
 	// served holds "METHOD path" of every route Echo serves: the table's,
-	// and HEAD beside each GET.
+	// and HEAD beside each GET ("ANY path": the path has its own noRoute).
 	served map[string]bool
 }
 
@@ -145,7 +145,10 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// method there itself, before any session is loaded.
 	e.RouteNotFound("/*", s.noRoute, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
 	for _, r := range routes {
-		e.RouteNotFound(r.Path, s.noRoute, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
+		if !s.served["ANY "+r.Path] {
+			e.RouteNotFound(r.Path, s.noRoute, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
+			s.served["ANY "+r.Path] = true
+		}
 	}
 	s.echo = e
 	if s.handler, err = compressed(e); err != nil {
@@ -156,6 +159,12 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 
 // allowMethods are the methods an Allow header may name, in its order.
 var allowMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// hiddenPaths are the routes that answer the 404 of a path that does not
+// exist unless configured (/metrics without its token, docs/RULES.md
+// §16.6; the load test's ceilings): asked with another method they are 404
+// too, so no answer tells they are there.
+var hiddenPaths = map[string]bool{"/metrics": true, "/bench/plaintext": true, "/bench/fortunes": true}
 
 // noRoute answers a request no route takes: 405 with an Allow header
 // naming the methods the path does take, when there are any (RFC 9110
@@ -171,7 +180,7 @@ func (s *Server) noRoute(c echo.Context) error {
 		// table has that route under m (else it is this handler's path).
 		probe := s.echo.NewContext(r, nil)
 		s.echo.Router().Find(m, echo.GetPath(r), probe)
-		if s.served[m+" "+probe.Path()] {
+		if s.served[m+" "+probe.Path()] && !hiddenPaths[probe.Path()] {
 			allow = append(allow, m)
 		}
 	}
