@@ -59,7 +59,7 @@ type Server struct {
 	routes   []Route
 	policies map[string]auth.Policy
 	// served holds "METHOD path" of every route Echo serves: the table's,
-	// and HEAD beside each GET ("ANY path": the path has its own noRoute).
+	// and HEAD beside each GET.
 	served map[string]bool
 }
 
@@ -144,10 +144,11 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// own path gets the handler as well, or Echo would answer a wrong
 	// method there itself, before any session is loaded.
 	e.RouteNotFound("/*", s.noRoute, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
+	paths := map[string]bool{}
 	for _, r := range routes {
-		if !s.served["ANY "+r.Path] {
+		if !paths[r.Path] {
 			e.RouteNotFound(r.Path, s.noRoute, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
-			s.served["ANY "+r.Path] = true
+			paths[r.Path] = true
 		}
 	}
 	s.echo = e
