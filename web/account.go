@@ -16,9 +16,10 @@ type LoginView struct {
 	Email string
 	Next  string
 	// ErrorID is the catalog message of a failed attempt (identical for an
-	// unknown email and a wrong password).
-	ErrorID string
-	Errors  Errors
+	// unknown email and a wrong password), ErrorArgs its arguments.
+	ErrorID   string
+	ErrorArgs []any
+	Errors    Errors
 }
 
 // AccountView is the "my account" page's view model.
@@ -184,8 +185,8 @@ func NewSessionRows(list []user.LiveSession) []SessionRow {
 
 // WithTokens is the account page v with the user's API tokens and the
 // create-token form: its defaults unless v brings what was sent, and
-// every scope to choose from.
-func (v AccountView) WithTokens(tokens []user.APIToken) AccountView {
+// every scope a user of role may choose (user.ScopesFor).
+func (v AccountView) WithTokens(tokens []user.APIToken, role string) AccountView {
 	for _, t := range tokens {
 		row := APITokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.UTC().Format("2006-01-02 15:04"), Scopes: t.Scopes}
 		if t.LastUsedAt != nil {
@@ -199,26 +200,30 @@ func (v AccountView) WithTokens(tokens []user.APIToken) AccountView {
 	if v.TokenForm.ExpiresDays == 0 {
 		v.TokenForm = APITokenForm{Scopes: []string{user.ScopeRead}, ExpiresDays: APITokenDefaultLifetime}
 	}
-	v.TokenForm.ScopeChoices = user.APIScopes
+	v.TokenForm.ScopeChoices = user.ScopesFor(role)
 	return v
 }
 
-// ReadAPITokenForm reads the create-token form's choices: the name
-// (trimmed), the scopes ticked, each once and in the form's order, at
-// least one (docs/RULES.md §19.2), and one of APITokenLifetimes (the
-// default when it is none); errs are the problems of the scopes and the
-// lifetime.
-func ReadAPITokenForm(values url.Values) (f APITokenForm, errs Errors) {
+// ReadAPITokenForm reads the create-token form of a user of role: the
+// name (trimmed), the scopes ticked, each once and in the form's order, at
+// least one and each one the role may give a token (user.ScopesFor,
+// docs/RULES.md §19.2), and one of APITokenLifetimes (the default when it
+// is none); errs are the problems of the scopes and the lifetime.
+func ReadAPITokenForm(values url.Values, role string) (f APITokenForm, errs Errors) {
 	errs = Errors{}
 	f.Name = strings.TrimSpace(values.Get("name"))
-	for _, sc := range user.APIScopes {
+	allowed := user.ScopesFor(role)
+	for _, sc := range allowed {
 		if slices.Contains(values["scope"], sc) {
 			f.Scopes = append(f.Scopes, sc)
 		}
 	}
 	for _, sc := range values["scope"] {
-		if !slices.Contains(user.APIScopes, sc) {
+		switch {
+		case !slices.Contains(user.APIScopes, sc):
 			errs.Set("token_scope", "apitoken.scope.unknown")
+		case !slices.Contains(allowed, sc):
+			errs.Set("token_scope", "apitoken.scope.not_for_role")
 		}
 	}
 	if len(f.Scopes) == 0 && errs["token_scope"].ID == "" {

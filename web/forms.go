@@ -12,6 +12,19 @@ import (
 // (package form reads every form).
 type Errors = form.Errors
 
+// PluralMessage is the message of the family id for the count n, as
+// Plural renders it (id+".one" when n is 1, id+".other" otherwise, with
+// {{.Count}} and the name/value pairs in args), for a field or a page to
+// show later.
+func PluralMessage(id string, n int, args ...any) form.Message {
+	if n == 1 {
+		id += ".one"
+	} else {
+		id += ".other"
+	}
+	return form.Message{ID: id, Args: append([]any{"Count", n}, args...)}
+}
+
 // Pager is the state of a paginated list.
 type Pager struct {
 	Page, PerPage, Total int

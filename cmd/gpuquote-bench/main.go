@@ -51,7 +51,7 @@ func main() {
 	flag.Uint64Var(&o.workers, "workers", 8, "concurrent workers of the maximum-throughput runs")
 	flag.DurationVar(&o.soak, "soak", 0, "run the soak test for this long instead of the benchmark (e.g. 10m)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the private database afterwards")
-	flag.BoolVar(&o.hold, "hold", false, "seed and start the server, print its address and an admin's session cookie, and wait until interrupted (for profiling with /debug/pprof/)")
+	flag.BoolVar(&o.hold, "hold", false, "seed and start the server, print its address and an admin's session cookie, and wait until interrupted (for profiling with the metrics listener's /debug/pprof/)")
 	flag.StringVar(&o.only, "only", "", "measure only these targets (comma-separated names: plaintext, fortunes, compare, compare-cold, quotes, search, report, xlsx, evaluate); the results are printed, not written")
 	flag.Parse()
 	if o.databaseURL == "" {
@@ -109,7 +109,7 @@ func run(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
-		logf("holding: %s, an admin's %s; targets:", srv.url, admin.cookie)
+		logf("holding: %s, an admin's %s, profiles at %s/debug/pprof/; targets:", srv.url, admin.cookie, srv.metricsURL)
 		for _, t := range targets {
 			logf("  %s %s", t.name, t.req.URL)
 		}

@@ -76,23 +76,25 @@ func apiBadJSON(c echo.Context) error {
 	return apiFail(c, http.StatusUnprocessableEntity, "api.error.json", "api.error.json")
 }
 
-// apiJSON answers status with v as JSON. A 200 answer to a GET carries a
-// strong ETag of its bytes and is 304 to a request whose If-None-Match
-// names it: readers revalidate (Cache-Control: private, no-cache) and
-// fetch nothing when nothing changed. Every other answer is no-store.
+// apiJSON answers status with v as JSON. A 200 answer to a GET (or HEAD)
+// carries a strong ETag of its bytes and is 304 to a request whose
+// If-None-Match names it, so a client that keeps answers itself fetches
+// nothing when nothing changed. No answer is kept by a cache on the way
+// or on disk (Cache-Control: no-store, docs/RULES.md §19.1): they are the
+// caller's private data, read with its token.
 func apiJSON(c echo.Context, status int, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
 	h := c.Response().Header()
-	if status != http.StatusOK || c.Request().Method != http.MethodGet {
+	if m := c.Request().Method; status != http.StatusOK || m != http.MethodGet && m != http.MethodHead {
 		h.Set("Cache-Control", "no-store")
 		return c.JSONBlob(status, b)
 	}
 	etag := bytesETag(b)
 	h.Set("ETag", etag)
-	h.Set("Cache-Control", "private, no-cache")
+	h.Set("Cache-Control", "no-store")
 	h.Add("Vary", "Accept-Language")
 	h.Add("Vary", "Authorization")
 	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
@@ -142,26 +144,41 @@ func apiKeysetPage[R, T any](rows []R, limit int, item func(R) T, cursor func(R)
 	return p
 }
 
+// CursorPurpose is the signing purpose of list cursors (docs/RULES.md
+// §16.1, §19.1).
+const CursorPurpose = "api-cursor"
+
 // encodeCursor writes a list position as an opaque cursor: the URL-safe
-// base64 of its JSON. A cursor is a position, not a secret or a grant: the
-// list it continues still checks who may read what.
-func encodeCursor(pos any) string {
+// base64 of its JSON, a dot, and its signature under the shared key
+// (purpose CursorPurpose), so the server recognises the cursors it wrote,
+// in any of its processes, and no other. Each position holds the
+// fingerprint of its list and filters (apiMarketFingerprint), which the
+// signature covers too. A cursor is a position, not a secret or a grant:
+// the list it continues still checks who may read what.
+func (s *Handlers) encodeCursor(pos any) string {
 	b, err := json.Marshal(pos)
 	if err != nil {
 		panic(err) // positions are plain structs of numbers and strings
 	}
-	return base64.RawURLEncoding.EncodeToString(b)
+	payload := base64.RawURLEncoding.EncodeToString(b)
+	return payload + "." + s.Auth.Signer.Sign(CursorPurpose, payload)
 }
 
 // errBadCursor is a cursor this server did not write (or not for this list).
 var errBadCursor = errors.New("api: bad cursor")
 
-// decodeCursor reads a cursor written by encodeCursor into pos.
-func decodeCursor(s string, pos any) error {
-	if len(s) > 512 {
+// decodeCursor reads a cursor written by encodeCursor into pos: one whose
+// signature does not verify (edited, made up, or written before cursors
+// were signed) is errBadCursor.
+func (s *Handlers) decodeCursor(raw string, pos any) error {
+	if len(raw) > 512 {
 		return errBadCursor
 	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
+	payload, mac, ok := strings.Cut(raw, ".")
+	if !ok || !s.Auth.Signer.Verify(CursorPurpose, payload, mac) {
+		return errBadCursor
+	}
+	b, err := base64.RawURLEncoding.DecodeString(payload)
 	if err != nil {
 		return errBadCursor
 	}

@@ -282,12 +282,12 @@ func apiMarketFingerprint(list string, filters url.Values) string {
 
 // apiMarketCursor decodes ?cursor= into pos (when given) and checks it was
 // made for fingerprint fp; ok is false after answering 400.
-func apiMarketCursor(c echo.Context, pos any, fp func() string) (given, ok bool) {
+func (s *Handlers) apiMarketCursor(c echo.Context, pos any, fp func() string) (given, ok bool) {
 	raw := c.QueryParam("cursor")
 	if raw == "" {
 		return false, true
 	}
-	if err := decodeCursor(raw, pos); err != nil {
+	if err := s.decodeCursor(raw, pos); err != nil {
 		return true, false
 	}
 	if f, _ := pos.(interface{ fingerprint() string }); f == nil || f.fingerprint() != fp() {
@@ -374,7 +374,7 @@ func (s *Handlers) Platforms(c echo.Context) error {
 	filters := url.Values{"q": {f.Query}, "qual": {f.Qualification}, "has": {f.Has}}
 	fp := func() string { return apiMarketFingerprint("platforms", filters) }
 	var pos apiIDCursor
-	if _, ok := apiMarketCursor(c, &pos, fp); !ok {
+	if _, ok := s.apiMarketCursor(c, &pos, fp); !ok {
 		return apiBadCursor(c)
 	}
 	rows, err := s.Store.PlatformsAfter(c.Request().Context(), f, pos.ID, limit+1)
@@ -382,7 +382,7 @@ func (s *Handlers) Platforms(c echo.Context) error {
 		return err
 	}
 	return apiJSON(c, http.StatusOK, apiKeysetPage(rows, limit, newAPIPlatform,
-		func(p market.Platform) string { return encodeCursor(apiIDCursor{ID: p.ID, FP: fp()}) }))
+		func(p market.Platform) string { return s.encodeCursor(apiIDCursor{ID: p.ID, FP: fp()}) }))
 }
 
 // Platform is GET /api/v1/platforms/{id}.
@@ -415,7 +415,7 @@ func (s *Handlers) GPUs(c echo.Context) error {
 	filters := url.Values{"q": {f.Query}, "interconnect": {f.Interconnect}}
 	fp := func() string { return apiMarketFingerprint("gpus", filters) }
 	var pos apiIDCursor
-	if _, ok := apiMarketCursor(c, &pos, fp); !ok {
+	if _, ok := s.apiMarketCursor(c, &pos, fp); !ok {
 		return apiBadCursor(c)
 	}
 	rows, err := s.Store.GPUModelsAfter(c.Request().Context(), f, pos.ID, limit+1)
@@ -423,7 +423,7 @@ func (s *Handlers) GPUs(c echo.Context) error {
 		return err
 	}
 	return apiJSON(c, http.StatusOK, apiKeysetPage(rows, limit, newAPIGPUModel,
-		func(g market.GPUModel) string { return encodeCursor(apiIDCursor{ID: g.ID, FP: fp()}) }))
+		func(g market.GPUModel) string { return s.encodeCursor(apiIDCursor{ID: g.ID, FP: fp()}) }))
 }
 
 // GPU is GET /api/v1/gpus/{id}.
@@ -470,7 +470,7 @@ func (s *Handlers) Quotes(c echo.Context) error {
 	f, filters := s.QuoteFilter(c)
 	fp := func() string { return apiMarketFingerprint("quotes", filters) }
 	var pos apiQuoteCursor
-	given, ok := apiMarketCursor(c, &pos, fp)
+	given, ok := s.apiMarketCursor(c, &pos, fp)
 	if !ok {
 		return apiBadCursor(c)
 	}
@@ -487,7 +487,7 @@ func (s *Handlers) Quotes(c echo.Context) error {
 		return err
 	}
 	return apiJSON(c, http.StatusOK, apiKeysetPage(rows, limit, newAPIQuoteSummary, func(q quote.Quote) string {
-		return encodeCursor(apiQuoteCursor{AsOf: q.AsOf.Format(time.DateOnly), ID: q.ID, FP: fp()})
+		return s.encodeCursor(apiQuoteCursor{AsOf: q.AsOf.Format(time.DateOnly), ID: q.ID, FP: fp()})
 	}))
 }
 
@@ -525,7 +525,7 @@ func (s *Handlers) QuoteVersions(c echo.Context) error {
 		return apiMarketFingerprint("versions", url.Values{"series": {strconv.FormatInt(q.SeriesID, 10)}})
 	}
 	var pos apiVersionCursor
-	if _, ok := apiMarketCursor(c, &pos, fp); !ok {
+	if _, ok := s.apiMarketCursor(c, &pos, fp); !ok {
 		return apiBadCursor(c)
 	}
 	all, err := s.Store.QuoteSeriesVersions(c.Request().Context(), q.SeriesID)
@@ -540,7 +540,7 @@ func (s *Handlers) QuoteVersions(c echo.Context) error {
 			continue
 		}
 		if len(items) == limit {
-			next = encodeCursor(apiVersionCursor{Version: items[limit-1].Version, FP: fp()})
+			next = s.encodeCursor(apiVersionCursor{Version: items[limit-1].Version, FP: fp()})
 			break
 		}
 		items = append(items, newAPIQuoteSummary(v))
@@ -561,21 +561,21 @@ func (p apiOffsetCursor) fingerprint() string { return p.FP }
 
 // apiInForcePage answers the page of all (already filtered) from ?cursor=,
 // bound to list and filters.
-func apiInForcePage[T any](c echo.Context, list string, filters url.Values, all []T) error {
+func apiInForcePage[T any](s *Handlers, c echo.Context, list string, filters url.Values, all []T) error {
 	limit, ok := apiLimit(c, apiMarketPage, apiMarketLimit)
 	if !ok {
 		return apiBadLimit(c, apiMarketLimit)
 	}
 	fp := func() string { return apiMarketFingerprint(list, filters) }
 	var pos apiOffsetCursor
-	if _, ok := apiMarketCursor(c, &pos, fp); !ok || pos.N < 0 {
+	if _, ok := s.apiMarketCursor(c, &pos, fp); !ok || pos.N < 0 {
 		return apiBadCursor(c)
 	}
 	from := min(pos.N, len(all))
 	to := min(from+limit, len(all))
 	next := ""
 	if to < len(all) {
-		next = encodeCursor(apiOffsetCursor{N: to, FP: fp()})
+		next = s.encodeCursor(apiOffsetCursor{N: to, FP: fp()})
 	}
 	return apiMarketPageOf(c, all[from:to], next)
 }
@@ -613,7 +613,7 @@ func (s *Handlers) ReferencePrices(c echo.Context) error {
 		items = append(items, newAPIReferencePrice(r))
 	}
 	filters := url.Values{"date": {day.Format(time.DateOnly)}, "currency": {cur}, "item": {item}}
-	return apiInForcePage(c, "reference-prices", filters, items)
+	return apiInForcePage(s, c, "reference-prices", filters, items)
 }
 
 // FXRates is GET /api/v1/fx-rates: the exchange rates in force on
@@ -647,7 +647,7 @@ func (s *Handlers) FXRates(c echo.Context) error {
 		items = append(items, newAPIFXRate(r))
 	}
 	filters := url.Values{"date": {day.Format(time.DateOnly)}, "base": {base}, "quote": {quoteCur}}
-	return apiInForcePage(c, "fx-rates", filters, items)
+	return apiInForcePage(s, c, "fx-rates", filters, items)
 }
 
 // ---- availability ----
@@ -688,7 +688,7 @@ func (s *Handlers) AvailabilityRecords(c echo.Context) error {
 	filters := url.Values{"platform": {strconv.FormatInt(pair.PlatformID, 10)}, "gpu": {strconv.FormatInt(pair.GPUModelID, 10)}}
 	fp := func() string { return apiMarketFingerprint("availability", filters) }
 	var pos apiAvailabilityCursor
-	given, ok := apiMarketCursor(c, &pos, fp)
+	given, ok := s.apiMarketCursor(c, &pos, fp)
 	if !ok {
 		return apiBadCursor(c)
 	}
@@ -711,7 +711,7 @@ func (s *Handlers) AvailabilityRecords(c echo.Context) error {
 		return err
 	}
 	page := apiKeysetPage(rows, limit, newAPIAvailabilityRecord, func(r avail.Record) string {
-		return encodeCursor(apiAvailabilityCursor{At: r.AttemptedAt.UTC().Format(time.RFC3339Nano), ID: r.ID, FP: fp()})
+		return s.encodeCursor(apiAvailabilityCursor{At: r.AttemptedAt.UTC().Format(time.RFC3339Nano), ID: r.ID, FP: fp()})
 	})
 	out := apiAvailabilityPage{PlatformID: pair.PlatformID, GPUModelID: pair.GPUModelID, Day: today.Format(time.DateOnly),
 		Stats: []apiAvailabilityStats{}, Items: page.Items, NextCursor: page.NextCursor}

@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -46,9 +48,11 @@ type apiAuditRecord struct {
 }
 
 // apiAuditCursor is a position in the audit log: the rows older than
-// BeforeID come next (keyset on id, newest first).
+// BeforeID come next (keyset on id, newest first); FP is the fingerprint of
+// the filters it was made with (apiMarketFingerprint).
 type apiAuditCursor struct {
-	BeforeID int64 `json:"before_id"`
+	BeforeID int64  `json:"before_id"`
+	FP       string `json:"f"`
 }
 
 // apiAuditMaxLimit bounds ?limit= of the audit log (docs/RULES.md §19.1).
@@ -62,13 +66,19 @@ func (s *Handlers) Audit(c echo.Context) error {
 	if !ok {
 		return apiBadLimit(c, apiAuditMaxLimit)
 	}
+	// The admin page's filters and checks (auditFilter); a cursor is bound
+	// to the filters as given.
+	filters := url.Values{}
+	for _, k := range []string{"action", "entity", "actor", "from", "to"} {
+		filters.Set(k, strings.TrimSpace(c.QueryParam(k)))
+	}
+	fp := apiMarketFingerprint("audit", filters)
 	var pos apiAuditCursor
 	if raw := c.QueryParam("cursor"); raw != "" {
-		if err := decodeCursor(raw, &pos); err != nil || pos.BeforeID < 1 {
+		if err := s.decodeCursor(raw, &pos); err != nil || pos.BeforeID < 1 || pos.FP != fp {
 			return apiBadCursor(c)
 		}
 	}
-	// The admin page's filters and checks (auditFilter).
 	f, errs := server.AuditFilter(c, limit)
 	f.BeforeID = pos.BeforeID
 	if len(errs) > 0 {
@@ -79,7 +89,7 @@ func (s *Handlers) Audit(c echo.Context) error {
 		return err
 	}
 	return apiJSON(c, http.StatusOK, apiKeysetPage(recs, limit, newAPIAuditRecord,
-		func(r store.AuditRecord) string { return encodeCursor(apiAuditCursor{BeforeID: r.ID}) }))
+		func(r store.AuditRecord) string { return s.encodeCursor(apiAuditCursor{BeforeID: r.ID, FP: fp}) }))
 }
 
 // newAPIAuditRecord is an audit entry as the API lists it.

@@ -373,11 +373,17 @@ const (
 )
 
 // reportCursor is a position in the report list's order (created_at
-// DESC, id DESC): the last report of the page before.
+// DESC, id DESC): the last report of the page before; FP names the list
+// (apiMarketFingerprint, reportsFingerprint).
 type reportCursor struct {
 	At time.Time `json:"at"`
 	ID int64     `json:"id"`
+	FP string    `json:"f"`
 }
+
+// reportsFingerprint is the report list's cursor fingerprint: it takes no
+// filters.
+var reportsFingerprint = apiMarketFingerprint("reports", nil)
 
 // Reports is GET /api/v1/reports: the reports the caller may see,
 // newest first, a keyset page at a time.
@@ -389,7 +395,7 @@ func (s *Handlers) Reports(c echo.Context) error {
 	var pos *reportCursor
 	if raw := c.QueryParam("cursor"); raw != "" {
 		pos = &reportCursor{}
-		if err := decodeCursor(raw, pos); err != nil || pos.ID <= 0 {
+		if err := s.decodeCursor(raw, pos); err != nil || pos.ID <= 0 || pos.FP != reportsFingerprint {
 			return apiBadCursor(c)
 		}
 	}
@@ -414,7 +420,7 @@ func (s *Handlers) Reports(c echo.Context) error {
 	}
 	if more {
 		last := rows[len(rows)-1]
-		page.NextCursor = encodeCursor(reportCursor{At: last.CreatedAt, ID: last.ID})
+		page.NextCursor = s.encodeCursor(reportCursor{At: last.CreatedAt, ID: last.ID, FP: reportsFingerprint})
 	}
 	return apiJSON(c, http.StatusOK, page)
 }

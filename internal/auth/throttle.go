@@ -2,6 +2,8 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -94,6 +96,13 @@ func (m *Manager) RetryAfterSeconds(err error) string {
 	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }
 
+// WindowMinutes is the throttle's window in whole minutes, rounded up and
+// at least 1: what a refusal tells the person to wait at most
+// (docs/RULES.md §16.2).
+func (m *Manager) WindowMinutes() int {
+	return max(1, int((m.Throttle.Window+time.Minute-1)/time.Minute))
+}
+
 const devicePurpose = "device"
 
 // DeviceCookieName is the device cookie's name (__Host- prefixed over TLS).
@@ -104,29 +113,46 @@ func (m *Manager) DeviceCookieName() string {
 	return "gq_device"
 }
 
-// DeviceCookie is a new device cookie for userID (docs/RULES.md §16.2): the
+// DeviceCookie is a new device cookie for u (docs/RULES.md §16.2): the
 // user id, a random nonce and the time of issue, signed with the shared
-// key. It grants nothing by itself; it only lets sign-ins from this browser
+// key over the account as it is now (deviceAccountStamp), so it stops
+// counting when the password, the role or the account's status changes.
+// It grants nothing by itself; it only lets sign-ins from this browser
 // count in a bucket of their own.
-func (m *Manager) DeviceCookie(userID int64) *http.Cookie {
-	msg := strconv.FormatInt(userID, 10) + "." + NewToken() + "." + strconv.FormatInt(m.Now().Unix(), 10)
+func (m *Manager) DeviceCookie(u user.User) *http.Cookie {
+	msg := strconv.FormatInt(u.ID, 10) + "." + NewToken() + "." + strconv.FormatInt(m.Now().Unix(), 10)
 	ttl := m.Throttle.DeviceTTL
 	return &http.Cookie{
-		Name: m.DeviceCookieName(), Value: msg + "." + m.Signer.Sign(devicePurpose, msg), Path: "/",
+		Name: m.DeviceCookieName(), Value: msg + "." + m.Signer.Sign(devicePurpose, deviceSigned(msg, u)), Path: "/",
 		Expires: m.Now().Add(ttl), MaxAge: int(ttl / time.Second),
 		HttpOnly: true, Secure: m.Secure, SameSite: http.SameSiteStrictMode,
 	}
 }
 
+// deviceAccountStamp is what a device cookie's signature binds it to
+// besides its own text: a digest of u's password hash, role and the time
+// the account last changed (a password change, a role change, disabling or
+// enabling it). None of it is in the cookie.
+func deviceAccountStamp(u user.User) string {
+	sum := sha256.Sum256([]byte(u.PasswordHash + "\x00" + u.Role + "\x00" + strconv.FormatInt(u.UpdatedAt.UnixMicro(), 10)))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// deviceSigned is the text a device cookie's signature covers: its own
+// text msg and the account stamp of u.
+func deviceSigned(msg string, u user.User) string { return msg + "\x00" + deviceAccountStamp(u) }
+
 // deviceNonce returns the nonce of a device cookie value that is signed
-// with the shared key, names userID and is within its lifetime; ok is false
-// for anything else, which counts as no cookie at all.
-func (m *Manager) deviceNonce(value string, userID int64, now time.Time) (nonce string, ok bool) {
-	if m.Signer == nil || value == "" || len(value) > 200 {
+// with the shared key, names u, was issued for the account as it is now
+// (deviceAccountStamp) and is within its lifetime; ok is false for
+// anything else, and always for a disabled account: that counts as no
+// cookie at all.
+func (m *Manager) deviceNonce(value string, u user.User, now time.Time) (nonce string, ok bool) {
+	if m.Signer == nil || value == "" || len(value) > 200 || u.Disabled {
 		return "", false
 	}
 	msg, mac, found := cutLast(value, ".")
-	if !found || !m.Signer.Verify(devicePurpose, msg, mac) {
+	if !found || !m.Signer.Verify(devicePurpose, deviceSigned(msg, u), mac) {
 		return "", false
 	}
 	parts := strings.Split(msg, ".")
@@ -135,7 +161,7 @@ func (m *Manager) deviceNonce(value string, userID int64, now time.Time) (nonce 
 	}
 	id, err1 := strconv.ParseInt(parts[0], 10, 64)
 	issued, err2 := strconv.ParseInt(parts[2], 10, 64)
-	if err1 != nil || err2 != nil || id != userID || parts[1] == "" {
+	if err1 != nil || err2 != nil || id != u.ID || parts[1] == "" {
 		return "", false
 	}
 	at := time.Unix(issued, 0)
@@ -225,7 +251,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // address bucket's index, or -1.
 func (m *Manager) loginBuckets(email, clientIP, device string, u user.User, found bool, now time.Time) ([]user.AttemptBucket, int) {
 	if found {
-		if nonce, ok := m.deviceNonce(device, u.ID, now); ok {
+		if nonce, ok := m.deviceNonce(device, u, now); ok {
 			return []user.AttemptBucket{{Key: "device:" + nonce, Limit: m.Throttle.PerDevice}}, -1
 		}
 	}

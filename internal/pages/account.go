@@ -8,9 +8,17 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/form"
 	"gpuquote/internal/server"
 	"gpuquote/web"
 )
+
+// throttled is the message of an attempt the login throttle refused, of
+// the family id: it names the configured window, in whole minutes
+// (docs/RULES.md §16.2).
+func (s *Handlers) throttled(id string) form.Message {
+	return web.PluralMessage(id, s.Auth.WindowMinutes())
+}
 
 func (s *Handlers) LoginForm(c echo.Context) error {
 	next := server.LocalPath(c.QueryParam("next"), "/")
@@ -51,7 +59,8 @@ func (s *Handlers) Login(c echo.Context) error {
 	switch {
 	case errors.Is(err, auth.ErrThrottled):
 		c.Response().Header().Set("Retry-After", s.Auth.RetryAfterSeconds(err))
-		v.Page, v.ErrorID = s.Page(c, "login.title"), "login.error.throttled"
+		msg := s.throttled("login.error.throttled")
+		v.Page, v.ErrorID, v.ErrorArgs = s.Page(c, "login.title"), msg.ID, msg.Args
 		return s.Render(c, http.StatusTooManyRequests, v.Page, web.Login(v))
 	case errors.Is(err, auth.ErrInvalidCredentials):
 		v.Page, v.ErrorID = s.Page(c, "login.title"), "login.error.invalid"
@@ -62,7 +71,7 @@ func (s *Handlers) Login(c echo.Context) error {
 	c.SetCookie(s.Auth.SessionCookie(token))
 	// A fresh device cookie: later sign-ins from this browser count in a
 	// bucket of their own (docs/RULES.md §16.2).
-	c.SetCookie(s.Auth.DeviceCookie(u.ID))
+	c.SetCookie(s.Auth.DeviceCookie(u))
 	return c.Redirect(http.StatusSeeOther, v.Next)
 }
 
@@ -94,7 +103,7 @@ func (s *Handlers) ChangePassword(c echo.Context) error {
 	switch err := s.Auth.VerifyCurrentPassword(ctx, s.Actor(c), cur.UserID, current); {
 	case errors.Is(err, auth.ErrThrottled):
 		c.Response().Header().Set("Retry-After", s.Auth.RetryAfterSeconds(err))
-		errs.Set("current", "account.password.throttled")
+		errs["current"] = s.throttled("account.password.throttled")
 		status = http.StatusTooManyRequests
 	case errors.Is(err, auth.ErrInvalidCredentials):
 		errs.Set("current", "account.password.wrong")

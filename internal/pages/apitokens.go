@@ -31,7 +31,7 @@ func (s *Handlers) renderAccountView(c echo.Context, status int, v web.AccountVi
 	if err != nil {
 		return err
 	}
-	v = v.WithTokens(tokens)
+	v = v.WithTokens(tokens, string(cur.Role))
 	v.Sessions = web.NewSessionRows(sessions)
 	v.Page = s.Page(c, "account.title")
 	v.Email, v.DisplayName, v.Role = cur.Email, cur.DisplayName, string(cur.Role)
@@ -49,7 +49,7 @@ func (s *Handlers) CreateAPIToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	kept, errs := web.ReadAPITokenForm(values)
+	kept, errs := web.ReadAPITokenForm(values, string(auth.CurrentUser(c).Role))
 	password := values.Get("password")
 	switch {
 	case kept.Name == "":
@@ -68,7 +68,7 @@ func (s *Handlers) CreateAPIToken(c echo.Context) error {
 	switch err := s.Auth.VerifyCurrentPassword(c.Request().Context(), s.Actor(c), auth.CurrentUser(c).UserID, password); {
 	case errors.Is(err, auth.ErrThrottled):
 		c.Response().Header().Set("Retry-After", s.Auth.RetryAfterSeconds(err))
-		errs.Set("token_password", "account.password.throttled")
+		errs["token_password"] = s.throttled("account.password.throttled")
 		return s.renderAccountView(c, http.StatusTooManyRequests, web.AccountView{TokenErrors: errs, TokenForm: kept})
 	case errors.Is(err, auth.ErrInvalidCredentials):
 		errs.Set("token_password", "account.password.wrong")

@@ -46,7 +46,10 @@ func (s *Handlers) trialQuote(c echo.Context, raw string) (quote.Quote, string, 
 		}
 		return quote.Quote{}, "trials.error.quote_id", nil
 	}
-	q, err := s.Store.QuoteByID(c.Request().Context(), id)
+	// A version the reader may not read is no quote to them (quote.MayRead,
+	// docs/RULES.md §18.1): the same answer as an id that names none.
+	uid, role := server.Viewer(c)
+	q, err := s.Store.QuoteFor(c.Request().Context(), id, uid, role)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return quote.Quote{}, "trials.error.quote_not_found", nil
@@ -81,7 +84,9 @@ func (s *Handlers) TrialList(c echo.Context) error {
 		return err
 	}
 	if f.QuoteID > 0 {
-		if qt, err := s.Store.QuoteByID(ctx, f.QuoteID); err == nil {
+		// Named only when the reader may read it (quote.MayRead).
+		uid, role := server.Viewer(c)
+		if qt, err := s.Store.QuoteFor(ctx, f.QuoteID, uid, role); err == nil {
 			in.Quote = &qt
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err

@@ -280,6 +280,5 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/admin/users/:id/enable", Policy: admin, Handler: p.AdminEnable},
 		{Method: http.MethodGet, Path: "/admin/audit", Policy: admin, Handler: p.AdminAudit},
 		{Method: http.MethodGet, Path: "/admin/mail", Policy: admin, Handler: p.MailQueuePage},
-		{Method: http.MethodGet, Path: "/debug/pprof/*", Policy: admin, Handler: s.Pprof},
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
+	"gpuquote/internal/api"
 	"gpuquote/internal/auth"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
@@ -25,7 +27,8 @@ func BenchmarkAPIQuotes(b *testing.B) {
 	token, _ := apiToken(b, app, auth.RoleAnalyst, user.ScopeRead)
 	// The cursor of the deep page: the position of the 99,950th quote in
 	// the list's order, written as the API writes it (the fingerprint is
-	// taken from a real cursor of the unfiltered list).
+	// taken from a real cursor of the unfiltered list) and signed with the
+	// server's key, as only the server can.
 	first := apiCall(b, app, http.MethodGet, "/api/v1/quotes?limit=1", token, "")
 	var page struct {
 		NextCursor string `json:"next_cursor"`
@@ -33,7 +36,8 @@ func BenchmarkAPIQuotes(b *testing.B) {
 	if err := json.Unmarshal([]byte(first.Body), &page); err != nil || page.NextCursor == "" {
 		b.Fatalf("first page: %v %.200s", err, first.Body)
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(page.NextCursor)
+	payload, _, _ := strings.Cut(page.NextCursor, ".")
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,7 +57,12 @@ func BenchmarkAPIQuotes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	deepCursor := base64.RawURLEncoding.EncodeToString(deep)
+	key, err := app.Store.ServerKey(context.Background(), "signing")
+	if err != nil {
+		b.Fatal(err)
+	}
+	deepPayload := base64.RawURLEncoding.EncodeToString(deep)
+	deepCursor := deepPayload + "." + auth.NewSigner(key).Sign(api.CursorPurpose, deepPayload)
 	if r := apiCall(b, app, http.MethodGet, "/api/v1/quotes?cursor="+url.QueryEscape(deepCursor), token, ""); r.StatusCode != http.StatusOK ||
 		len(r.Body) < 100 {
 		b.Fatalf("deep page: %d %.200s", r.StatusCode, r.Body)

@@ -7,9 +7,12 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/market"
@@ -35,17 +38,17 @@ func someonesAPIToken(a *testutil.App) int64 {
 var tokenSecret = regexp.MustCompile(`data-testid="api-token-secret">([^<]+)<`)
 
 // tokenForm is the account page's create-token form: name, the user's
-// password, scopes ticked (every scope when none is named) and the
-// default lifetime.
+// password, scopes ticked (when none is named, every scope any role may
+// give, which is all but admin: user.ScopesFor) and the default lifetime.
 func tokenForm(name, password string, scopes ...string) url.Values {
 	if len(scopes) == 0 {
-		scopes = user.APIScopes
+		scopes = user.ScopesFor(string(auth.RoleAnalyst))
 	}
 	return url.Values{"name": {name}, "password": {password}, "scope": scopes, "expires_days": {"90"}}
 }
 
 // createToken creates a token through the account page, giving the
-// user's password and ticking every scope, and returns it.
+// user's password and ticking every scope but admin, and returns it.
 func createToken(t *testing.T, c *testutil.Client, name, password string) string {
 	t.Helper()
 	r := c.PostForm("/account/tokens", tokenForm(name, password))
@@ -342,5 +345,43 @@ func TestAPITokensEndWithThePasswordRoleAndAccount(t *testing.T) {
 	}
 	if works(token) {
 		t.Error("the token came back with the re-enabled account")
+	}
+}
+
+// TestAPITokenScopesFollowTheRole: the create-token form offers each role
+// only the scopes it can use — admin only to admins — and a scope the role
+// cannot use, posted anyway, is refused under the scopes with nothing
+// created (docs/RULES.md §19.2).
+func TestAPITokenScopesFollowTheRole(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	offered := func(c *testutil.Client) []string {
+		var out []string
+		document(t, c.Get("/account").Body).Find(`[data-testid="api-token-scopes-field"] input[name="scope"]`).Each(func(_ int, s *goquery.Selection) {
+			out = append(out, s.AttrOr("value", ""))
+		})
+		return out
+	}
+	noAdmin := []string{user.ScopeRead, user.ScopeQuotesWrite, user.ScopeReportsWrite, user.ScopeTrialsWrite}
+	for _, role := range []auth.Role{auth.RoleAnalyst, auth.RoleFinance, auth.RoleEditor} {
+		c, _ := app.AsUser(role)
+		if got := offered(c); !slices.Equal(got, noAdmin) {
+			t.Errorf("%s is offered %v, want %v", role, got, noAdmin)
+		}
+		tokens := countRows(t, app, "api_tokens")
+		r := c.PostForm("/account/tokens", tokenForm("too wide", testutil.Password(role), user.ScopeRead, user.ScopeAdmin))
+		if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-token_scope"`) {
+			t.Errorf("%s asking for the admin scope: %d", role, r.StatusCode)
+		}
+		if countRows(t, app, "api_tokens") != tokens {
+			t.Errorf("%s asking for the admin scope got a token", role)
+		}
+	}
+	admin, _ := app.AsUser(auth.RoleAdmin)
+	if got := offered(admin); !slices.Equal(got, user.APIScopes) {
+		t.Errorf("an admin is offered %v, want %v", got, user.APIScopes)
+	}
+	if r := admin.PostForm("/account/tokens", tokenForm("audit", testutil.Password(auth.RoleAdmin), user.ScopeAdmin)); r.StatusCode != http.StatusCreated {
+		t.Errorf("an admin asking for the admin scope: %d", r.StatusCode)
 	}
 }

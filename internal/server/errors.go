@@ -56,7 +56,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	reqID := c.Response().Header().Get(echo.HeaderXRequestID)
 	if status >= 500 {
 		s.Log.ErrorContext(c.Request().Context(), "request failed", "request_id", reqID,
-			"method", c.Request().Method, "path", c.Request().URL.Path, "status", status, "err", err.Error())
+			"method", c.Request().Method, "path", redactForLog(c.Request().URL.Path), "status", status, "err", err.Error())
 	}
 	if status == http.StatusTooManyRequests {
 		c.Response().Header().Set("Retry-After", "60")
@@ -74,10 +74,6 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	if status == http.StatusUnprocessableEntity && tooLargeToStore(err) {
 		msgID = "error.too_large_to_store.text"
-	}
-	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(status)
-		return
 	}
 	if isAPI(c) {
 		// The data API's one error shape (docs/RULES.md §19.1).

@@ -126,14 +126,21 @@ func metricsTokenMatches(r *http.Request, want string) bool {
 	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
 }
 
-// MetricsHandler is the Prometheus endpoint of the metrics listener
-// (GPUQUOTE_METRICS_ADDR): /metrics without authentication, for a listener
-// only the monitoring network reaches; any other path is 404.
+// MetricsHandler is the metrics listener (GPUQUOTE_METRICS_ADDR): the
+// Prometheus endpoint /metrics and Go's runtime profiles under
+// /debug/pprof/, without authentication, for a listener only the
+// monitoring network reaches; any other path is 404.
 func (s *Server) MetricsHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.handler())
+	handlePprof(mux)
 	return mux
 }
+
+// metricsWriteTimeout bounds an answer of the metrics listener: a scrape
+// takes milliseconds; a CPU profile or trace takes as many seconds as asked
+// (30 by default), and net/http/pprof refuses one that would outlast this.
+const metricsWriteTimeout = 65 * time.Second
 
 // ServeMetrics serves MetricsHandler on ln until ctx is cancelled.
 func (s *Server) ServeMetrics(ctx context.Context, ln net.Listener) error {
@@ -141,7 +148,7 @@ func (s *Server) ServeMetrics(ctx context.Context, ln net.Listener) error {
 		Handler:           s.MetricsHandler(),
 		ReadHeaderTimeout: s.Config.HeaderTimeout,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second,
+		WriteTimeout:      metricsWriteTimeout,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn),
 	}

@@ -146,3 +146,33 @@ func TestServeMetricsStopsWithItsContext(t *testing.T) {
 		t.Fatal("ServeMetrics did not return after its context ended")
 	}
 }
+
+// TestPprofOnlyOnTheMetricsListener: Go's runtime profiles (heap, goroutines,
+// the command line the server was started with) are served by the metrics
+// listener, where GPUQUOTE_METRICS_ADDR puts them, and the site's port
+// answers /debug/pprof/ with the 404 of an unknown path even to an admin
+// (docs/RULES.md §16.6).
+func TestPprofOnlyOnTheMetricsListener(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	admin, _ := app.AsUser(auth.RoleAdmin)
+	for _, p := range []string{"/debug/pprof/", "/debug/pprof/heap?debug=1", "/debug/pprof/cmdline"} {
+		if r := admin.Get(p); r.StatusCode != http.StatusNotFound {
+			t.Errorf("admin GET %s on the site's port: %d, want 404", p, r.StatusCode)
+		}
+	}
+	ms := httptest.NewServer(app.Server.MetricsHandler())
+	defer ms.Close()
+	for p, want := range map[string]string{"/debug/pprof/": "goroutine", "/debug/pprof/heap?debug=1": "heap profile",
+		"/debug/pprof/goroutine?debug=1": "goroutine profile"} {
+		resp, err := http.Get(ms.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+			t.Errorf("metrics listener GET %s: %d %.120q", p, resp.StatusCode, body)
+		}
+	}
+}

@@ -180,7 +180,8 @@ func (s *Server) recoverPanic(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// requestLogger logs one JSON line per request.
+// requestLogger logs one JSON line per request, its address with the
+// secrets in it redacted (redactForLog).
 func (s *Server) requestLogger() echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		LogStatus: true, LogURI: true, LogMethod: true, LogLatency: true, LogRequestID: true,
@@ -192,7 +193,7 @@ func (s *Server) requestLogger() echo.MiddlewareFunc {
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			attrs := []slog.Attr{
 				slog.String("request_id", v.RequestID), slog.String("method", v.Method),
-				slog.String("uri", v.URI), slog.Int("status", v.Status),
+				slog.String("uri", redactForLog(v.URI)), slog.Int("status", v.Status),
 				slog.Duration("latency", v.Latency), slog.String("ip", v.RemoteIP),
 			}
 			if cur := auth.CurrentUser(c); cur != nil {

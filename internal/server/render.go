@@ -23,7 +23,7 @@ func Translator(c echo.Context) *i18n.Translator { return i18n.FromContext(c.Req
 // catalog message of the page title. It consumes the flash cookie.
 func (s *Server) Page(c echo.Context, titleID string) web.Page {
 	p := web.Page{Title: Translator(c).T(titleID), CSRF: auth.CSRFToken(c), Path: c.Request().URL.Path}
-	if c.Request().Method == http.MethodGet {
+	if m := c.Request().Method; m == http.MethodGet || m == http.MethodHead {
 		p.Here = c.Request().URL.RequestURI()
 	}
 	if cur := auth.CurrentUser(c); cur != nil {

@@ -58,6 +58,9 @@ type Server struct {
 	// routes is the route table; policies its policies by "METHOD path".
 	routes   []Route
 	policies map[string]auth.Policy
+	// served holds "METHOD path" of every route Echo serves: the table's,
+	// and HEAD beside each GET.
+	served map[string]bool
 }
 
 // New builds the server and registers every route of the route table.
@@ -100,6 +103,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	}
 	s.routes = d.Routes(s)
 	routes := s.routes
+	s.served = make(map[string]bool, 2*len(routes))
 	s.policies = make(map[string]auth.Policy, len(routes))
 	for _, r := range routes {
 		s.policies[r.Method+" "+r.Path] = r.Policy
@@ -126,15 +130,66 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 			mw = append(mw, s.Auth.Require(r.Policy), auth.CSRF(r.Policy, site))
 		}
 		e.Add(r.Method, r.Path, r.Handler, mw...)
+		s.served[r.Method+" "+r.Path] = true
+		if r.Method == http.MethodGet {
+			// HEAD answers as GET does, through the same policy, and
+			// net/http drops the body (RFC 9110 §9.3.2).
+			e.Add(http.MethodHead, r.Path, r.Handler, mw...)
+			s.served[http.MethodHead+" "+r.Path] = true
+		}
 	}
-	// Unknown paths load the session too, so a signed-in user's 404 page
-	// shows their header.
-	e.RouteNotFound("/*", func(echo.Context) error { return echo.ErrNotFound }, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
+	// A request no route takes — an unknown path, or a known one asked
+	// with a method it does not take — loads the session too, so a
+	// signed-in user's 404 or 405 page shows their header. Every route's
+	// own path gets the handler as well, or Echo would answer a wrong
+	// method there itself, before any session is loaded.
+	e.RouteNotFound("/*", s.noRoute, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
+	paths := map[string]bool{}
+	for _, r := range routes {
+		if !paths[r.Path] {
+			e.RouteNotFound(r.Path, s.noRoute, s.Auth.Load, bodyLimit(d.Config.BodyLimit))
+			paths[r.Path] = true
+		}
+	}
 	s.echo = e
 	if s.handler, err = compressed(e); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// allowMethods are the methods an Allow header may name, in its order.
+var allowMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// hiddenPaths are the routes that answer the 404 of a path that does not
+// exist unless configured (/metrics without its token, docs/RULES.md
+// §16.6; the load test's ceilings): asked with another method they are 404
+// too, so no answer tells they are there.
+var hiddenPaths = map[string]bool{"/metrics": true, "/bench/plaintext": true, "/bench/fortunes": true}
+
+// noRoute answers a request no route takes: 405 with an Allow header
+// naming the methods the path does take, when there are any (RFC 9110
+// §15.5.6), else the 404 of a path that does not exist.
+func (s *Server) noRoute(c echo.Context) error {
+	r := c.Request()
+	var allow []string
+	for _, m := range allowMethods {
+		if m == r.Method {
+			continue
+		}
+		// The route Echo would choose for m; it serves m only when the
+		// table has that route under m (else it is this handler's path).
+		probe := s.echo.NewContext(r, nil)
+		s.echo.Router().Find(m, echo.GetPath(r), probe)
+		if s.served[m+" "+probe.Path()] && !hiddenPaths[probe.Path()] {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
+		return echo.ErrNotFound
+	}
+	c.Response().Header().Set(echo.HeaderAllow, strings.Join(allow, ", "))
+	return echo.ErrMethodNotAllowed
 }
 
 // compressed gzips h's answers of 1 kB or more to clients that accept it

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // throttledApp is an app on clock whose argon2id runs the test can count.
@@ -349,5 +351,133 @@ func TestCurrentPasswordBurst(t *testing.T) {
 	wg.Wait()
 	if n := hasher.Runs() - runs; n > 5 {
 		t.Fatalf("%d current passwords checked in a burst of 15, want at most 5", n)
+	}
+}
+
+// TestThrottleMessageSaysTheWindow: the refusal of a throttled sign-in or
+// password re-check names the configured window, in whole minutes and in
+// the reader's language with its plural form, not a fixed 15 minutes
+// (docs/RULES.md §16.2).
+func TestThrottleMessageSaysTheWindow(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		window  time.Duration
+		recheck bool
+		lang    string
+		want    string
+	}{
+		{40 * time.Minute, true, "en", "up to 40 minutes"},
+		{40 * time.Minute, true, "zh-CN", "最多 40 分钟"},
+		{time.Minute, false, "en", "up to 1 minute,"},
+	} {
+		clock := testutil.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+		app, _ := throttledApp(t, clock, func(d *server.Deps) {
+			d.Throttle = auth.ThrottleConfig{Window: tc.window, PerAccount: 5}
+		})
+		email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+		if tc.recheck {
+			c := app.Client()
+			c.Header.Set("Accept-Language", tc.lang)
+			c.Login(email, pw)
+			c.Get("/account")
+			var r *testutil.Response
+			for i := 0; i < 6; i++ {
+				r = c.PostForm("/account/password", url.Values{"current": {"wrong"}, "new": {"a new passphrase"}, "confirm": {"a new passphrase"}})
+			}
+			msg := between(r.Body, `data-testid="error-current"`, "</p>")
+			if r.StatusCode != http.StatusTooManyRequests || !strings.Contains(msg, tc.want) || strings.Contains(msg, "15") {
+				t.Errorf("window %s, %s: re-check %d, message %q, want %q", tc.window, tc.lang, r.StatusCode, msg, tc.want)
+			}
+		}
+		c := freshClient(app)
+		c.Header.Set("Accept-Language", tc.lang)
+		var r *testutil.Response
+		for i := 0; i < 6; i++ {
+			r = postLogin(c, email, "guess")
+		}
+		msg := between(r.Body, `data-testid="login-error"`, "</div>")
+		if r.StatusCode != http.StatusTooManyRequests || !strings.Contains(msg, tc.want) || strings.Contains(msg, "15") {
+			t.Errorf("window %s, %s: sign-in %d, message %q, want %q", tc.window, tc.lang, r.StatusCode, msg, tc.want)
+		}
+	}
+}
+
+// TestDeviceCookieEndsWithPasswordAndAccountChanges: a device cookie stops
+// counting once its account's password changes, while the account is
+// disabled, and after it is enabled again: attempts carrying it then count
+// in the account's bucket like any unknown browser's (docs/RULES.md §16.2).
+func TestDeviceCookieEndsWithPasswordAndAccountChanges(t *testing.T) {
+	t.Parallel()
+	clock := testutil.NewClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
+	app, _ := throttledApp(t, clock)
+	ctx := context.Background()
+	u, _ := url.Parse(app.URL)
+	withDevice := func(value string) *testutil.Client {
+		c := app.Client()
+		c.HTTP.Jar.SetCookies(u, []*http.Cookie{{Name: "gq_device", Value: value, Path: "/"}})
+		c.Get("/login")
+		return c
+	}
+	// deviceOf signs in as email and returns the device cookie issued.
+	deviceOf := func(email, pw string) string {
+		c := app.Client()
+		c.Login(email, pw)
+		return c.Cookie("gq_device").Value
+	}
+	// fill spends the account bucket of email from a browser without a cookie.
+	fill := func(email string) {
+		attacker := freshClient(app)
+		for i := 0; i < 6; i++ {
+			postLogin(attacker, email, "guess "+strconv.Itoa(i))
+		}
+	}
+
+	// The cookie counts while nothing changed: the owner signs in though
+	// the account's bucket is full.
+	email, pw, id := app.CreateUser(auth.RoleAnalyst)
+	device := deviceOf(email, pw)
+	fill(email)
+	if r := postLogin(withDevice(device), email, pw); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("device cookie, nothing changed: %d, want 303", r.StatusCode)
+	}
+
+	// A password change ends it.
+	clock.Advance(16 * time.Minute)
+	device = deviceOf(email, pw)
+	hash, err := app.Server.Hasher.Hash(ctx, "a brand new passphrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := app.Store.SetUserPassword(ctx, user.SystemActor, id, hash, nil); err != nil {
+		t.Fatal(err)
+	}
+	fill(email)
+	if r := postLogin(withDevice(device), email, "a brand new passphrase"); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("device cookie from before the password change: %d, want 429", r.StatusCode)
+	}
+
+	// Disabling ends it: the attempts go to the full account bucket, and
+	// enabling the account again does not revive it.
+	email2, pw2, id2 := app.CreateUser(auth.RoleAnalyst)
+	device2 := deviceOf(email2, pw2)
+	if _, err := app.Store.SetUserDisabled(ctx, user.SystemActor, id2, true); err != nil {
+		t.Fatal(err)
+	}
+	fill(email2)
+	if r := postLogin(withDevice(device2), email2, pw2); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("device cookie of a disabled account: %d, want 429", r.StatusCode)
+	}
+	if _, err := app.Store.SetUserDisabled(ctx, user.SystemActor, id2, false); err != nil {
+		t.Fatal(err)
+	}
+	if r := postLogin(withDevice(device2), email2, pw2); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("device cookie from before disabling, account enabled again: %d, want 429", r.StatusCode)
+	}
+	// A sign-in after the window issues a cookie that counts again.
+	clock.Advance(16 * time.Minute)
+	device2 = deviceOf(email2, pw2)
+	fill(email2)
+	if r := postLogin(withDevice(device2), email2, pw2); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("a device cookie issued after enabling: %d, want 303", r.StatusCode)
 	}
 }

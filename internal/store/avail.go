@@ -38,8 +38,11 @@ func scanAvail(row pgx.Row, extra ...any) (avail.Record, error) {
 // resolveAvailPair decides the platform × GPU model of a record
 // (docs/RULES.md §18.2): a trial's, else a quote version's (published or
 // archived only), else the platform and GPU model named. Ids given besides must
-// agree with it. Problems are *avail.RefError.
-func resolveAvailPair(ctx context.Context, q Querier, in avail.Input) (avail.Input, error) {
+// agree with it. Problems are *avail.RefError. A quote version the actor
+// may not read (quote.MayRead, with the actor's role as it is now) is
+// unknown, as an id that names none, so the answer never tells that
+// someone's proposal or a draft exists (§18.1).
+func resolveAvailPair(ctx context.Context, q Querier, a user.Actor, in avail.Input) (avail.Input, error) {
 	ref := func(field, id string) error { return &avail.RefError{Field: field, MessageID: id} }
 	pair := func(p, g int64) error {
 		switch {
@@ -67,14 +70,19 @@ func resolveAvailPair(ctx context.Context, q Querier, in avail.Input) (avail.Inp
 	}
 	if in.QuoteID != 0 {
 		var p, g int64
-		var state string
-		err := q.QueryRow(ctx, `SELECT platform_id, gpu_model_id, state FROM quotes WHERE id = $1`, in.QuoteID).Scan(&p, &g, &state)
+		var seen quote.Quote
+		var role string
+		err := q.QueryRow(ctx, `SELECT platform_id, gpu_model_id, state, coalesce(created_by, 0),
+				coalesce((SELECT u.role FROM users u WHERE u.id = $2), '')
+			FROM quotes WHERE id = $1`, in.QuoteID, a.UserID).Scan(&p, &g, &seen.State, &seen.CreatedBy, &role)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return in, ref("quote_id", avail.MsgUnknownRef)
 		case err != nil:
 			return in, fmt.Errorf("availability quote: %w", err)
-		case !quote.InMarket(state):
+		case a.UserID != 0 && !quote.MayRead(seen, a.UserID, role):
+			return in, ref("quote_id", avail.MsgUnknownRef)
+		case !quote.InMarket(seen.State):
 			// A draft may still be deleted and a proposal is not yet in
 			// the market: only published or archived versions are named.
 			return in, ref("quote_id", avail.MsgDraftQuote)
@@ -102,7 +110,7 @@ func resolveAvailPair(ctx context.Context, q Querier, in avail.Input) (avail.Inp
 func (s *Store) CreateAvailabilityRecord(ctx context.Context, a user.Actor, in avail.Input) (avail.Record, error) {
 	var out avail.Record
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
-		in, err := resolveAvailPair(ctx, tx, in)
+		in, err := resolveAvailPair(ctx, tx, a, in)
 		if err != nil {
 			return err
 		}

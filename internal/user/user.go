@@ -77,6 +77,23 @@ const (
 // APIScopes lists every scope.
 var APIScopes = []string{ScopeRead, ScopeQuotesWrite, ScopeReportsWrite, ScopeTrialsWrite, ScopeAdmin}
 
+// ScopesFor lists the scopes a user of role may give a token, in
+// APIScopes order (docs/RULES.md §19.2): every scope for admins; the rest
+// all but admin, which adds nothing a token could use below an admin's
+// role.
+func ScopesFor(role string) []string {
+	if role == "admin" {
+		return APIScopes
+	}
+	out := make([]string, 0, len(APIScopes)-1)
+	for _, s := range APIScopes {
+		if s != ScopeAdmin {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // HasScope reports whether the token may act under scope: admin holds
 // every scope.
 func (t APIToken) HasScope(scope string) bool {
