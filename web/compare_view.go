@@ -237,10 +237,26 @@ func Charts(tr *i18n.Translator, rows []compare.Row, in compare.Input, owns ...c
 	}
 	curves.Crossings = crossingMarks(tr, rows)
 	for _, o := range owns {
-		if o.Priced && o.Curve.Valid {
-			curves.Own = append(curves.Own, svgchart.CurveOwn{Name: tr.T("compare.own.legend", "Name", o.Version.Name),
-				At0: o.Curve.At0, At730: o.Curve.At730})
+		if !o.Priced {
+			continue
 		}
+		name := tr.T("compare.own.legend", "Name", o.Version.Name)
+		if o.Curve.Valid {
+			curves.Own = append(curves.Own, svgchart.CurveOwn{Name: name, At0: o.Curve.At0, At730: o.Curve.At730})
+		}
+		// Its bar, as the curves draw its line: the setup line is its
+		// one-off cost, every other line its compute; it has no hidden
+		// costs (docs/RULES.md §8.6).
+		res := o.Result
+		setup := decimal.Zero
+		for _, l := range res.Lines {
+			if l.Item == tco.OwnSetup {
+				setup = setup.Add(l.Amount)
+			}
+		}
+		compute := res.TCO.Sub(setup)
+		bars.Bars = append(bars.Bars, svgchart.Bar{Name: name, Compute: compute, OneOff: setup,
+			ComputeText: m(compute), HiddenText: m(decimal.Zero), OneOffText: m(setup), TotalText: m(res.TCO)})
 	}
 	if len(curves.Own) > 0 {
 		curves.LegendOwn = tr.T("compare.own.legend.kind")

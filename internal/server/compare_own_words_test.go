@@ -68,3 +68,21 @@ func TestCompareSaysWhyTheCurrency(t *testing.T) {
 		t.Errorf("one currency compared gets the note")
 	}
 }
+
+// TestCompareBarsShowTheOwnOptions: an own option ticked beside a rental
+// has its bar in the cost make-up chart, as it has its line on the cost
+// curves (docs/RULES.md §8.6); it had only the line.
+func TestCompareBarsShowTheOwnOptions(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	rental := publishQuote(app, "CNY", "1.98", "", testfactory.AllIncluded())
+	c, uid := app.AsUser(auth.RoleAnalyst)
+	vid := createOwn(app, uid, goldenOwnVersion(app, "RTX 4090 工作站"), false)
+	d := document(t, c.Get(compareOwnURL("200", "12", rental, vid)).Body)
+	name := app.Catalog.Translator(i18n.ZH).T("compare.own.legend", "Name", "RTX 4090 工作站")
+	for _, chart := range []string{"chart-curves", "chart-bars"} {
+		if svg, _ := d.Find(`[data-testid="` + chart + `"] svg`).Html(); !strings.Contains(svg, name) {
+			t.Errorf("the %s chart does not show the own option %q", chart, name)
+		}
+	}
+}
