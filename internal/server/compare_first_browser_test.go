@@ -276,3 +276,43 @@ func TestBrowserReportKeepsWhatWasCompared(t *testing.T) {
 		t.Errorf("the workbook holds the own option %v and scenario B %v", found[ownName], found[scenario])
 	}
 }
+
+// TestBrowserCompareSectionsStayOpen: the twelve-line section opened, an
+// input of the (unfolded) form changed: the results recalculate and the
+// section is open again with its body for the new figures; it closed on
+// every change.
+func TestBrowserCompareSectionsStayOpen(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	quotes, _ := hostkeyComparison(t, app)
+	state := url.Values{"profile.hours_per_month": {"100"}, "profile.months": {"1"}, "profile.instances": {"1"}, "report_currency": {"EUR"}}
+	for _, id := range quotes {
+		state.Add("q", itoa(id))
+	}
+	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+	b := testutil.Browser(t)
+	lines := `details[data-testid="section-lines"]`
+	first := `[data-testid="compare-table"] tbody tr [data-testid="tco"]`
+	if err := chromedp.Do(b, signIn(app, email, pw), chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(app.URL+"/compare?"+state.Encode()),
+		chromedp.Click(chromedp.CSS(lines+` summary`)),
+		chromedp.WaitVisible(chromedp.CSS(lines+`[open] [data-testid="compare-lines"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="compare-summary"] summary`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	before, err := chromedp.Run(b, chromedp.Evaluate[string](`document.querySelector('`+first+`').innerText`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(b, chromedp.Clear(chromedp.ID("f-profile-hours_per_month")),
+		chromedp.SendKeys(chromedp.ID("f-profile-hours_per_month"), "300")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(b, chromedp.Poll[bool](`document.querySelector('`+first+`').innerText !== `+"`"+before+"`")); err != nil {
+		t.Fatalf("the results did not recalculate: %v", err)
+	}
+	if _, err := chromedp.Run(b, chromedp.Poll[bool](`!!document.querySelector('`+lines+`[open] [data-testid="compare-lines"]')`)); err != nil {
+		t.Errorf("the twelve-line section closed when an input changed: %v", err)
+	}
+}

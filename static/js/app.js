@@ -104,6 +104,25 @@
       if (input) input.setAttribute("aria-invalid", box.textContent.trim() ? "true" : "false");
     });
   });
+  // The comparison's sections the reader opened stay open when its results
+  // are recalculated (an input changed): they open again in the new
+  // results, and so load again for the new figures.
+  var openSections = [];
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var t = e.detail.target;
+    if (!t || t.id !== "compare-results") return;
+    openSections = Array.prototype.map.call(t.querySelectorAll("details[data-section][open]"), function (d) {
+      return d.getAttribute("data-section");
+    });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var keys = openSections;
+    openSections = [];
+    keys.forEach(function (k) {
+      var d = document.querySelector('#compare-results details[data-section="' + k + '"]');
+      if (d && !d.open) d.open = true;
+    });
+  });
   // Print buttons (hidden without JavaScript) open the print dialog.
   document.addEventListener("click", function (e) {
     if (e.target.closest("[data-print]")) window.print();
