@@ -122,7 +122,7 @@ func (s *Handlers) ReportShow(c echo.Context) error {
 	// The author has now seen the decision: its notice goes before this
 	// page counts what waits for them (docs/RULES.md §11.3).
 	if cur := auth.CurrentUser(c); cur != nil && cur.UserID == r.AuthorID && (r.Status == report.Approved || r.Status == report.Returned) {
-		if err := s.Store.SeeReportNotice(c.Request().Context(), r.ID, cur.UserID); err != nil {
+		if err := s.Store.SeeReportNotice(c.Request().Context(), r.ID, cur.UserID, s.Now()); err != nil {
 			return err
 		}
 	}

@@ -78,8 +78,8 @@ func TestHomeCountsAndLists(t *testing.T) {
 		t.Errorf("author and inbox: %+v, want %+v", got, want)
 	}
 	// Opening a report clears its notice, and only the author's opening.
-	must(st.SeeReportNotice(ctx, r1.ID, fin.UserID))
-	must(st.SeeReportNotice(ctx, r1.ID, author.UserID))
+	must(st.SeeReportNotice(ctx, r1.ID, fin.UserID, storeDay))
+	must(st.SeeReportNotice(ctx, r1.ID, author.UserID, storeDay))
 	if ns, err := st.ReportNotices(ctx, author.UserID, 2); err != nil || len(ns) != 2 || ns[0].ID != approved.ID ||
 		ns[1].ID != revised.ID {
 		t.Errorf("notices, newest decision first, at most 2: %+v %v", ns, err)

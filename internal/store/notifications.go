@@ -120,3 +120,27 @@ func notifyReportStep(ctx context.Context, q Querier, a user.Actor, now time.Tim
 	}
 	return nil
 }
+
+// readNoticesAboutReport marks read, in a write's transaction, userID's
+// notices about report id and every other revision of it: they acted on
+// the report (decided it, submitted it, opened it), so they are no longer
+// news to them (docs/RULES.md §18.4).
+func readNoticesAboutReport(ctx context.Context, q Querier, userID, id int64, now time.Time) error {
+	if _, err := q.Exec(ctx, `UPDATE notifications SET read_at = $3
+		WHERE user_id = $1 AND entity = 'report' AND read_at IS NULL
+		  AND entity_id IN (SELECT r.id FROM reports r WHERE r.number = (SELECT number FROM reports WHERE id = $2))`,
+		userID, id, now); err != nil {
+		return fmt.Errorf("read notices about report: %w", err)
+	}
+	return nil
+}
+
+// readNoticesAboutQuote marks read userID's notices about quote id (a
+// proposal they published or sent back), as readNoticesAboutReport does.
+func readNoticesAboutQuote(ctx context.Context, q Querier, userID, id int64, now time.Time) error {
+	if _, err := q.Exec(ctx, `UPDATE notifications SET read_at = $3
+		WHERE user_id = $1 AND entity = 'quote' AND entity_id = $2 AND read_at IS NULL`, userID, id, now); err != nil {
+		return fmt.Errorf("read notices about quote: %w", err)
+	}
+	return nil
+}

@@ -206,3 +206,70 @@ func TestNotificationMailQueue(t *testing.T) {
 		t.Errorf("queued mail to %q, %q, %q, due %v", to, subject, body, due)
 	}
 }
+
+// unreadAbout counts userID's unread notices about entity id.
+func unreadAbout(t *testing.T, st *store.Store, userID int64, entity string, id int64) int {
+	t.Helper()
+	var n int
+	if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM notifications
+		WHERE user_id = $1 AND entity = $2 AND entity_id = $3 AND read_at IS NULL`, userID, entity, id).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestActingOnWhatANoticeIsAboutReadsIt: the finance user who decides a
+// submitted report, the editor who publishes or sends back a proposal, and
+// the author who opens the decided report no longer count the notice about
+// it as unread; a finance user who did not act still does (docs/RULES.md
+// §18.4).
+func TestActingOnWhatANoticeIsAboutReadsIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testutil.Store(t)
+	author := reportUser(t, st, "analyst")
+	fin1 := reportUser(t, st, "finance")
+	fin2 := reportUser(t, st, "finance")
+	editor := reportUser(t, st, "editor")
+
+	r, err := st.CreateReport(ctx, author, storeDay, newReport("通知已读"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SubmitReport(ctx, author, storeDay, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ReturnReport(ctx, fin1, storeDay.Add(time.Hour), r.ID, "改为 12 个月"); err != nil {
+		t.Fatal(err)
+	}
+	if n := unreadAbout(t, st, fin1.UserID, "report", r.ID); n != 0 {
+		t.Errorf("the finance user who returned the report still has %d unread notices about it", n)
+	}
+	if n := unreadAbout(t, st, fin2.UserID, "report", r.ID); n != 1 {
+		t.Errorf("the finance user who did not act has %d unread notices about it, want 1", n)
+	}
+	if n := unreadAbout(t, st, author.UserID, "report", r.ID); n != 1 {
+		t.Fatalf("the author has %d unread notices of the return, want 1", n)
+	}
+	if err := st.SeeReportNotice(ctx, r.ID, author.UserID, storeDay.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if n := unreadAbout(t, st, author.UserID, "report", r.ID); n != 0 {
+		t.Errorf("the author opened the returned report and still has %d unread notices about it", n)
+	}
+
+	pid, gid := marketFixture(t, st)
+	p, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "供应商报价", nil, storeDay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := unreadAbout(t, st, editor.UserID, "quote", p.ID); n != 1 {
+		t.Fatalf("the editor has %d unread notices of the proposal, want 1", n)
+	}
+	if _, err := st.PublishProposal(ctx, editor, p.ID, p.LockVersion, sampleQuote(pid, gid), storeDay); err != nil {
+		t.Fatal(err)
+	}
+	if n := unreadAbout(t, st, editor.UserID, "quote", p.ID); n != 0 {
+		t.Errorf("the editor published the proposal and still has %d unread notices about it", n)
+	}
+}

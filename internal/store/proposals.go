@@ -194,6 +194,9 @@ func (s *Store) PublishProposal(ctx context.Context, a user.Actor, id int64, loc
 			Before: map[string]any{"state": prop.State}, After: map[string]any{"state": quote.Reviewed, "published": out}}); err != nil {
 			return err
 		}
+		if err := readNoticesAboutQuote(ctx, tx, a.UserID, id, now); err != nil {
+			return err
+		}
 		return notifyUsers(ctx, tx, notify.Notice{Kind: notify.QuotePublished, EntityID: newID, ActorID: a.UserID, At: now}, prop.CreatedBy)
 	})
 	return out, err
@@ -219,6 +222,9 @@ func (s *Store) ReturnProposal(ctx context.Context, a user.Actor, id int64, lock
 		}
 		if err := audit(ctx, tx, a, AuditEntry{Action: ActionQuoteReviewReturn, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"state": prop.State}, After: map[string]any{"state": quote.Returned, "comment": comment}}); err != nil {
+			return err
+		}
+		if err := readNoticesAboutQuote(ctx, tx, a.UserID, id, now); err != nil {
 			return err
 		}
 		return notifyUsers(ctx, tx, notify.Notice{Kind: notify.QuoteReturned, EntityID: id, ActorID: a.UserID, Comment: comment, At: now},

@@ -321,6 +321,9 @@ func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id 
 		if err := notifyReportStep(ctx, tx, a, now, id, st, comment); err != nil {
 			return err
 		}
+		if err := readNoticesAboutReport(ctx, tx, a.UserID, id, now); err != nil {
+			return err
+		}
 		after := map[string]any{"status": st.To}
 		if comment != "" {
 			after["comment"] = comment
@@ -429,13 +432,16 @@ func (s *Store) ReportNotices(ctx context.Context, userID int64, limit int) ([]r
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (report.Report, error) { return scanReport(row) })
 }
 
-// SeeReportNotice records that userID opened report id: the decision on
-// it is no longer news to them.
-func (s *Store) SeeReportNotice(ctx context.Context, id, userID int64) error {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM report_notices WHERE report_id = $1 AND user_id = $2`, id, userID); err != nil {
-		return fmt.Errorf("report notice: %w", err)
-	}
-	return nil
+// SeeReportNotice records that userID opened report id at now: the
+// decision on it is no longer news to them, nor are their notices about
+// it or its other revisions (docs/RULES.md §18.4).
+func (s *Store) SeeReportNotice(ctx context.Context, id, userID int64, now time.Time) error {
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM report_notices WHERE report_id = $1 AND user_id = $2`, id, userID); err != nil {
+			return fmt.Errorf("report notice: %w", err)
+		}
+		return readNoticesAboutReport(ctx, tx, userID, id, now)
+	})
 }
 
 // ReportFilter narrows the report list; zero fields do not filter.
