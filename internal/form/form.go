@@ -78,6 +78,22 @@ const (
 	MsgThousands = "form.error.thousands"
 )
 
+// StorableText reports whether s may be stored and shown as it is: UTF-8
+// holding no NUL byte and no other control character (DEL included) but
+// tab and the line breaks. The input guard refuses a form or query with
+// anything else, and the JSON doors a string (docs/RULES.md §16.4).
+func StorableText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 var (
 	decimalComma = regexp.MustCompile(`^-?[0-9]+,[0-9]+$`)
 	thousands    = regexp.MustCompile(`^-?[0-9]{1,3}([, \x{00A0}\x{202F}][0-9]{3})+(\.[0-9]+)?$`)

@@ -145,3 +145,14 @@ func TestNumberProblemsSayHowToWriteIt(t *testing.T) {
 		t.Errorf("%v", r.Errs)
 	}
 }
+
+// TestStorableText: UTF-8 without NUL, other control characters or DEL;
+// tab and line breaks are text.
+func TestStorableText(t *testing.T) {
+	for v, want := range map[string]bool{"": true, "中文 text": true, "a\tb\r\nc": true, "a\x00b": false, "a\x01b": false,
+		"a\x1fb": false, "a\x7fb": false, "a\xffb": false, "\u0085": true} {
+		if got := StorableText(v); got != want {
+			t.Errorf("StorableText(%q) = %v", v, got)
+		}
+	}
+}
