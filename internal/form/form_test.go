@@ -2,6 +2,7 @@ package form
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -143,6 +144,30 @@ func TestNumberProblemsSayHowToWriteIt(t *testing.T) {
 	r.Decimal("d", Decimal{Places: 2})
 	if r.Errs.ID("n") != MsgRange || r.Errs.ID("d") != MsgCommaDecimal {
 		t.Errorf("%v", r.Errs)
+	}
+}
+
+// TestOneLineAndParagraphs: a field of one line refuses a line break of
+// any kind (MsgLineBreak) before its length; text of several lines keeps
+// them, "\r\n" made "\n".
+func TestOneLineAndParagraphs(t *testing.T) {
+	for _, v := range []string{"a\r\nb", "a\nb", "a\rb", "a\u2028b", "a\u0085b"} {
+		r := reader("title", v, "purpose", v)
+		r.Text("title", 200)
+		if r.Errs.ID("title") != MsgLineBreak {
+			t.Errorf("Text(%q): %q, want %s", v, r.Errs.ID("title"), MsgLineBreak)
+		}
+		if got := r.Paragraphs("purpose", 200); r.Has("purpose") || strings.Contains(got, "\r\n") {
+			t.Errorf("Paragraphs(%q) = %q, %v", v, got, r.Errs)
+		}
+	}
+	r := reader("title", "  one line\t with a tab  ")
+	if got := r.Text("title", 200); got != "one line\t with a tab" || !r.OK() {
+		t.Errorf("Text = %q, %v", got, r.Errs)
+	}
+	r = reader("title", " \r\n padded \r\n ")
+	if got := r.Text("title", 200); got != "padded" || !r.OK() {
+		t.Errorf("line breaks around the text are trimmed: %q, %v", got, r.Errs)
 	}
 }
 
