@@ -61,38 +61,40 @@ func refused(problems []jsonbody.Problem) error {
 }
 
 // apiReadObject reads the request's body as one JSON object by the JSON
-// doors' rule (jsonbody.Parse: no key twice, only storable text, nested
-// at most 16 deep, at most jsonbody.MaxBytes, whatever the route's limit):
-// a *bodyError naming every problem, which the caller answers with
+// doors' rule (jsonbody.Parse, at most jsonbody.MaxBytes whatever the
+// route's limit): the object and the problems found in it (a key given
+// twice, text that cannot be stored), which the caller adds its own to and
+// refuses together. A body that is not one JSON object, or nests too
+// deep, is a *bodyError at once; the caller answers either with
 // apiReadError. A body over the route's limit is the limit's 413.
-func apiReadObject(c echo.Context) (*jsonbody.Node, error) {
+func apiReadObject(c echo.Context) (*jsonbody.Node, []jsonbody.Problem, error) {
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, jsonbody.MaxBytes+1))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(body) > jsonbody.MaxBytes {
-		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+		return nil, nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
 	}
 	n, problems := jsonbody.Parse(body)
-	if n != nil && n.Kind != jsonbody.Object {
-		return nil, refused([]jsonbody.Problem{{Kind: jsonbody.Syntax}})
+	switch {
+	case n == nil:
+		return nil, nil, refused(problems)
+	case n.Kind != jsonbody.Object:
+		return nil, nil, refused([]jsonbody.Problem{{Kind: jsonbody.Syntax}})
 	}
-	if n == nil || len(problems) > 0 {
-		return nil, refused(problems)
-	}
-	return n, nil
+	return n, problems, nil
 }
 
 // apiReadJSON decodes the request's JSON body into v (a pointer to the
 // endpoint's request type) by the JSON doors' rule: apiReadObject, then
 // jsonbody.Decode, which names every field v does not have and every
-// value of the wrong type.
+// value of the wrong type; every problem is refused at once.
 func apiReadJSON(c echo.Context, v any) error {
-	n, err := apiReadObject(c)
+	n, problems, err := apiReadObject(c)
 	if err != nil {
 		return err
 	}
-	return refused(jsonbody.Decode(n, v))
+	return refused(append(problems, jsonbody.Decode(n, v)...))
 }
 
 // bodyProblemCodes are the catalog messages of a body's problems; a value

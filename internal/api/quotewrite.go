@@ -126,12 +126,11 @@ func (w *writeValues) set(name string, n *jsonbody.Node, shape writeShape) {
 // apiReadFields reads a flat write body whose fields are those of shapes;
 // any other field is named as unknown (a *bodyError).
 func apiReadFields(c echo.Context, shapes map[string]writeShape) (*writeValues, error) {
-	body, err := apiReadObject(c)
+	body, problems, err := apiReadObject(c)
 	if err != nil {
 		return nil, err
 	}
 	w := newWriteValues()
-	var problems []jsonbody.Problem
 	for i, k := range body.Keys {
 		shape, ok := shapes[k]
 		if !ok {
@@ -153,12 +152,11 @@ const apiQuoteLinesField = "lines"
 // endpoint. Unknown fields, items or line fields, and lines or a line that
 // is not an object, are named (a *bodyError): "lines.<item>.<field>".
 func apiReadQuoteBody(c echo.Context, extra map[string]writeShape) (*writeValues, error) {
-	body, err := apiReadObject(c)
+	body, problems, err := apiReadObject(c)
 	if err != nil {
 		return nil, err
 	}
 	w := newWriteValues()
-	var problems []jsonbody.Problem
 	for i, k := range body.Keys {
 		v := body.Vals[i]
 		if f, ok := quote.FieldByName(k); ok {

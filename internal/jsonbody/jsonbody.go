@@ -97,7 +97,7 @@ const (
 	Duplicate
 	// Unstorable: text the database cannot store — a NUL byte or another
 	// control character, or bytes that are not UTF-8 — in a string or a
-	// key (a key's problem is its object's).
+	// key (a key's problem is its object's, and its member is left out).
 	Unstorable
 	// Unknown: a field the value read into does not have.
 	Unknown
@@ -221,13 +221,17 @@ func (p *parser) value(path string, depth int) (*Node, error) {
 				}
 				child := Join(path, key)
 				if !storable {
-					// The key cannot name the field: its object is at fault.
+					// The key cannot name the field: its object is at
+					// fault, and the member is left out of the tree.
 					p.add(Problem{Path: path, Kind: Unstorable})
 					child = path
 				}
 				v, err := p.value(child, depth+1)
 				if err != nil {
 					return nil, err
+				}
+				if !storable {
+					continue
 				}
 				if _, dup := n.Get(key); dup {
 					p.add(Problem{Path: child, Kind: Duplicate})

@@ -57,6 +57,9 @@ func TestParse(t *testing.T) {
 	if q, _ := n.Get("q"); q.Text != "v" || len(n.Keys) != 2 {
 		t.Errorf("the first of two keys is kept: %+v", n)
 	}
+	if n, _ := Parse([]byte(`{"a\u0000": 1, "b": 2}`)); !reflect.DeepEqual(n.Keys, []string{"b"}) {
+		t.Errorf("a key that cannot be stored is left out: %v", n.Keys)
+	}
 	many := "{" + strings.Repeat(`"a": 1, `, 500) + `"a": 1}`
 	if _, ps := Parse([]byte(many)); len(ps) != MaxProblems {
 		t.Errorf("%d problems kept", len(ps))

@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,6 +170,13 @@ func TestJSONDoorsNameTheField(t *testing.T) {
 		if r.StatusCode != http.StatusUnprocessableEntity || !hasFieldError(apiErrorsOf(t, r), tc.field, tc.code) {
 			t.Errorf("%s: %d %s, want 422 naming %s with %s", tc.name, r.StatusCode, r.Body, tc.field, tc.code)
 		}
+	}
+	// Every problem of a body's form at once: a key twice, an unknown
+	// field, a wrong type, text that cannot be stored.
+	r := apiCall(t, app, http.MethodPost, "/api/v1/reports", token, `{"title": "x", "title": "y", "titel": "z", "quotes": "1", "purpose": "a\u0000"}`)
+	if got := apiErrorCodes(t, r.Body); r.StatusCode != http.StatusUnprocessableEntity || !slices.Equal(got, []string{
+		"title:api.error.field_duplicate", "purpose:api.error.text", "titel:api.error.field_unknown", "quotes:api.error.type.array"}) {
+		t.Errorf("every problem at once: %d %v", r.StatusCode, got)
 	}
 	// What is not one JSON object stays the body's problem, field "".
 	for _, body := range []string{`[]`, `{} {}`, `{"title": `, `"x"`} {
