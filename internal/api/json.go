@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/apierror"
+	"gpuquote/internal/jsonbody"
 	"gpuquote/internal/server"
 	"gpuquote/web"
 )
@@ -44,36 +45,102 @@ func apiFormErrors(c echo.Context, errs web.Errors) error {
 	return server.APIErrors(c, http.StatusUnprocessableEntity, out)
 }
 
-// errAPIJSON is a request body that is not the JSON object asked for.
-var errAPIJSON = errors.New("api: malformed JSON body")
+// bodyError is a request body the JSON doors' one rule refuses
+// (docs/RULES.md §19.1): each problem at the JSON path of its field,
+// answered 422 by apiReadError.
+type bodyError struct{ problems []jsonbody.Problem }
 
-// apiReadJSON decodes the request's JSON body into v, refusing unknown
-// fields, trailing data and anything but one JSON object: errAPIJSON, which
-// the caller answers with apiBadJSON. A body over the route's limit is the
-// limit's 413.
+func (e *bodyError) Error() string { return "api: refused JSON body" }
+
+// refused is the bodyError of problems (nil when there are none).
+func refused(problems []jsonbody.Problem) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	return &bodyError{problems: problems}
+}
+
+// apiReadObject reads the request's body as one JSON object by the JSON
+// doors' rule (jsonbody.Parse, at most jsonbody.MaxBytes whatever the
+// route's limit): the object and the problems found in it (a key given
+// twice, text that cannot be stored), which the caller adds its own to and
+// refuses together. A body that is not one JSON object, or nests too
+// deep, is a *bodyError at once; the caller answers either with
+// apiReadError. A body over the route's limit is the limit's 413.
+func apiReadObject(c echo.Context) (*jsonbody.Node, []jsonbody.Problem, error) {
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, jsonbody.MaxBytes+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(body) > jsonbody.MaxBytes {
+		return nil, nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+	}
+	n, problems := jsonbody.Parse(body)
+	switch {
+	case n == nil:
+		return nil, nil, refused(problems)
+	case n.Kind != jsonbody.Object:
+		return nil, nil, refused([]jsonbody.Problem{{Kind: jsonbody.Syntax}})
+	}
+	return n, problems, nil
+}
+
+// apiReadJSON decodes the request's JSON body into v (a pointer to the
+// endpoint's request type) by the JSON doors' rule: apiReadObject, then
+// jsonbody.Decode, which names every field v does not have and every
+// value of the wrong type; every problem is refused at once.
 func apiReadJSON(c echo.Context, v any) error {
-	body, err := io.ReadAll(c.Request().Body)
+	n, problems, err := apiReadObject(c)
 	if err != nil {
 		return err
 	}
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 || body[0] != '{' {
-		return errAPIJSON
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return errAPIJSON
-	}
-	if dec.More() {
-		return errAPIJSON
-	}
-	return nil
+	return refused(append(problems, jsonbody.Decode(n, v)...))
 }
 
-// apiBadJSON is the 422 of a body apiReadJSON refused.
-func apiBadJSON(c echo.Context) error {
-	return apiFail(c, http.StatusUnprocessableEntity, "api.error.json", "api.error.json")
+// bodyProblemCodes are the catalog messages of a body's problems; a value
+// of the wrong type is worded by the type it should have had
+// (wrongTypeCodes).
+var bodyProblemCodes = map[jsonbody.ProblemKind]string{
+	jsonbody.Syntax:     "api.error.json",
+	jsonbody.TooDeep:    "api.error.too_deep",
+	jsonbody.Duplicate:  "api.error.field_duplicate",
+	jsonbody.Unstorable: "api.error.text",
+	jsonbody.Unknown:    "api.error.field_unknown",
+}
+
+// wrongTypeCodes word a value of the wrong JSON type by the type its
+// field takes: text (a decimal too: decimals are strings, never JSON
+// numbers), a whole number, true or false, a list, an object.
+var wrongTypeCodes = map[jsonbody.Type]string{
+	jsonbody.TypeString:  "api.write.error.text",
+	jsonbody.TypeInteger: "api.error.type.integer",
+	jsonbody.TypeBoolean: "api.write.error.flag",
+	jsonbody.TypeArray:   "api.error.type.array",
+	jsonbody.TypeObject:  "api.error.type.object",
+}
+
+// apiReadError answers a body apiReadJSON (or apiReadObject) refused: 422
+// naming each problem's field, in the request's language. Any other error
+// (the body limit's 413, a broken connection) goes to the error handler.
+func apiReadError(c echo.Context, err error) error {
+	var be *bodyError
+	if !errors.As(err, &be) {
+		return err
+	}
+	tr := server.Translator(c)
+	out := make([]apierror.Error, 0, len(be.problems))
+	for _, p := range be.problems {
+		code := bodyProblemCodes[p.Kind]
+		var args []any
+		switch p.Kind {
+		case jsonbody.WrongType:
+			code = wrongTypeCodes[p.Want]
+		case jsonbody.TooDeep:
+			args = []any{"Max", jsonbody.MaxDepth}
+		}
+		out = append(out, apierror.Error{Field: p.Path, Code: code, Message: tr.T(code, args...)})
+	}
+	return server.APIErrors(c, http.StatusUnprocessableEntity, out)
 }
 
 // apiJSON answers status with v as JSON. A 200 answer to a GET (or HEAD)

@@ -451,6 +451,10 @@ type apiQuoteCursor struct {
 
 func (p apiQuoteCursor) fingerprint() string { return p.FP }
 
+// apiQuoteStates are the values of the quote list's state filter
+// (server.QuoteFilter).
+var apiQuoteStates = []string{quote.Draft, quote.Published, quote.Archived, "all"}
+
 // Quotes is GET /api/v1/quotes: the quote list page's filters
 // (quoteFilter: q, platform, gpu, currency, stale, and state for editors)
 // in its order, paged by keyset (docs/RULES.md §19.3).
@@ -466,6 +470,19 @@ func (s *Handlers) Quotes(c echo.Context) error {
 	}
 	if _, ok := apiQueryCurrency(c, "currency"); !ok {
 		return apiMarketFilterError(c, "currency", "api.market.error.currency")
+	}
+	// state and stale take the page's values only; anything else is the
+	// filter's problem, as every other bad filter is (docs/RULES.md §19.3).
+	// A reader who is no editor may name a state: it is ignored, as on
+	// the page.
+	for _, k := range []string{"state", "stale"} {
+		allowed := apiQuoteStates
+		if k == "stale" {
+			allowed = []string{"0", "1"}
+		}
+		if v := strings.TrimSpace(c.QueryParam(k)); v != "" && !slices.Contains(allowed, v) {
+			return apiMarketFilterError(c, k, "api.market.error.choice")
+		}
 	}
 	f, filters := s.QuoteFilter(c)
 	fp := func() string { return apiMarketFingerprint("quotes", filters) }

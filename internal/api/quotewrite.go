@@ -1,8 +1,6 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"regexp"
@@ -13,10 +11,10 @@ import (
 
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/form"
+	"gpuquote/internal/jsonbody"
 	"gpuquote/internal/market"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
-	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/web"
 )
@@ -103,51 +101,45 @@ func newWriteValues() *writeValues {
 // get is the form getter the pages' readers take.
 func (w *writeValues) get(name string) string { return w.vals[name] }
 
-// set reads raw, the JSON value of field name, as shape: a value of
-// another type is a problem of that field; text the database cannot store
-// refuses the request as the input guard refuses a form's (400).
-func (w *writeValues) set(name string, raw json.RawMessage, shape writeShape) error {
-	raw = bytes.TrimSpace(raw)
+// set reads n, the JSON value of field name, as shape: a value of another
+// type is a problem of that field. Its text is storable: apiReadObject
+// refused the body otherwise.
+func (w *writeValues) set(name string, n *jsonbody.Node, shape writeShape) {
 	s, ok := "", false
-	switch {
-	case string(raw) == "null":
+	switch n.Kind {
+	case jsonbody.Null:
 		ok = true
-	case len(raw) > 0 && raw[0] == '"':
-		ok = json.Unmarshal(raw, &s) == nil
-	case string(raw) == "true" || string(raw) == "false":
-		s, ok = string(raw), shape == writeFlag
-	case shape == writeInt || shape == writeRef:
-		s, ok = string(raw), jsonInteger.Match(raw)
+	case jsonbody.String:
+		s, ok = n.Text, true
+	case jsonbody.Bool:
+		s, ok = strconv.FormatBool(n.Bool), shape == writeFlag
+	case jsonbody.Number:
+		s, ok = n.Text, (shape == writeInt || shape == writeRef) && jsonInteger.MatchString(n.Text)
 	}
 	if !ok {
 		w.errs.Set(name, shape.problem())
-		return nil
-	}
-	if !server.StorableText(s) {
-		return echo.NewHTTPError(http.StatusBadRequest).SetInternal(server.ErrUnstorableText)
+		return
 	}
 	w.vals[name] = s
-	return nil
 }
 
 // apiReadFields reads a flat write body whose fields are those of shapes;
-// any other field is errAPIJSON.
+// any other field is named as unknown (a *bodyError).
 func apiReadFields(c echo.Context, shapes map[string]writeShape) (*writeValues, error) {
-	var body map[string]json.RawMessage
-	if err := apiReadJSON(c, &body); err != nil {
+	body, problems, err := apiReadObject(c)
+	if err != nil {
 		return nil, err
 	}
 	w := newWriteValues()
-	for k, raw := range body {
+	for i, k := range body.Keys {
 		shape, ok := shapes[k]
 		if !ok {
-			return nil, errAPIJSON
+			problems = append(problems, jsonbody.Problem{Path: k, Kind: jsonbody.Unknown})
+			continue
 		}
-		if err := w.set(k, raw, shape); err != nil {
-			return nil, err
-		}
+		w.set(k, body.Vals[i], shape)
 	}
-	return w, nil
+	return w, refused(problems)
 }
 
 // apiQuoteLinesField is the body field holding the twelve lines, an object
@@ -157,48 +149,59 @@ const apiQuoteLinesField = "lines"
 
 // apiReadQuoteBody reads a quote's write body: the quote's fields by their
 // form and CSV names (quote.Fields), the lines, and extra fields of the
-// endpoint. Unknown fields, items or line fields are errAPIJSON.
+// endpoint. Unknown fields, items or line fields, and lines or a line that
+// is not an object, are named (a *bodyError): "lines.<item>.<field>".
 func apiReadQuoteBody(c echo.Context, extra map[string]writeShape) (*writeValues, error) {
-	var body map[string]json.RawMessage
-	if err := apiReadJSON(c, &body); err != nil {
+	body, problems, err := apiReadObject(c)
+	if err != nil {
 		return nil, err
 	}
 	w := newWriteValues()
-	for k, raw := range body {
+	for i, k := range body.Keys {
+		v := body.Vals[i]
 		if f, ok := quote.FieldByName(k); ok {
-			if err := w.set(k, raw, quoteFieldShape(f)); err != nil {
-				return nil, err
-			}
+			w.set(k, v, quoteFieldShape(f))
 			continue
 		}
 		if shape, ok := extra[k]; ok {
-			if err := w.set(k, raw, shape); err != nil {
-				return nil, err
-			}
+			w.set(k, v, shape)
 			continue
 		}
 		if k != apiQuoteLinesField {
-			return nil, errAPIJSON
+			problems = append(problems, jsonbody.Problem{Path: k, Kind: jsonbody.Unknown})
+			continue
 		}
-		var lines map[string]map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &lines); err != nil {
-			return nil, errAPIJSON
+		switch v.Kind {
+		case jsonbody.Null:
+			continue
+		case jsonbody.Object:
+		default:
+			problems = append(problems, jsonbody.Problem{Path: k, Kind: jsonbody.WrongType, Want: jsonbody.TypeObject})
+			continue
 		}
-		for item, fields := range lines {
-			if _, ok := catalog.LookupItem(catalog.ItemKey(item)); !ok {
-				return nil, errAPIJSON
+		for j, item := range v.Keys {
+			path := jsonbody.Join(k, item)
+			line := v.Vals[j]
+			switch _, known := catalog.LookupItem(catalog.ItemKey(item)); {
+			case !known:
+				problems = append(problems, jsonbody.Problem{Path: path, Kind: jsonbody.Unknown})
+				continue
+			case line.Kind == jsonbody.Null:
+				continue
+			case line.Kind != jsonbody.Object:
+				problems = append(problems, jsonbody.Problem{Path: path, Kind: jsonbody.WrongType, Want: jsonbody.TypeObject})
+				continue
 			}
-			for name, raw := range fields {
+			for f, name := range line.Keys {
 				if !isLineField(name) {
-					return nil, errAPIJSON
+					problems = append(problems, jsonbody.Problem{Path: jsonbody.Join(path, name), Kind: jsonbody.Unknown})
+					continue
 				}
-				if err := w.set(item+"."+name, raw, lineFieldShape(name)); err != nil {
-					return nil, err
-				}
+				w.set(item+"."+name, line.Vals[f], lineFieldShape(name))
 			}
 		}
 	}
-	return w, nil
+	return w, refused(problems)
 }
 
 func isLineField(name string) bool {
@@ -254,12 +257,7 @@ func apiQuoteCreated(c echo.Context, q quote.Quote) error {
 }
 
 // apiWriteFailed answers a reader's error: the body's 422, else err.
-func apiWriteFailed(c echo.Context, err error) error {
-	if errors.Is(err, errAPIJSON) {
-		return apiBadJSON(c)
-	}
-	return err
-}
+func apiWriteFailed(c echo.Context, err error) error { return apiReadError(c, err) }
 
 // QuoteCreate is POST /api/v1/quotes: a new quote published at once
 // (docs/RULES.md §19.4).

@@ -225,14 +225,6 @@ func (s *Handlers) Compare(c echo.Context) error {
 	return apiJSON(c, http.StatusOK, fz.Snapshot)
 }
 
-// apiReadError answers a body apiReadJSON refused.
-func apiReadError(c echo.Context, err error) error {
-	if errors.Is(err, errAPIJSON) {
-		return apiBadJSON(c)
-	}
-	return err
-}
-
 // apiPerson is a user named in an answer.
 type apiPerson struct {
 	ID   int64  `json:"id"`

@@ -49,8 +49,9 @@ type Config struct {
 	// SessionMax ends a session this long after login whatever happens
 	// (GPUQUOTE_SESSION_MAX, default 168h).
 	SessionMax time.Duration
-	// BodyLimit is the largest request body accepted, in bytes
-	// (GPUQUOTE_BODY_LIMIT, default 1 MiB); larger bodies get 413.
+	// BodyLimit is the largest request body accepted, in bytes, by a
+	// route without its own bound (GPUQUOTE_BODY_LIMIT, default 1 MiB);
+	// larger bodies get 413.
 	BodyLimit int64
 	// RequestTimeout bounds each request's work, database included
 	// (GPUQUOTE_REQUEST_TIMEOUT, default 15s).

@@ -76,7 +76,30 @@ const (
 	MsgCommaDecimal = "form.error.comma_decimal"
 	// MsgThousands: thousands separators (1,234.5 or 1 234).
 	MsgThousands = "form.error.thousands"
+	// MsgLineBreak: a line break in a field of one line (a title, a
+	// label, a name, a source), docs/RULES.md §16.4.
+	MsgLineBreak = "form.error.line_break"
 )
+
+// StorableText reports whether s may be stored and shown as it is: UTF-8
+// holding no NUL byte and no other control character (DEL included) but
+// tab and the line breaks. The input guard refuses a form or query with
+// anything else, and the JSON doors a string (docs/RULES.md §16.4).
+func StorableText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// OneLine reports whether s holds no line break: what a field of one line
+// (a title, a label, a name, a source) may hold (docs/RULES.md §16.4).
+func OneLine(s string) bool { return !strings.ContainsAny(s, "\r\n\u0085\u2028\u2029") }
 
 var (
 	decimalComma = regexp.MustCompile(`^-?[0-9]+,[0-9]+$`)
@@ -147,18 +170,24 @@ func (r *Reader) Raw(name string) string {
 	return strings.TrimSpace(strings.ToValidUTF8(r.get(name), "\uFFFD"))
 }
 
-// Text reads a trimmed text field of at most max characters ("" when
-// empty).
+// Text reads a trimmed text field of one line (a title, a label, a name,
+// a source) of at most max characters ("" when empty); a line break in it
+// is a problem (MsgLineBreak). Text of several lines is read by
+// Paragraphs.
 func (r *Reader) Text(name string, max int) string {
 	v := r.Raw(name)
-	if utf8.RuneCountInString(v) > max {
+	switch {
+	case !OneLine(v):
+		r.Fail(name, MsgLineBreak)
+	case utf8.RuneCountInString(v) > max:
 		r.Fail(name, MsgTooLong, "Max", strconv.Itoa(max))
 	}
 	return v
 }
 
-// Paragraphs reads multi-line text of at most max characters, its line
-// ends made "\n" (a browser sends "\r\n").
+// Paragraphs reads multi-line text (a comment, a note, a description) of
+// at most max characters, its line ends made "\n" (a browser sends
+// "\r\n").
 func (r *Reader) Paragraphs(name string, max int) string {
 	v := strings.TrimSpace(strings.ReplaceAll(strings.ToValidUTF8(r.get(name), "\uFFFD"), "\r\n", "\n"))
 	if utf8.RuneCountInString(v) > max {

@@ -2,6 +2,7 @@ package form
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -143,5 +144,40 @@ func TestNumberProblemsSayHowToWriteIt(t *testing.T) {
 	r.Decimal("d", Decimal{Places: 2})
 	if r.Errs.ID("n") != MsgRange || r.Errs.ID("d") != MsgCommaDecimal {
 		t.Errorf("%v", r.Errs)
+	}
+}
+
+// TestOneLineAndParagraphs: a field of one line refuses a line break of
+// any kind (MsgLineBreak) before its length; text of several lines keeps
+// them, "\r\n" made "\n".
+func TestOneLineAndParagraphs(t *testing.T) {
+	for _, v := range []string{"a\r\nb", "a\nb", "a\rb", "a\u2028b", "a\u0085b"} {
+		r := reader("title", v, "purpose", v)
+		r.Text("title", 200)
+		if r.Errs.ID("title") != MsgLineBreak {
+			t.Errorf("Text(%q): %q, want %s", v, r.Errs.ID("title"), MsgLineBreak)
+		}
+		if got := r.Paragraphs("purpose", 200); r.Has("purpose") || strings.Contains(got, "\r\n") {
+			t.Errorf("Paragraphs(%q) = %q, %v", v, got, r.Errs)
+		}
+	}
+	r := reader("title", "  one line\t with a tab  ")
+	if got := r.Text("title", 200); got != "one line\t with a tab" || !r.OK() {
+		t.Errorf("Text = %q, %v", got, r.Errs)
+	}
+	r = reader("title", " \r\n padded \r\n ")
+	if got := r.Text("title", 200); got != "padded" || !r.OK() {
+		t.Errorf("line breaks around the text are trimmed: %q, %v", got, r.Errs)
+	}
+}
+
+// TestStorableText: UTF-8 without NUL, other control characters or DEL;
+// tab and line breaks are text.
+func TestStorableText(t *testing.T) {
+	for v, want := range map[string]bool{"": true, "中文 text": true, "a\tb\r\nc": true, "a\x00b": false, "a\x01b": false,
+		"a\x1fb": false, "a\x7fb": false, "a\xffb": false, "\u0085": true} {
+		if got := StorableText(v); got != want {
+			t.Errorf("StorableText(%q) = %v", v, got)
+		}
 	}
 }

@@ -151,7 +151,7 @@ func ReadPlatform(r *form.Reader, picked []string, thisYear int) Platform {
 			r.Fail(q, form.MsgChoice)
 		}
 	}
-	p.GuaranteeNote = r.Text("guarantee_note", 500)
+	p.GuaranteeNote = r.Paragraphs("guarantee_note", 500)
 	p.SupportChannel = r.Choice("support_channel", false, PlatformSupportChannels...)
 	// Stored finest first, each once, whatever order the boxes came in.
 	p.BillingGranularities = []string{}
@@ -165,7 +165,7 @@ func ReadPlatform(r *form.Reader, picked []string, thisYear int) Platform {
 			p.BillingGranularities = append(p.BillingGranularities, g)
 		}
 	}
-	p.Notes = r.Text("notes", 5000)
+	p.Notes = r.Paragraphs("notes", 5000)
 	p.Aliases = ReadAliases(r, p.NameZH, p.NameEN)
 	return p
 }
@@ -181,7 +181,7 @@ func ReadGPUModel(r *form.Reader) GPUModel {
 	spec := form.Decimal{Places: 2, Positive: true, Below: specBelow}
 	g := GPUModel{Vendor: r.RequiredText("vendor", 50), Name: r.RequiredText("name", 100),
 		Interconnect: r.Choice("interconnect", true, GPUInterconnects...),
-		Source:       r.Text("source", 500), Notes: r.Text("notes", 5000)}
+		Source:       r.Text("source", 500), Notes: r.Paragraphs("notes", 5000)}
 	required := spec
 	required.Required = true
 	g.Aliases = ReadAliases(r, g.Vendor+" "+g.Name, g.Name)
@@ -288,7 +288,7 @@ func ReadTerms(r *form.Reader, latest time.Time) []PlatformTerm {
 	var out []PlatformTerm
 	for _, tc := range TermClauses() {
 		name := func(part string) string { return TermField(tc.Kind, tc.Clause.Key, part) }
-		t := PlatformTerm{Kind: tc.Kind, Key: tc.Clause.Key, Answer: r.Text(name("answer"), TermAnswerMax),
+		t := PlatformTerm{Kind: tc.Kind, Key: tc.Clause.Key, Answer: r.Paragraphs(name("answer"), TermAnswerMax),
 			InWriting: r.Check(name("in_writing"))}
 		if t.InWriting && t.Answer == "" {
 			r.Fail(name("in_writing"), MsgWritingNoAnswer)

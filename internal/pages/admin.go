@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/form"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/internal/user"
@@ -72,6 +73,8 @@ func (s *Handlers) AdminCreateUser(c echo.Context) error {
 	}
 	if n := utf8.RuneCountInString(f.Name); n < 1 || n > 100 {
 		f.Errors.Set("display_name", "form.display_name.invalid")
+	} else if !form.OneLine(f.Name) {
+		f.Errors.Set("display_name", form.MsgLineBreak)
 	}
 	if !auth.Role(f.Role).Valid() {
 		f.Errors.Set("role", "form.role.invalid")

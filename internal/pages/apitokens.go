@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/form"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/internal/user"
@@ -54,6 +55,8 @@ func (s *Handlers) CreateAPIToken(c echo.Context) error {
 	switch {
 	case kept.Name == "":
 		errs.Set("token_name", "form.required")
+	case !form.OneLine(kept.Name):
+		errs.Set("token_name", form.MsgLineBreak)
 	case utf8.RuneCountInString(kept.Name) > apiTokenNameMax:
 		errs.Set("token_name", "apitoken.name.too_long")
 	}

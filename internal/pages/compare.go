@@ -230,6 +230,9 @@ func (s *Handlers) SaveProfile(c echo.Context) error {
 	if n := utf8.RuneCountInString(name); n < 1 || n > 100 {
 		return s.RedirectWithFlash(c, back, "error", "compare.profiles.name_invalid")
 	}
+	if !form.OneLine(name) {
+		return s.RedirectWithFlash(c, back, "error", "compare.profiles.name_one_line")
+	}
 	if _, errs := tcoapi.ProfileFromForm(posted); len(errs) > 0 {
 		return s.RedirectWithFlash(c, back, "error", "compare.profiles.invalid")
 	}

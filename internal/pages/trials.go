@@ -135,7 +135,7 @@ func (s *Handlers) TrialCreate(c echo.Context) error {
 		f.QuoteName, f.QuoteURL = web.QuoteName(server.Translator(c), q), "/quotes/"+strconv.FormatInt(q.ID, 10)
 	}
 	started, _ := r.Date("started_on", form.Date{Required: true, NotAfter: s.LatestDay(), NotBefore: firstDay})
-	f.Note = r.Text("note", trialMaxNote)
+	f.Note = r.Paragraphs("note", trialMaxNote)
 	if r.OK() {
 		tr, err := s.Store.CreateTrial(c.Request().Context(), s.Actor(c), trial.Start{QuoteID: q.ID, StartedOn: started, Note: f.Note})
 		switch {
@@ -375,7 +375,7 @@ func (s *Handlers) TrialPerformance(c echo.Context) error {
 	}
 	measured := r.Decimal("measured", form.Decimal{Places: 3, Positive: true, Below: perfBelow, Required: true})
 	pf.Benchmark = r.RequiredText("benchmark", perfMaxBenchmark)
-	pf.Note = r.Text("note", perfMaxNote)
+	pf.Note = r.Paragraphs("note", perfMaxNote)
 	if !r.OK() {
 		return s.renderTrial(c, http.StatusUnprocessableEntity, id, func(v *web.TrialView) {
 			pf.Precisions = v.PerfForm.Precisions

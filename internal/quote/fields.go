@@ -56,6 +56,9 @@ type Field struct {
 	Required bool
 	// Min and Max bound a whole number; Max bounds a text's length.
 	Min, Max int
+	// Lines marks a text of several lines (the notes): it keeps its line
+	// breaks, where any other text is one line (docs/RULES.md §16.4).
+	Lines bool
 	// Places, Positive and MaxValue describe a decimal: at most Places
 	// places, > 0 when Positive, at most MaxValue when set; every decimal
 	// is also ≥ 0 and below MaxAmount.

@@ -213,7 +213,7 @@ var Fields = []Field{
 		Required: true, Value: func(q *Quote) any { return &q.AsOf }},
 	{Name: "source", Column: "source", Kind: KindText, Group: GroupSample, LabelID: "quote.field.source", HintID: "quote.hint.source",
 		Required: true, Max: 500, Value: func(q *Quote) any { return &q.Source }},
-	{Name: "notes", Column: "notes", Kind: KindText, Group: GroupSample, LabelID: "quote.field.notes", Max: 4000,
+	{Name: "notes", Column: "notes", Kind: KindText, Group: GroupSample, LabelID: "quote.field.notes", Max: 4000, Lines: true,
 		Value: func(q *Quote) any { return &q.Notes }},
 }
 

@@ -212,9 +212,12 @@ func readField(r *form.Reader, f Field, dst any, refs Refs, today time.Time) {
 		case KindChoice:
 			*p = r.Choice(f.Name, f.Required, f.Choices...)
 		default:
-			if f.Required {
+			switch {
+			case f.Lines:
+				*p = r.Paragraphs(f.Name, f.Max)
+			case f.Required:
 				*p = r.RequiredText(f.Name, f.Max)
-			} else {
+			default:
 				*p = r.Text(f.Name, f.Max)
 			}
 		}
@@ -265,7 +268,7 @@ func readLine(r *form.Reader, it catalog.Item) Line {
 	if !tco.AllowanceAllowed(it.Key, l.FreeAllowance) {
 		r.Fail(k+"free_allowance", MsgNoAllowance)
 	}
-	l.Note = r.Text(k+"note", lineNoteMax)
+	l.Note = r.Paragraphs(k+"note", lineNoteMax)
 	if b := r.YesNo(k + "in_writing"); b != nil {
 		l.InWriting = *b
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"gpuquote/internal/form"
 	"gpuquote/internal/market"
 )
 
@@ -122,5 +123,30 @@ func TestReadRefusesAllowanceOnBundledAddon(t *testing.T) {
 	if len(quotes) != 0 || len(p.File) != 0 || len(p.Rows) != 1 || p.Rows[0].Row != 2 ||
 		p.Rows[0].Column != "bundled_addon.free_allowance" || p.Rows[0].ID != MsgNoAllowance {
 		t.Fatalf("csv: %d quotes, problems %+v", len(quotes), p)
+	}
+}
+
+// TestReadOneLineFields: the label, region, source and SLA compensation
+// are one line each (form.MsgLineBreak on a line break), the notes and a
+// line's note keep theirs, CR LF read as LF (docs/RULES.md §16.4).
+func TestReadOneLineFields(t *testing.T) {
+	for _, f := range []string{"label", "region", "source", "sla_compensation"} {
+		in := validQuoteInput()
+		in.Set(f, "one\r\ntwo")
+		if _, errs := Read(in.Get, testRefs, today); errs.ID(f) != form.MsgLineBreak || len(errs) != 1 {
+			t.Errorf("%s: %v", f, errs)
+		}
+	}
+	in := validQuoteInput()
+	in.Set("notes", "one\r\ntwo")
+	in.Set("egress.note", "one\ntwo")
+	q, errs := Read(in.Get, testRefs, today)
+	if len(errs) != 0 || q.Notes != "one\ntwo" {
+		t.Fatalf("notes %q, %v", q.Notes, errs)
+	}
+	for _, l := range q.Lines {
+		if l.Item == "egress" && l.Note != "one\ntwo" {
+			t.Errorf("line note %q", l.Note)
+		}
 	}
 }

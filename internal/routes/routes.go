@@ -11,6 +11,7 @@ import (
 
 	"gpuquote/internal/api"
 	"gpuquote/internal/auth"
+	"gpuquote/internal/jsonbody"
 	"gpuquote/internal/pages"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
@@ -28,19 +29,16 @@ func New(ctx context.Context, d server.Deps) (*server.Server, error) {
 	return server.New(ctx, d)
 }
 
-// apiBodyLimit bounds a data API request's body: a quote with its twelve
-// lines, a comparison or a report is a few kilobytes.
-const apiBodyLimit = 256 << 10
+// apiBodyLimit bounds the body of every JSON door (docs/RULES.md §19.1):
+// a quote with its twelve lines, a comparison or a report is a few
+// kilobytes. A larger body is 413.
+const apiBodyLimit = jsonbody.MaxBytes
 
 // verifyBodyLimit is the trial evidence API's request body limit: the text
 // may be verify.MaxInputBytes long, and a form post spends up to three
 // bytes on each of its bytes. Longer text is refused by verify.Parse with a
 // message, not by the body limit.
 const verifyBodyLimit = 3*verify.MaxInputBytes + 64<<10
-
-// availBodyLimit bounds the API's request body: a record is a few hundred
-// bytes, its note at most 2000 characters.
-const availBodyLimit = 64 << 10
 
 // importBodyLimit is the upload limit of the import route (the global
 // request limit is much smaller).
@@ -105,8 +103,8 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/login", Policy: auth.Public, Handler: p.Login},
 		{Method: http.MethodGet, Path: "/calculator", Policy: auth.Public, Handler: p.CalculatorPage},
 		{Method: http.MethodPost, Path: "/calculator", Policy: auth.Public, Handler: p.Calculate, Limited: true},
-		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.Evaluate, Limited: true},
-		{Method: http.MethodPost, Path: "/api/v1/tco/rent-vs-buy", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.RentVsBuy, Limited: true},
+		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.Evaluate, Limited: true, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/tco/rent-vs-buy", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.RentVsBuy, Limited: true, BodyLimit: apiBodyLimit},
 
 		// The data API (docs/RULES.md §19, docs/API.md): a token acts as its
 		// user within its scopes; a browser session may call it too (writes
@@ -142,7 +140,7 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/api/v1/verify/nvidia-smi", Policy: apiAnyUser(user.ScopeTrialsWrite), Handler: a.VerifyNvidiaSMI, BodyLimit: verifyBodyLimit},
 		// Availability records (docs/RULES.md §18.2): any signed-in user
 		// records an attempt; nobody changes or withdraws one.
-		{Method: http.MethodPost, Path: "/api/v1/availability", Policy: apiAnyUser(user.ScopeTrialsWrite), Handler: a.RecordAvailability, BodyLimit: availBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/availability", Policy: apiAnyUser(user.ScopeTrialsWrite), Handler: a.RecordAvailability, BodyLimit: apiBodyLimit},
 
 		// Signed-in users.
 		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: p.Logout},

@@ -572,3 +572,27 @@ func TestAPIMarketAvailability(t *testing.T) {
 	mktWantError(t, mktGet(t, app, fmt.Sprintf("/api/v1/availability?platform=%d&gpu=%d&cursor=%s", pid, other.ID, first.NextCursor),
 		token, http.StatusBadRequest), "cursor", "api.error.cursor")
 }
+
+// TestQuoteListRefusesBadStateAndStale: a state or stale filter that is
+// none of the list's values is 400 naming it, as every other bad filter
+// is; the values the list takes still answer (docs/RULES.md §19.3).
+func TestQuoteListRefusesBadStateAndStale(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	editor, _ := apiToken(t, app, auth.RoleEditor)
+	analyst, _ := apiToken(t, app, auth.RoleAnalyst)
+	for _, token := range []string{editor, analyst} {
+		for _, q := range []string{"state=drafts", "state=1", "stale=yes", "stale=2", "stale=true"} {
+			r := apiCall(t, app, http.MethodGet, "/api/v1/quotes?"+q, token, "")
+			field, _, _ := strings.Cut(q, "=")
+			if r.StatusCode != http.StatusBadRequest || !hasFieldError(apiErrorsOf(t, r), field, "") {
+				t.Errorf("%s: %d %s, want 400 naming %s", q, r.StatusCode, r.Body, field)
+			}
+		}
+		for _, q := range []string{"state=draft", "state=published", "state=archived", "state=all", "stale=1", "stale=0", "stale="} {
+			if r := apiCall(t, app, http.MethodGet, "/api/v1/quotes?"+q, token, ""); r.StatusCode != http.StatusOK {
+				t.Errorf("%s: %d %s", q, r.StatusCode, r.Body)
+			}
+		}
+	}
+}

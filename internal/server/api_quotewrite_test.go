@@ -354,24 +354,37 @@ func TestAPIQuoteWriteRefusals(t *testing.T) {
 		}
 	}
 
-	// Malformed bodies: an unknown field, an unknown item or line field,
-	// lines not an object, trailing data.
-	for _, b := range []string{
-		strings.Replace(good, `"label"`, `"labels"`, 1),
-		strings.Replace(good, `"egress"`, `"egres"`, 1),
-		strings.Replace(good, `"over 20 GB"`, `"x","colour":"red"`, 1),
-		strings.Replace(good, `"lines":{`, `"lines":[{`, 1),
-		good + `{}`,
-		`[]`,
+	// Malformed bodies: an unknown field, an unknown item or line field
+	// and lines not an object are named by their paths; trailing data and
+	// a body that is no object are the body's.
+	for _, b := range []struct{ body, field, code string }{
+		{strings.Replace(good, `"label"`, `"labels"`, 1), "labels", "api.error.field_unknown"},
+		{strings.Replace(good, `"egress"`, `"egres"`, 1), "lines.egres", "api.error.field_unknown"},
+		{strings.Replace(good, `"over 20 GB"`, `"x","colour":"red"`, 1), "lines.egress.colour", "api.error.field_unknown"},
+		{strings.Replace(good, `"label"`, `"label":"x","label"`, 1), "label", "api.error.field_duplicate"},
+		{good[:len(good)-1] + `,"lines":{}}`, "lines", "api.error.field_duplicate"},
+		{good + `{}`, "", "api.error.json"},
+		{`[]`, "", "api.error.json"},
 	} {
-		if e := qwRefused(t, apiCall(t, app, http.MethodPost, "/api/v1/quotes", editor, b), http.StatusUnprocessableEntity); e[""][0] != "api.error.json" {
-			t.Errorf("%.60s…: %v", b, e)
+		if e := qwRefused(t, apiCall(t, app, http.MethodPost, "/api/v1/quotes", editor, b.body), http.StatusUnprocessableEntity); e[b.field][0] != b.code || len(e) != 1 {
+			t.Errorf("%.60s…: %v, want %s naming %q", b.body, e, b.code, b.field)
 		}
 	}
-	// Text the database cannot store is refused as a form's is.
-	nul := qwQuote(gpuID)
-	nul["notes"] = "a\u0000b"
-	qwRefused(t, apiCall(t, app, http.MethodPost, "/api/v1/quotes", editor, qwJSON(t, nul)), http.StatusBadRequest)
+	arr := qwQuote(gpuID)
+	arr["lines"] = []any{map[string]any{"item": "egress"}}
+	if e := qwRefused(t, apiCall(t, app, http.MethodPost, "/api/v1/quotes", editor, qwJSON(t, arr)),
+		http.StatusUnprocessableEntity); e["lines"][0] != "api.error.type.object" || len(e) != 1 {
+		t.Errorf("lines as an array: %v", e)
+	}
+	// Text the database cannot store is the field's problem, as a form's
+	// is refused by the input guard.
+	for _, bad := range []string{"a\u0000b", "a\u0001b", "a\u007fb"} {
+		nul := qwQuote(gpuID)
+		nul["notes"] = bad
+		if e := qwRefused(t, apiCall(t, app, http.MethodPost, "/api/v1/quotes", editor, qwJSON(t, nul)), http.StatusUnprocessableEntity); e["notes"][0] != "api.error.text" {
+			t.Errorf("notes %q: %v", bad, e)
+		}
+	}
 
 	if after := qwCounts(t, app); after != before {
 		t.Errorf("a refused write wrote: %v → %v", before, after)
@@ -482,7 +495,7 @@ func TestAPIReferencePriceAndFXRate(t *testing.T) {
 		t.Errorf("bad rate: %v", errs)
 	}
 	if e := qwRefused(t, apiCall(t, app, http.MethodPost, "/api/v1/fx-rates", token, `{"base":"USD","when":"today"}`),
-		http.StatusUnprocessableEntity); e[""][0] != "api.error.json" {
+		http.StatusUnprocessableEntity); e["when"][0] != "api.error.field_unknown" {
 		t.Errorf("unknown field: %v", e)
 	}
 	if after := qwCounts(t, app); after != before {

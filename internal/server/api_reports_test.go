@@ -123,7 +123,8 @@ func TestAPICompareSameFiguresAsPage(t *testing.T) {
 		t.Errorf("no comparable quote: %d %s", r.StatusCode, r.Body)
 	}
 	r = apiCall(t, app, http.MethodPost, "/api/v1/compare", token, `{"profile": {"hours_per_month": 200}, "quotes": [1]}`)
-	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `"api.error.json"`) {
+	if codes := apiErrorCodes(t, r.Body); r.StatusCode != http.StatusUnprocessableEntity || len(codes) != 1 ||
+		codes[0] != "profile.hours_per_month:api.write.error.text" {
 		t.Errorf("a decimal as a JSON number: %d %s", r.StatusCode, r.Body)
 	}
 }

@@ -84,7 +84,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 		case errors.Is(err, auth.ErrInsufficientScope):
 			code, msgID = "insufficient_scope", "api.error.scope"
 		}
-		_ = APIErrors(c, status, []apierror.Error{{Code: code, Message: tr.T(msgID)}})
+		msg := tr.T(msgID)
+		if n := web.BodyLimit(c.Request().Context()); status == http.StatusRequestEntityTooLarge && n > 0 {
+			// The body bound of the endpoint, named (docs/RULES.md §19.1).
+			msg = tr.T("api.error.too_large", "Size", web.ByteSize(n))
+		}
+		_ = APIErrors(c, status, []apierror.Error{{Code: code, Message: msg}})
 		return
 	}
 	p := s.Page(c, titleID)

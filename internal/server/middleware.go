@@ -15,13 +15,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/form"
 	"gpuquote/internal/store"
 	"gpuquote/web"
 )
@@ -57,18 +57,9 @@ func securityHeaders(tls bool) echo.MiddlewareFunc {
 // aside), or bytes that are not UTF-8.
 var ErrUnstorableText = errors.New("request text holds control characters or is not UTF-8")
 
-// StorableText reports whether s may be stored and shown as it is.
-func StorableText(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
-			return false
-		}
-	}
-	return true
-}
+// StorableText reports whether s may be stored and shown as it is
+// (form.StorableText: the one text guard of the form and JSON doors).
+func StorableText(s string) bool { return form.StorableText(s) }
 
 // inputGuard refuses, with 400 and a message saying why, a request whose
 // query or posted form (URL-encoded; uploads are read by their own

@@ -10,7 +10,8 @@ import (
 // the handler. Bare routes (health, metrics, assets) skip sessions and CSRF;
 // Limited routes are public work anyone may ask for, rate-limited per
 // client address. BodyLimit, when set, replaces the global request body
-// limit for this route (file uploads).
+// limit for this route, above it (file uploads) or below it (the JSON
+// doors' 256 KiB, docs/RULES.md §19.1).
 type Route struct {
 	Method    string
 	Path      string

@@ -81,3 +81,40 @@ func TestRouteWalkAnswersNoServerError(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteWalkJSONBodiesAnswerNoServerError walks every JSON door of the
+// route table (every POST under /api/ but the trial evidence endpoint,
+// which reads pasted text) with an admin's token of every scope: each
+// value of a valid body, one at a time, is replaced by each of
+// walkJSONValues — the route walk's hostile strings and values of every
+// other JSON type — and whole bodies that are no object, hold a key twice,
+// nest too deep or are not UTF-8 are sent. No answer may be a server
+// error (docs/RULES.md §16.4); a door without a case fails the test.
+func TestRouteWalkJSONBodiesAnswerNoServerError(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.PublicRateLimit = 0 })
+	token, _ := apiToken(t, app, auth.RoleAdmin)
+	cases := jsonWalkCases(t)
+	walked := 0
+	for _, r := range app.Server.Routes() {
+		key := r.Method + " " + r.Path
+		if r.Method != http.MethodPost || !strings.HasPrefix(r.Path, "/api/") || r.Path == "/api/v1/verify/nvidia-smi" {
+			continue
+		}
+		c, ok := cases[key]
+		if !ok {
+			t.Errorf("%s is a JSON door without a case in jsonWalkCases", key)
+			continue
+		}
+		walked++
+		start := time.Now()
+		path, body := c(app, token)
+		n := walkJSONRoute(t, app, token, key, path, body)
+		if testing.Verbose() {
+			t.Logf("%s: %d requests in %v", key, n, time.Since(start).Round(time.Millisecond))
+		}
+	}
+	if walked != len(cases) {
+		t.Errorf("%d JSON doors walked, %d cases: a case names no route", walked, len(cases))
+	}
+}

@@ -1,11 +1,14 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -492,4 +495,197 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// walkJSONValues are what the JSON walk puts in every value of a JSON
+// body, in place of a valid one: the walk's strings as JSON strings (a
+// NUL, a control character, numbers beyond every column, an exponent,
+// nothing, 10,000 characters), DEL and a line break, and values of every
+// other JSON type — numbers beyond float64 and int64, a fraction, a
+// negative, a boolean, null, an object holding a NUL and an array.
+var walkJSONValues = func() []json.RawMessage {
+	var out []json.RawMessage
+	for _, v := range append(walkValues, "a\x7fb", "a\r\nb") {
+		b, _ := json.Marshal(v)
+		out = append(out, b)
+	}
+	for _, raw := range []string{`1e400`, `123456789012345678901234567890`, `-1`, `1.5`, `true`, `null`, `{"a\u0000": 1}`, `["\u0000"]`, `{}`} {
+		out = append(out, json.RawMessage(raw))
+	}
+	return out
+}()
+
+// walkJSONBodies are whole bodies the JSON walk sends each JSON door:
+// none, not an object, a key twice, nested too deep, not UTF-8.
+var walkJSONBodies = []string{``, `[]`, `"x"`, `1e400`, `{"a": 1, "a": 2}`, `{} {}`, strings.Repeat(`{"a":`, 40) + `1` + strings.Repeat(`}`, 40),
+	"{\"note\": \"\xff\"}"}
+
+// jsonWalkCase is a JSON door's concrete path and a valid body, made over
+// a's records for the caller whose token is token.
+type jsonWalkCase func(a *testutil.App, token string) (path string, body map[string]any)
+
+// walkQuoteBody is a quote's valid JSON write body on the test market.
+func walkQuoteBody(a *testutil.App) map[string]any {
+	pid, gid := marketRefs(a)
+	return map[string]any{"platform": pid, "gpu_model": gid, "label": "walk", "gpu_count": 1, "sharing": "dedicated",
+		"currency": "EUR", "hourly": "0.471", "monthly": "284", "billing_granularity": "second", "prices_include_tax": false,
+		"tax_rate": "0.06", "as_of": "2025-01-15", "source": "walk", "notes": "walk",
+		"lines": map[string]any{"egress": map[string]any{"status": "charged", "unit": "per_gb", "unit_price": "0.8", "free_allowance": "20",
+			"in_writing": true, "note": "walk"}, "public_ip": map[string]any{"status": "included"}}}
+}
+
+// jsonObject is body as a generic JSON object.
+func jsonObject(t *testing.T, body string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(body), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// jsonWalkCases are the JSON doors of the route table: every POST under
+// /api/ but the trial evidence endpoint, which reads pasted text.
+func jsonWalkCases(t *testing.T) map[string]jsonWalkCase {
+	fixed := func(path string, body func(a *testutil.App) map[string]any) jsonWalkCase {
+		return func(a *testutil.App, _ string) (string, map[string]any) { return path, body(a) }
+	}
+	compare := func(a *testutil.App) map[string]any { return apiMarketCompare(publishedQuote(a)) }
+	step := func(action string) jsonWalkCase {
+		return func(a *testutil.App, _ string) (string, map[string]any) {
+			return "/api/v1/reports/" + itoa(someonesReport(a, "submitted")) + "/" + action, map[string]any{"comment": "walk"}
+		}
+	}
+	return map[string]jsonWalkCase{
+		"POST /api/v1/tco/evaluate": fixed("/api/v1/tco/evaluate", func(*testutil.App) map[string]any { return jsonObject(t, golden("", "200")) }),
+		"POST /api/v1/tco/rent-vs-buy": fixed("/api/v1/tco/rent-vs-buy", func(*testutil.App) map[string]any {
+			return jsonObject(t, rentBuyBody("200", "12"))
+		}),
+		"POST /api/v1/compare": fixed("/api/v1/compare", compare),
+		"POST /api/v1/quotes":  fixed("/api/v1/quotes", walkQuoteBody),
+		"POST /api/v1/quotes/:id/versions": func(a *testutil.App, _ string) (string, map[string]any) {
+			return "/api/v1/quotes/" + itoa(publishedQuote(a)) + "/versions", walkQuoteBody(a)
+		},
+		"POST /api/v1/proposals": fixed("/api/v1/proposals", func(a *testutil.App) map[string]any {
+			b := walkQuoteBody(a)
+			b["vendor_message"] = "walk"
+			return b
+		}),
+		"POST /api/v1/reference-prices": fixed("/api/v1/reference-prices", func(*testutil.App) map[string]any {
+			return map[string]any{"item": "egress", "currency": "CNY", "unit": "per_gb", "unit_price": "0.8", "as_of": "2001-01-01", "source": "walk"}
+		}),
+		"POST /api/v1/fx-rates": fixed("/api/v1/fx-rates", func(*testutil.App) map[string]any {
+			return map[string]any{"base": "EUR", "quote": "CNY", "rate": "7.8", "as_of": "2001-01-01", "source": "walk"}
+		}),
+		"POST /api/v1/reports": fixed("/api/v1/reports", func(a *testutil.App) map[string]any {
+			b := compare(a)
+			b["title"], b["purpose"], b["revise_of"] = "walk", "walk", 0
+			return b
+		}),
+		"POST /api/v1/reports/:id/submit": func(a *testutil.App, token string) (string, map[string]any) {
+			b := compare(a)
+			b["title"] = "walk"
+			r := apiCall(t, a, http.MethodPost, "/api/v1/reports", token, jsonText(t, b))
+			var rep struct{ ID int64 }
+			if err := json.Unmarshal([]byte(r.Body), &rep); err != nil || rep.ID == 0 {
+				t.Fatalf("a report to submit: %d %s", r.StatusCode, r.Body)
+			}
+			return "/api/v1/reports/" + itoa(rep.ID) + "/submit", map[string]any{"comment": "walk"}
+		},
+		"POST /api/v1/reports/:id/approve": step("approve"),
+		"POST /api/v1/reports/:id/return":  step("return"),
+		"POST /api/v1/trials/:id/checks": func(a *testutil.App, _ string) (string, map[string]any) {
+			return "/api/v1/trials/" + itoa(routeTrial(a)) + "/checks",
+				map[string]any{"check": 1, "state": "fail", "note": "walk", "measured": "1", "output": "walk"}
+		},
+		"POST /api/v1/availability": fixed("/api/v1/availability", func(a *testutil.App) map[string]any {
+			return map[string]any{"platform": testfactory.Platform(a.T, a.Store, market.Platform{}).ID,
+				"gpu_model": testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID, "attempted_at": "2026-01-10T13:30",
+				"gpu_count": 2, "obtained": true, "wait_minutes": 12, "note": "walk"}
+		}),
+	}
+}
+
+// jsonPaths lists the path of every value in v below the root (an
+// object's members, an array's first element only: the others are read
+// alike), containers before what they hold.
+func jsonPaths(v any, prefix []any) [][]any {
+	var out [][]any
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			p := append(append([]any(nil), prefix...), k)
+			out = append(out, p)
+			out = append(out, jsonPaths(x[k], p)...)
+		}
+	case []any:
+		if len(x) > 0 {
+			p := append(append([]any(nil), prefix...), 0)
+			out = append(out, p)
+			out = append(out, jsonPaths(x[0], p)...)
+		}
+	}
+	return out
+}
+
+// jsonWith is a deep copy of v with the value at path replaced by raw.
+func jsonWith(v any, path []any, raw json.RawMessage) any {
+	if len(path) == 0 {
+		return raw
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = e
+		}
+		k := path[0].(string)
+		out[k] = jsonWith(x[k], path[1:], raw)
+		return out
+	case []any:
+		out := append([]any(nil), x...)
+		i := path[0].(int)
+		out[i] = jsonWith(x[i], path[1:], raw)
+		return out
+	}
+	return v
+}
+
+// walkJSONRoute sends one JSON door each walk value in each value of its
+// body, and each whole walk body; it returns how many requests it sent.
+func walkJSONRoute(t *testing.T, app *testutil.App, token, key, path string, body map[string]any) int {
+	t.Helper()
+	n := 0
+	send := func(payload, what string) {
+		t.Helper()
+		n++
+		if r := apiCall(t, app, http.MethodPost, path, token, payload); r.StatusCode >= 500 {
+			t.Errorf("%s with %s: status %d %s", key, what, r.StatusCode, r.Body)
+		}
+	}
+	// apiCall sends no body for "": send the empty body as whitespace.
+	for _, b := range walkJSONBodies {
+		if b == "" {
+			b = " "
+		}
+		send(b, fmt.Sprintf("the body %.40q", b))
+	}
+	var generic any = body
+	if b, err := json.Marshal(body); err == nil {
+		_ = json.Unmarshal(b, &generic) // numbers as float64 are fine: the valid body's are small
+	}
+	for _, p := range jsonPaths(generic, nil) {
+		for _, v := range walkJSONValues {
+			b, err := json.Marshal(jsonWith(generic, p, v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			label := string(v)
+			if len(label) > 40 {
+				label = fmt.Sprintf("%.10s… (%d bytes)", label, len(label))
+			}
+			send(string(b), fmt.Sprintf("%v = %s", p, label))
+		}
+	}
+	return n
 }

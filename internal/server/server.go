@@ -114,7 +114,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// Every refusal (a body over the limit, a rate limit, a policy) runs
 	// after the language and the session are loaded, so its error page is
 	// translated and shows who is signed in. A route with its own
-	// BodyLimit (an upload) gets it, never below the global one.
+	// BodyLimit (an upload, a JSON door) gets it instead of the global one.
 	limiter := publicLimiter(d.Store, d.Logger, d.Config.PublicRateLimit)
 	site := auth.Site{PublicURL: d.Config.PublicURL, TLS: d.Config.TLS}
 	for _, r := range routes {
@@ -125,7 +125,11 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		if r.Limited && limiter != nil {
 			mw = append(mw, limiter)
 		}
-		mw = append(mw, bodyLimit(max(r.BodyLimit, d.Config.BodyLimit)), inputGuard, idGuard)
+		limit := d.Config.BodyLimit
+		if r.BodyLimit > 0 {
+			limit = r.BodyLimit
+		}
+		mw = append(mw, bodyLimit(limit), inputGuard, idGuard)
 		if !r.Bare {
 			mw = append(mw, s.Auth.Require(r.Policy), auth.CSRF(r.Policy, site))
 		}

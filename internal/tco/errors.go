@@ -78,6 +78,12 @@ const (
 	CodeDuplicateKey = "duplicate_key"
 	// CodeWrongType: the JSON value has the wrong type (Expected).
 	CodeWrongType = "wrong_type"
+	// CodeDecimalAsNumber: a decimal sent as a JSON number; decimals are
+	// strings (docs/RULES.md §19.1).
+	CodeDecimalAsNumber = "decimal_as_number"
+	// CodeUnstorableText: text holding a NUL byte or another control
+	// character, or bytes that are not UTF-8 (docs/RULES.md §16.4).
+	CodeUnstorableText = "unstorable_text"
 	// CodeRequired: a required field is missing.
 	CodeRequired = "required"
 	// CodeInvalidDecimal: not a plain decimal number.
@@ -163,5 +169,6 @@ var ErrorCodes = []string{
 	CodeUnknownGranularity, CodeUnknownBetweenRuns, CodeUnknownTask, CodeUnknownPrecision,
 	CodePrecisionNotForTask, CodeNoPrice, CodeNoAllowedMode, CodePriceOnFreeLine,
 	CodeFXRateRequired, CodeFXRateNotOne, CodeDuplicateReference, CodeUnknownSource,
-	CodeQuoteIDNotMarket, CodeAllowanceNotAllowed, CodeCurrencyMismatch,
+	CodeQuoteIDNotMarket, CodeAllowanceNotAllowed, CodeCurrencyMismatch, CodeDecimalAsNumber,
+	CodeUnstorableText,
 }

@@ -145,7 +145,7 @@ func TestFullRequest(t *testing.T) {
 	// 0.128 × 1.06 = 379.904 → 379.90. Hidden: snapshot 0.05 × 200 × 2 × 2 =
 	// 40 CNY → 5.4272 → 5.43. Migration one-off 0.1 × 300 × 2 = 60 → 8.1408
 	// → 8.14. tco 393.47; effective 393.47 ÷ (200 × 2 × 2 × 8) = 0.061479…
-	body := `{"report_currency": "EUR", "fx_rate": 0.128, "fx_date": "2026-03-02",
+	body := `{"report_currency": "EUR", "fx_rate": "0.128", "fx_date": "2026-03-02",
 	  "quote": {"currency": "CNY", "gpu_model": "RTX 4090", "gpu_count": 8, "vram_gb": "24",
 	    "sharing": "dedicated", "hourly": "3.5", "billing_granularity": "minute",
 	    "included_mbps": "10", "included_system_disk_gb": "50", "included_data_disk_gb": "0",
@@ -369,24 +369,45 @@ func TestBodyErrors(t *testing.T) {
 	}
 }
 
-func TestNumbersNeverThroughFloat(t *testing.T) {
-	// 0.1 + 0.2 style noise cannot appear: JSON numbers are read from their
-	// literal text. 0.471 as a number gives exactly the golden 94.20; a
-	// 17-digit price survives exactly.
-	body := strings.Replace(exampleRequest, `"hourly": "0.471"`, `"hourly": 0.471`, 1)
-	r := evaluateOK(t, body, nil)
-	if r.Modes[0].TCO != "94.20" {
-		t.Errorf("hourly %s", r.Modes[0].TCO)
+// TestUnstorableTextIsNamed: a string holding a NUL byte, another control
+// character or DEL, or bytes that are not UTF-8, is named at its path as
+// the form doors' guard refuses it (docs/RULES.md §16.4); tab and line
+// breaks are text.
+func TestUnstorableTextIsNamed(t *testing.T) {
+	const prof = `"profile": {"hours_per_month": "1", "months": 1, "instances": 1}`
+	for _, note := range []string{`"a\u0000b"`, `"a\u0001b"`, "\"a\x7fb\"", "\"a\xffb\""} {
+		body := `{"quote": {"currency": "EUR", "gpu_count": 1, "prices_include_tax": true, "hourly": "1",
+			"lines": [{"item": "egress", "status": "included", "note": ` + note + `}]}, ` + prof + `}`
+		_, errs := Decode([]byte(body))
+		if got := errorSet(errs); !reflect.DeepEqual(got, []string{"quote.lines[0].note:unstorable_text"}) {
+			t.Errorf("%q: %v", note, got)
+		}
 	}
-	// Decode alone also reports the required fields this minimal body
-	// lacks; only the field under test matters here.
+	body := `{"quote": {"currency": "EUR", "gpu_count": 1, "prices_include_tax": true, "hourly": "1",
+		"lines": [{"item": "egress", "status": "included", "note": "a\tb\r\nc"}]}, ` + prof + `}`
+	if _, errs := Decode([]byte(body)); len(errs) > 0 {
+		t.Errorf("tab and line breaks: %v", errorSet(errs))
+	}
+}
+
+func TestNumbersNeverThroughFloat(t *testing.T) {
+	// 0.1 + 0.2 style noise cannot appear: decimals travel as strings and
+	// are read from their text; a 17-digit price survives exactly. A
+	// decimal sent as a JSON number, whatever its literal, is refused and
+	// named as such (docs/RULES.md §19.1).
 	const minimal = `"currency": "EUR", "gpu_count": 1, "prices_include_tax": true`
 	const prof = `"profile": {"hours_per_month": "1", "months": 1, "instances": 1}`
-	req, errs := Decode([]byte(`{"quote": {` + minimal + `, "hourly": 0.100000000000000005}, ` + prof + `}`))
+	req, errs := Decode([]byte(`{"quote": {` + minimal + `, "hourly": "0.100000000000000005"}, ` + prof + `}`))
 	if len(errs) > 0 || money.String(req.Quote.Hourly.Decimal) != "0.100000000000000005" {
 		t.Errorf("decoded %s %v", req.Quote.Hourly.Decimal, errs)
 	}
-	for _, lit := range []string{`1e2`, `1E400`, `-0.5e-3`} {
+	for _, lit := range []string{`0.471`, `0.100000000000000005`, `1`, `1e2`, `1E400`, `-0.5e-3`} {
+		_, errs := Decode([]byte(`{"quote": {` + minimal + `, "hourly": ` + lit + `}, ` + prof + `}`))
+		if got := errorSet(errs); !reflect.DeepEqual(got, []string{"quote.hourly:decimal_as_number"}) {
+			t.Errorf("%s: %v", lit, got)
+		}
+	}
+	for _, lit := range []string{`"1e2"`, `"-0.5e-3"`, `"0x10"`} {
 		_, errs := Decode([]byte(`{"quote": {` + minimal + `, "hourly": ` + lit + `}, ` + prof + `}`))
 		if got := errorSet(errs); !reflect.DeepEqual(got, []string{"quote.hourly:invalid_decimal"}) {
 			t.Errorf("%s: %v", lit, got)

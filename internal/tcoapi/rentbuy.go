@@ -147,7 +147,7 @@ func hasField(errs []FieldError, field string) bool {
 func (w *walker) own(path string, n *node, o *tco.Own) {
 	var hasCount, hasPrice, hasLoad, hasKWh, hasTax bool
 	w.object(path, n, func(path, key string, v *node) bool {
-		present := v.kind != kindNull
+		present := v.Kind != kindNull
 		switch key {
 		case "currency":
 			o.Currency = w.str(path, v)
@@ -212,7 +212,7 @@ func (w *walker) own(path string, n *node, o *tco.Own) {
 		}
 		return true
 	})
-	if n.kind != kindObject {
+	if n.Kind != kindObject {
 		return
 	}
 	// No safe default: one GPU for an 8-GPU server misstates the rate per

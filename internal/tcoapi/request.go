@@ -38,9 +38,8 @@ const DateLayout = "2006-01-02"
 // migration_gb, public_ips, tokens_per_second_per_gpu, performance_ratio,
 // task, params_billions and precision.
 //
-// Decimals travel as JSON strings; a JSON number is accepted only when its
-// literal is a plain decimal (no exponent), read from its text, never
-// through float64. Whole numbers (gpu_count, commitment_months, months,
+// Decimals travel as JSON strings, never as JSON numbers (a number is
+// refused, named as such), read from their text, never through float64. Whole numbers (gpu_count, commitment_months, months,
 // instances, starts_per_month, public_ips) are JSON numbers without a
 // fraction. Unknown fields are rejected: a misspelt "hours_per_mont" that
 // silently fell back to a default would price the wrong plan.
@@ -99,7 +98,7 @@ func decodeBody(body []byte, fromForm bool, own *tco.Own) (Request, []FieldError
 		return r, errs
 	}
 	w := &walker{errs: errs, form: fromForm}
-	if root.kind != kindObject {
+	if root.Kind != kindObject {
 		w.add("", tco.CodeWrongType, "Expected", "object")
 		return r, w.errs
 	}
@@ -113,7 +112,7 @@ func decodeBody(body []byte, fromForm bool, own *tco.Own) (Request, []FieldError
 		case "fx_date":
 			r.FXDate = w.date(path, v)
 		case "quote":
-			hasQuote = v.kind != kindNull
+			hasQuote = v.Kind != kindNull
 			w.quote(path, v, &r.Quote)
 		case "reference_prices":
 			w.array(path, v, tco.MaxReferencePrices, func(p string, e *node) {
@@ -137,19 +136,19 @@ func decodeBody(body []byte, fromForm bool, own *tco.Own) (Request, []FieldError
 					}
 					return true
 				})
-				if e.kind == kindObject && !has(e, "unit_price") {
+				if e.Kind == kindObject && !has(e, "unit_price") {
 					w.add(p+".unit_price", tco.CodeRequired)
 				}
 				r.ReferencePrices = append(r.ReferencePrices, rp)
 			})
 		case "profile":
-			hasProfile = v.kind != kindNull
+			hasProfile = v.Kind != kindNull
 			w.profile(path, v, &r.Profile)
 		case "own":
 			if own == nil {
 				return false
 			}
-			hasOwn = v.kind != kindNull
+			hasOwn = v.Kind != kindNull
 			w.own(path, v, own)
 		default:
 			return false
@@ -169,9 +168,9 @@ func decodeBody(body []byte, fromForm bool, own *tco.Own) (Request, []FieldError
 }
 
 func has(n *node, key string) bool {
-	for i, k := range n.keys {
+	for i, k := range n.Keys {
 		if k == key {
-			return n.vals[i].kind != kindNull
+			return n.Vals[i].Kind != kindNull
 		}
 	}
 	return false
@@ -210,15 +209,15 @@ func (w *walker) hasError(field string) bool {
 // object walks an object's members in document order; visit returns false
 // for a key the API does not have.
 func (w *walker) object(path string, n *node, visit func(path, key string, v *node) bool) {
-	if n.kind != kindObject {
-		if n.kind != kindNull {
+	if n.Kind != kindObject {
+		if n.Kind != kindNull {
 			w.add(path, tco.CodeWrongType, "Expected", "object")
 		}
 		return
 	}
-	for i, key := range n.keys {
+	for i, key := range n.Keys {
 		child := join(path, key)
-		if !visit(child, key, n.vals[i]) {
+		if !visit(child, key, n.Vals[i]) {
 			w.add(child, tco.CodeUnknownField)
 		}
 	}
@@ -226,24 +225,24 @@ func (w *walker) object(path string, n *node, visit func(path, key string, v *no
 
 func (w *walker) array(path string, n *node, max int, each func(path string, v *node)) {
 	switch {
-	case n.kind == kindNull:
+	case n.Kind == kindNull:
 		return
-	case n.kind != kindArray:
+	case n.Kind != kindArray:
 		w.add(path, tco.CodeWrongType, "Expected", "array")
 		return
-	case len(n.vals) > max:
+	case len(n.Vals) > max:
 		w.add(path, tco.CodeTooMany, "Max", strconv.Itoa(max))
 		return
 	}
-	for i, v := range n.vals {
+	for i, v := range n.Vals {
 		each(index(path, i), v)
 	}
 }
 
 func (w *walker) str(path string, n *node) string {
-	switch n.kind {
+	switch n.Kind {
 	case kindString:
-		return n.text
+		return n.Text
 	case kindNull:
 		return ""
 	}
@@ -251,17 +250,21 @@ func (w *walker) str(path string, n *node) string {
 	return ""
 }
 
-// dec reads a decimal: a JSON string, or a JSON number whose literal is a
-// plain decimal; null is absent.
+// dec reads a decimal: a JSON string holding a plain decimal; null is
+// absent. A JSON number is refused, named as such: decimals are strings
+// (docs/RULES.md §19.1).
 func (w *walker) dec(path string, n *node) decimal.NullDecimal {
-	switch n.kind {
+	switch n.Kind {
 	case kindNull:
 		return decimal.NullDecimal{}
-	case kindString, kindNumber:
-		d, err := money.ParseDecimal(n.text)
+	case kindNumber:
+		w.add(path, tco.CodeDecimalAsNumber)
+		return given
+	case kindString:
+		d, err := money.ParseDecimal(n.Text)
 		if err != nil {
 			if w.form {
-				w.addWorded(path, tco.CodeInvalidDecimal, form.NumberProblem(n.text, false))
+				w.addWorded(path, tco.CodeInvalidDecimal, form.NumberProblem(n.Text, false))
 			} else {
 				w.add(path, tco.CodeInvalidDecimal)
 			}
@@ -288,11 +291,11 @@ func (w *walker) decOrZero(path string, n *node) decimal.Decimal {
 // exponent. min and max are the field's bounds (tco.Validate checks them);
 // a form's value that cannot be read is worded with them.
 func (w *walker) integer(path string, n *node, min, max int) (int, bool) {
-	switch n.kind {
+	switch n.Kind {
 	case kindNull:
 		return 0, false
 	case kindNumber:
-		s := n.text
+		s := n.Text
 		digits := strings.TrimPrefix(s, "-")
 		if strings.ContainsAny(digits, ".eE") {
 			w.add(path, tco.CodeNotInteger)
@@ -317,10 +320,10 @@ func (w *walker) integer(path string, n *node, min, max int) (int, bool) {
 		if w.form {
 			// What was typed into a count: a whole number too long to be
 			// one the field allows, or not a whole number at all.
-			if allDigits(strings.TrimPrefix(n.text, "-")) {
+			if allDigits(strings.TrimPrefix(n.Text, "-")) {
 				w.formRange(path, min, max)
 			} else {
-				w.addWorded(path, tco.CodeNotInteger, form.NumberProblem(n.text, true))
+				w.addWorded(path, tco.CodeNotInteger, form.NumberProblem(n.Text, true))
 			}
 			return 0, false
 		}
@@ -351,16 +354,16 @@ func allDigits(s string) bool {
 // id reads a record id (a market reference's quote_id): a whole number of
 // up to 18 digits; null is absent (0). Its range is checked by tco.Validate.
 func (w *walker) id(path string, n *node) int64 {
-	switch n.kind {
+	switch n.Kind {
 	case kindNull:
 		return 0
 	case kindNumber:
-		digits := strings.TrimPrefix(n.text, "-")
+		digits := strings.TrimPrefix(n.Text, "-")
 		if strings.ContainsAny(digits, ".eE") {
 			w.add(path, tco.CodeNotInteger)
 			return 0
 		}
-		v, err := strconv.ParseInt(n.text, 10, 64)
+		v, err := strconv.ParseInt(n.Text, 10, 64)
 		if err != nil || len(digits) > 18 {
 			w.add(path, tco.CodeTooLarge, "Max", "999999999999999999")
 			return 0
@@ -372,11 +375,11 @@ func (w *walker) id(path string, n *node) int64 {
 }
 
 func (w *walker) boolean(path string, n *node) *bool {
-	switch n.kind {
+	switch n.Kind {
 	case kindNull:
 		return nil
 	case kindBool:
-		b := n.b
+		b := n.Bool
 		return &b
 	case kindString:
 		if w.form {
@@ -412,7 +415,7 @@ func (w *walker) quote(path string, n *node, q *tco.Quote) {
 			q.GPUModel = w.str(path, v)
 		case "gpu_count":
 			q.GPUCount, hasCount = w.integer(path, v, 1, tco.MaxGPUCount)
-			hasCount = hasCount || v.kind != kindNull
+			hasCount = hasCount || v.Kind != kindNull
 		case "vram_gb":
 			q.VRAMGB = w.dec(path, v)
 		case "sharing":
@@ -451,7 +454,7 @@ func (w *walker) quote(path string, n *node, q *tco.Quote) {
 				// "tax_rate required" on its account.
 				q.PricesIncludeTax = true
 			}
-			hasTax = v.kind != kindNull
+			hasTax = v.Kind != kindNull
 		case "tax_rate":
 			q.TaxRate = w.dec(path, v)
 		case "as_of":
@@ -467,7 +470,7 @@ func (w *walker) quote(path string, n *node, q *tco.Quote) {
 		}
 		return true
 	})
-	if n.kind != kindObject {
+	if n.Kind != kindObject {
 		return
 	}
 	// gpu_count and prices_include_tax have no safe default: one GPU for an
@@ -507,7 +510,7 @@ func (w *walker) line(path string, n *node, l *tco.Line) {
 func (w *walker) profile(path string, n *node, p *tco.Profile) {
 	var hasHours, hasMonths, hasInstances bool
 	w.object(path, n, func(path, key string, v *node) bool {
-		present := v.kind != kindNull
+		present := v.Kind != kindNull
 		switch key {
 		case "hours_per_month":
 			p.HoursPerMonth = w.decOrZero(path, v)
@@ -567,7 +570,7 @@ func (w *walker) profile(path string, n *node, p *tco.Profile) {
 		}
 		return true
 	})
-	if n.kind != kindObject {
+	if n.Kind != kindObject {
 		return
 	}
 	if !hasHours {

@@ -37,7 +37,7 @@ func ReadResult(r *form.Reader, check int, output string) Record {
 	if !rec.State.Valid() {
 		r.Fail("state", "trials.error.state")
 	}
-	rec.Note = r.Text("note", MaxCheckNote)
+	rec.Note = r.Paragraphs("note", MaxCheckNote)
 	rec.Measured = r.Text("measured", MaxCheckMeasured)
 	rec.Output = Output(output)
 	if utf8.RuneCountInString(rec.Output) > MaxCheckOutput {

@@ -126,13 +126,21 @@ func parseReading(v string, u unit) (decimal.NullDecimal, bool) {
 	if err != nil {
 		return decimal.NullDecimal{}, false
 	}
-	if divide {
-		d = d.Div(factor)
-	} else {
-		d = d.Mul(factor)
+	switch {
+	case factor.Equal(decimal.New(1, 0)):
+		// As printed: its places kept (657.90 W), for the evidence
+		// shown back (docs/RULES.md §9.3).
+	case divide:
+		d = plain(d.Div(factor))
+	default:
+		d = plain(d.Mul(factor))
 	}
 	return decimal.NullDecimal{Decimal: d, Valid: true}, true
 }
+
+// plain is d without the zeros a conversion left after its last
+// significant place (1.98 GHz is 1980 MHz, not 1980.00).
+func plain(d decimal.Decimal) decimal.Decimal { return decimal.RequireFromString(d.String()) }
 
 // normaliseNumber turns a localised unsigned number into plain decimal
 // text ("24,564" → "24564", "350,00" → "350.00", "1.234,5" → "1234.5").

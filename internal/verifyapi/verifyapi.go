@@ -91,11 +91,13 @@ func NewResponse(r verify.Report, g market.GPUModel, checks []verify.Check, tmap
 		}
 		return &s
 	}
+	// A reading keeps the places nvidia-smi printed (657.90 W is
+	// "657.90", never "657.9"): evidence is shown as it was written.
 	dec := func(d decimal.NullDecimal) *string {
 		if !d.Valid {
 			return nil
 		}
-		return str(d.Decimal.String())
+		return str(d.Decimal.StringFixed(max(0, -d.Decimal.Exponent())))
 	}
 	integer := func(p *int) *string {
 		if p == nil {
