@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"time"
 
 	"gpuquote/internal/sample"
 	"gpuquote/internal/store"
@@ -22,5 +23,6 @@ func loadSampleMarket(ctx context.Context, st *store.Store, stdout io.Writer) er
 	if err := sample.LoadFacts(ctx, st, stdout); err != nil {
 		return err
 	}
-	return sample.LoadAvailability(ctx, st, stdout)
+	// The attempts are dated the days before the day of loading.
+	return sample.LoadAvailability(ctx, st, stdout, time.Now().UTC())
 }

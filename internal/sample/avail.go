@@ -39,9 +39,12 @@ var sampleAvailability = []struct {
 }
 
 // LoadAvailability loads the sample availability records (after
-// LoadMarket, whose platforms and GPU models they name), dated before
-// sampleRecorded, and says so on stdout.
-func LoadAvailability(ctx context.Context, st *store.Store, stdout io.Writer) error {
+// LoadMarket, whose platforms and GPU models they name), dated the days
+// before today, the day they are loaded, so that they stay inside the
+// statistics' 90-day window for weeks (docs/RULES.md §18.2), and says so
+// on stdout.
+func LoadAvailability(ctx context.Context, st *store.Store, stdout io.Writer, today time.Time) error {
+	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 	platforms, gpus, err := st.QuoteRefNames(ctx)
 	if err != nil {
 		return err
@@ -62,13 +65,13 @@ func LoadAvailability(ctx context.Context, st *store.Store, stdout io.Writer) er
 		if pid == 0 || gid == 0 {
 			return fmt.Errorf("sample availability: no platform %q or GPU model %q", a.platform, a.gpu)
 		}
-		at := sampleRecorded.AddDate(0, 0, -a.daysBefore).Add(time.Duration(a.hourUTC) * time.Hour)
+		at := day.AddDate(0, 0, -a.daysBefore).Add(time.Duration(a.hourUTC) * time.Hour)
 		if _, err := st.CreateAvailabilityRecord(ctx, user.SystemActor, avail.Input{PlatformID: pid, GPUModelID: gid, AttemptedAt: at,
 			GPUCount: a.count, Obtained: a.obtained, WaitMinutes: a.wait, Note: sampleAvailNote + a.note}); err != nil {
 			return fmt.Errorf("sample availability %s %s: %w", a.platform, a.gpu, err)
 		}
 	}
 	fmt.Fprintf(stdout, "loaded %d sample availability records (examples dated before %s: replace them with your own)\n",
-		len(sampleAvailability), sampleRecorded.Format(time.DateOnly))
+		len(sampleAvailability), day.Format(time.DateOnly))
 	return nil
 }

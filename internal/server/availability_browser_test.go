@@ -27,7 +27,7 @@ func TestBrowserAvailability(t *testing.T) {
 	if err := sample.LoadMarket(ctx, app.Store, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if err := sample.LoadAvailability(ctx, app.Store, io.Discard); err != nil {
+	if err := sample.LoadAvailability(ctx, app.Store, io.Discard, time.Now().UTC()); err != nil {
 		t.Fatal(err)
 	}
 	ids, pids, gpu := publishSample4090s(t, app, "AutoDL 算力云", "晨涧云")
