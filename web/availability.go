@@ -9,6 +9,7 @@ import (
 	"gpuquote/internal/compare"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
 )
 
@@ -172,10 +173,41 @@ func AvailabilityFilterOptions(asked string) []AvailabilityFilterOption {
 // page or a report: the row's name, its pair's record page and the
 // statistics of each window.
 type CompareAvailabilityRow struct {
-	QuoteID int64
-	Name    string
-	URL     string
-	Stats   []AvailabilityStat
+	// QuoteID is the first of the compared quotes on the platform × GPU
+	// model, QuoteIDs all of them, in table order; Quotes their names.
+	QuoteID  int64
+	QuoteIDs []int64
+	Quotes   []string
+	// Name is the platform × GPU model's.
+	Name  string
+	URL   string
+	Stats []AvailabilityStat
+}
+
+// availabilityGroups folds the rows of one platform × GPU model into one, in
+// table order: the pair's statistics are shown once, with the quotes they
+// cover (docs/RULES.md §18.2).
+type availabilityGroups struct {
+	rows []CompareAvailabilityRow
+	at   map[market.PlatformGPU]int
+}
+
+// add puts quote q's pair on the list, with its statistics stats (read only
+// for a pair not seen yet).
+func (a *availabilityGroups) add(tr *i18n.Translator, q quote.Quote, url string, stats func() []AvailabilityStat) {
+	pair := market.PlatformGPU{PlatformID: q.PlatformID, GPUModelID: q.GPUModelID}
+	if a.at == nil {
+		a.at = map[market.PlatformGPU]int{}
+	}
+	i, seen := a.at[pair]
+	if !seen {
+		i = len(a.rows)
+		a.at[pair] = i
+		a.rows = append(a.rows, CompareAvailabilityRow{QuoteID: q.ID, URL: url, Stats: stats(),
+			Name: DisplayName(tr.Lang, q.PlatformNameZH, q.PlatformNameEN) + " · " + q.GPUVendor + " " + q.GPUName})
+	}
+	a.rows[i].QuoteIDs = append(a.rows[i].QuoteIDs, q.ID)
+	a.rows[i].Quotes = append(a.rows[i].Quotes, QuoteName(tr, q))
 }
 
 // ReportAvailability is each row of a report with its platform × GPU
@@ -185,7 +217,7 @@ func ReportAvailability(tr *i18n.Translator, snap report.Snapshot) ([]CompareAva
 	if len(snap.Availability) == 0 {
 		return nil, ""
 	}
-	var out []CompareAvailabilityRow
+	var out availabilityGroups
 	day := ""
 	for _, r := range snap.Rows {
 		a, ok := snap.AvailabilityOf(r.Quote.PlatformID, r.GPU.ID)
@@ -193,10 +225,10 @@ func ReportAvailability(tr *i18n.Translator, snap report.Snapshot) ([]CompareAva
 			continue
 		}
 		day = a.Day
-		out = append(out, CompareAvailabilityRow{QuoteID: r.Quote.ID, Name: QuoteName(tr, r.Quote.AsQuote(r.GPU)),
-			URL: AvailabilityURL(a.PlatformID, a.GPUModelID), Stats: FrozenAvailabilityStats(a.Windows)})
+		out.add(tr, r.Quote.AsQuote(r.GPU), AvailabilityURL(a.PlatformID, a.GPUModelID),
+			func() []AvailabilityStat { return FrozenAvailabilityStats(a.Windows) })
 	}
-	return out, day
+	return out.rows, day
 }
 
 // AddCompareAvailability puts each priced row's availability on the compare
@@ -206,13 +238,15 @@ func AddCompareAvailability(tr *i18n.Translator, v *CompareView, cmp *compare.Co
 		return
 	}
 	v.AvailabilityDay = cmp.In.Today.Format(time.DateOnly)
+	var out availabilityGroups
 	for _, r := range cmp.Rows {
 		if !r.Priced {
 			continue
 		}
-		v.Availability = append(v.Availability, CompareAvailabilityRow{QuoteID: r.Quote.ID, Name: QuoteName(tr, r.Quote),
-			URL: AvailabilityURL(r.Quote.PlatformID, r.Quote.GPUModelID), Stats: AvailabilityStats(cmp.AvailabilityOf(r))})
+		out.add(tr, r.Quote, AvailabilityURL(r.Quote.PlatformID, r.Quote.GPUModelID),
+			func() []AvailabilityStat { return AvailabilityStats(cmp.AvailabilityOf(r)) })
 	}
+	v.Availability = out.rows
 }
 
 // NewAvailabilityPanel is the availability box of a quote or trial page

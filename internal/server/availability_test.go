@@ -356,13 +356,21 @@ func TestCompareShowsAvailabilityAndFilters(t *testing.T) {
 	}{
 		{a, 30, "3 次尝试中 2 次拿到卡（66.7 %），等待中位数 12.5 分钟"},
 		{a, 90, "5 次尝试中 4 次拿到卡（80.0 %），等待中位数 17.5 分钟"},
-		{b, 90, "5 次尝试中 4 次拿到卡（80.0 %），等待中位数 17.5 分钟"},
 		{none, 30, "暂无记录"},
 		{none, 90, "暂无记录"},
 	} {
 		if got := availText(t, page.Body, `[data-testid="avail-row-`+itoa(tc.id)+`"]`, tc.days); got != tc.want {
 			t.Errorf("quote %d, %d days: %q, want %q", tc.id, tc.days, got, tc.want)
 		}
+	}
+	// a and b are offers of one platform × GPU model: its record is shown
+	// once, naming both (it repeated itself for every quote).
+	d := document(t, page.Body)
+	if n := d.Find(`[data-testid^="avail-row-"]`).Length(); n != 2 {
+		t.Errorf("%d availability entries for two platform × GPU models", n)
+	}
+	if q, _ := d.Find(`[data-testid="avail-row-` + itoa(a) + `"]`).Attr("data-quotes"); q != itoa(a)+" "+itoa(b) {
+		t.Errorf("the pair's entry covers quotes %q, want %d and %d", q, a, b)
 	}
 	c.PostForm("/lang", url.Values{"lang": {"en"}})
 	page = c.Get(base)
@@ -422,7 +430,7 @@ func TestReportFreezesAvailability(t *testing.T) {
 	if view.StatusCode != http.StatusOK || csvBody.StatusCode != http.StatusOK || xlsx.StatusCode != http.StatusOK {
 		t.Fatalf("report: %d %d %d", view.StatusCode, csvBody.StatusCode, xlsx.StatusCode)
 	}
-	sec := `[data-testid="report-availability"] [data-testid="avail-row-`
+	sec := `[data-testid="report-availability"] [data-quotes~="`
 	if got := availText(t, view.Body, sec+itoa(a)+`"]`, 30); got != "3 次尝试中 2 次拿到卡（66.7 %），等待中位数 12.5 分钟" {
 		t.Errorf("report page, 30 days: %q", got)
 	}

@@ -128,8 +128,9 @@ func TestCompareSectionsLoadOnDemand(t *testing.T) {
 			t.Errorf("quote %d's lines:\n%s\nthe report's:\n%s", id, g, w)
 		}
 		for _, days := range []int{30, 90} {
-			g := availText(t, avail, `[data-testid="compare-availability"] [data-testid="avail-row-`+itoa(id)+`"]`, days)
-			w := availText(t, rep, `[data-testid="report-availability"] [data-testid="avail-row-`+itoa(id)+`"]`, days)
+			// Each quote's platform × GPU model entry (one per pair).
+			g := availText(t, avail, `[data-testid="compare-availability"] [data-quotes~="`+itoa(id)+`"]`, days)
+			w := availText(t, rep, `[data-testid="report-availability"] [data-quotes~="`+itoa(id)+`"]`, days)
 			if g == "" || g != w {
 				t.Errorf("quote %d, %d days: %q, the report %q", id, days, g, w)
 			}
