@@ -126,6 +126,9 @@ func TestAPIQuoteReadsEveryField(t *testing.T) {
 		"QuoteLine":    reflect.TypeFor[apiQuoteLine](),
 		"Platform":     reflect.TypeFor[apiPlatform](),
 		"GPUModel":     reflect.TypeFor[apiGPUModel](),
+		// The lists of what other operations take by id.
+		"OwnHardwareOption": reflect.TypeFor[apiOwnOption](),
+		"TrialSummary":      reflect.TypeFor[apiTrial](),
 	} {
 		got := described(schema)
 		if want := jsonNames(typ); !slices.Equal(got, want) {

@@ -82,7 +82,9 @@ func TestAPIGuideExamples(t *testing.T) {
 	for i, b := range blocks {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, "sh", "-e", "-c", b[1])
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LC_ALL=C.UTF-8",
+		home := t.TempDir()
+		cmd.Dir = home // where an example saves a file
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LC_ALL=C.UTF-8",
 			"GPUQUOTE_URL=" + front.URL, "GPUQUOTE_TOKEN=" + token}
 		out, err := cmd.CombinedOutput()
 		cancel()
