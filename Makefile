@@ -32,9 +32,10 @@ soak: generate
 build: generate
 	$(GO) build -trimpath -o $(BIN) ./cmd/gpuquote
 
-## generate: regenerate templ components (committed; make test fails when they are stale)
+## generate: regenerate templ components and the generated API client (committed; make test fails when they are stale)
 generate:
 	$(GO) tool templ generate -log-level error
+	$(GO) generate ./internal/apiclient
 
 ## fmt: format Go and templ sources
 fmt:

@@ -19,6 +19,19 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 step() { printf '\n==> %s\n' "$*"; }
 die() { printf 'make test: %s\n' "$*" >&2; exit 1; }
 
+# oaslint installs the two OpenAPI linters TestOpenAPILinters runs
+# (internal/apispec), at the versions tools/oaslint/package-lock.json pins,
+# from the npm registry; again only when the lock file changed.
+oaslint() {
+  command -v npm >/dev/null 2>&1 || die "please install Node.js and npm (e.g. sudo apt-get install -y nodejs npm): the OpenAPI linters need them"
+  local stamp=tools/oaslint/node_modules/.gpuquote-lock.sha256 want
+  want=$(sha256sum tools/oaslint/package-lock.json | cut -d' ' -f1)
+  if [[ ! -f $stamp || $(cat "$stamp") != "$want" ]]; then
+    npm ci --prefix tools/oaslint --no-audit --no-fund --ignore-scripts --loglevel=error
+    echo "$want" >"$stamp"
+  fi
+}
+
 if [[ $mode == quick ]]; then
   shift
   if [[ -z "${GPUQUOTE_TEST_DATABASE_URL:-}" ]]; then
@@ -27,16 +40,18 @@ if [[ $mode == quick ]]; then
     trap 'scripts/test-db.sh stop "$test_pg_dir"' EXIT
     export GPUQUOTE_TEST_DATABASE_URL=$(tail -1 <<<"$started")
   fi
+  oaslint
   go test -count=1 "${@:-./...}"
   exit
 fi
 
-step "browser for the browser tests, curl and jq for the API guide"
+step "browser for the browser tests, curl and jq for the API guide, npm for the OpenAPI linters"
 need=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need+=(chromium)
 # The API guide's test runs docs/API.md's examples with curl and jq.
 command -v curl >/dev/null 2>&1 || need+=(curl)
 command -v jq >/dev/null 2>&1 || need+=(jq)
+command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 if command -v fc-list >/dev/null 2>&1 && ! fc-list :lang=zh 2>/dev/null | grep -q .; then need+=(fonts-wqy-microhei); fi
 if ((${#need[@]})); then
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
@@ -62,6 +77,9 @@ export GPUQUOTE_TEST_DATABASE_URL
 if [[ $(id -u) -eq 0 ]] && ! id postgres >/dev/null 2>&1; then
   useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
 fi
+
+step "the OpenAPI linters (npm ci in tools/oaslint when its lock file changed)"
+oaslint
 
 step "gofmt"
 unformatted=$(gofmt -l $(find . -name '*.go' -not -path './.data/*' -not -path './bin/*'))

@@ -25,8 +25,9 @@ import (
 // market.ReadFXRate) and stored by the same store functions, audited in
 // the same transaction.
 
-// writeShape is what JSON values a write body's field takes; every one
-// also takes null, meaning "not given" (an empty form field).
+// writeShape is the one JSON type a write body's field takes
+// (docs/RULES.md §19.4); every one also takes null, meaning "not given"
+// (an empty form field).
 type writeShape int
 
 const (
@@ -35,37 +36,46 @@ const (
 	// writeDecimal is a decimal as a JSON string, never a JSON number
 	// (docs/RULES.md §19.1).
 	writeDecimal
-	// writeInt is a whole number, as a JSON integer or a string.
+	// writeInt is a whole number, as a JSON integer.
 	writeInt
-	// writeFlag is true or false, or a string the forms read ("true").
+	// writeFlag is true or false.
 	writeFlag
-	// writeRef is a platform or GPU model: its id (an integer) or a name.
-	writeRef
+	// writeName is a platform or GPU model by name or alias: a JSON string.
+	writeName
+	// writeID is a platform or GPU model by id: a JSON integer.
+	writeID
 )
 
-// problem is the catalog id of a value of the wrong JSON type.
-func (w writeShape) problem() string {
+// problem is the catalog id of a value of the wrong JSON type, and its
+// arguments.
+func (w writeShape) problem(name string) (string, []any) {
 	switch w {
 	case writeDecimal:
-		return "api.write.error.decimal"
-	case writeInt:
-		return "api.write.error.integer"
+		return "api.write.error.decimal", nil
+	case writeInt, writeID:
+		return "api.write.error.integer", nil
 	case writeFlag:
-		return "api.write.error.flag"
-	case writeRef:
-		return "api.write.error.ref"
+		return "api.write.error.flag", nil
+	case writeName:
+		return "api.write.error.ref", []any{"ID", name + apiRefIDSuffix}
 	}
-	return "api.write.error.text"
+	return "api.write.error.text", nil
 }
 
 // jsonInteger is a JSON number without fraction or exponent.
 var jsonInteger = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 
-// quoteFieldShape is the JSON shape of a quote field, from its kind.
+// apiRefIDSuffix names the id field beside a platform's or GPU model's
+// name field: platform_id beside platform.
+const apiRefIDSuffix = "_id"
+
+// quoteFieldShape is the JSON shape of a quote field, from its kind: a
+// platform or GPU model under its own name is named (platform, gpu_model);
+// its id goes in the field beside it (platform_id, gpu_model_id).
 func quoteFieldShape(f quote.Field) writeShape {
 	switch f.Kind {
 	case quote.KindRef:
-		return writeRef
+		return writeName
 	case quote.KindDecimal:
 		return writeDecimal
 	case quote.KindInt:
@@ -110,14 +120,15 @@ func (w *writeValues) set(name string, n *jsonbody.Node, shape writeShape) {
 	case jsonbody.Null:
 		ok = true
 	case jsonbody.String:
-		s, ok = n.Text, true
+		s, ok = n.Text, shape == writeText || shape == writeDecimal || shape == writeName
 	case jsonbody.Bool:
 		s, ok = strconv.FormatBool(n.Bool), shape == writeFlag
 	case jsonbody.Number:
-		s, ok = n.Text, (shape == writeInt || shape == writeRef) && jsonInteger.MatchString(n.Text)
+		s, ok = n.Text, (shape == writeInt || shape == writeID) && jsonInteger.MatchString(n.Text)
 	}
 	if !ok {
-		w.errs.Set(name, shape.problem())
+		id, args := shape.problem(name)
+		w.errs.Set(name, id, args...)
 		return
 	}
 	w.vals[name] = s
@@ -148,20 +159,28 @@ func apiReadFields(c echo.Context, shapes map[string]writeShape) (*writeValues, 
 const apiQuoteLinesField = "lines"
 
 // apiReadQuoteBody reads a quote's write body: the quote's fields by their
-// form and CSV names (quote.Fields), the lines, and extra fields of the
-// endpoint. Unknown fields, items or line fields, and lines or a line that
-// is not an object, are named (a *bodyError): "lines.<item>.<field>".
-func apiReadQuoteBody(c echo.Context, extra map[string]writeShape) (*writeValues, error) {
+// form and CSV names (quote.Fields), a platform or GPU model by name
+// (platform, gpu_model) or by id (platform_id, gpu_model_id), the lines,
+// and extra fields of the endpoint. Unknown fields, items or line fields,
+// and lines or a line that is not an object, are named (a *bodyError):
+// "lines.<item>.<field>". byID lists the references given by id.
+func apiReadQuoteBody(c echo.Context, extra map[string]writeShape) (w *writeValues, byID map[string]bool, err error) {
 	body, problems, err := apiReadObject(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	w := newWriteValues()
+	w, byID = newWriteValues(), map[string]bool{}
 	for i, k := range body.Keys {
 		v := body.Vals[i]
 		if f, ok := quote.FieldByName(k); ok {
 			w.set(k, v, quoteFieldShape(f))
 			continue
+		}
+		if ref, ok := strings.CutSuffix(k, apiRefIDSuffix); ok {
+			if f, ok := quote.FieldByName(ref); ok && f.Kind == quote.KindRef {
+				w.set(k, v, writeID)
+				continue
+			}
 		}
 		if shape, ok := extra[k]; ok {
 			w.set(k, v, shape)
@@ -201,7 +220,25 @@ func apiReadQuoteBody(c echo.Context, extra map[string]writeShape) (*writeValues
 			}
 		}
 	}
-	return w, refused(problems)
+	// A reference by id reads as the id the form posts; by name and by id
+	// at once is the name field's problem.
+	for _, f := range quote.Fields {
+		if f.Kind != quote.KindRef {
+			continue
+		}
+		idField := f.Name + apiRefIDSuffix
+		id, hasID := w.vals[idField]
+		delete(w.vals, idField)
+		switch {
+		case !hasID || id == "" || w.errs.Has(idField):
+		case w.vals[f.Name] != "" || w.errs.Has(f.Name):
+			w.errs.Set(f.Name, "api.write.error.ref_both", "Name", f.Name, "ID", idField)
+		default:
+			w.vals[f.Name] = id
+			byID[f.Name] = true
+		}
+	}
+	return w, byID, refused(problems)
 }
 
 func isLineField(name string) bool {
@@ -215,9 +252,10 @@ func isLineField(name string) bool {
 
 // apiReadQuote reads and checks a quote through quote.Read, the one
 // validation of the entry form and the CSV import. errs name the body's
-// fields: a line's "<item>.<field>" is "lines.<item>.<field>".
+// fields: a line's "<item>.<field>" is "lines.<item>.<field>", a platform
+// given by id is platform_id.
 func (s *Handlers) apiReadQuote(c echo.Context, extra map[string]writeShape) (quote.Quote, *writeValues, web.Errors, error) {
-	w, err := apiReadQuoteBody(c, extra)
+	w, byID, err := apiReadQuoteBody(c, extra)
 	if err != nil {
 		return quote.Quote{}, nil, nil, err
 	}
@@ -228,11 +266,17 @@ func (s *Handlers) apiReadQuote(c echo.Context, extra map[string]writeShape) (qu
 	q, readErrs := quote.Read(w.get, refs, s.LatestDay())
 	for k, m := range w.errs {
 		readErrs.Set(k, m.ID, m.Args...) // the wrong type, rather than "required"
+		if ref, ok := strings.CutSuffix(k, apiRefIDSuffix); ok && w.vals[ref] == "" {
+			delete(readErrs, ref) // the id's type is the problem, not a missing name
+		}
 	}
 	errs := web.Errors{}
 	for k, m := range readErrs {
-		if strings.Contains(k, ".") {
+		switch {
+		case strings.Contains(k, "."):
 			k = apiQuoteLinesField + "." + k
+		case byID[k]:
+			k += apiRefIDSuffix // an unknown id is its field's problem
 		}
 		errs[k] = m
 	}

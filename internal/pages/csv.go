@@ -1,8 +1,6 @@
 package pages
 
 import (
-	"encoding/csv"
-	"io"
 	"net/http"
 	"strconv"
 
@@ -15,59 +13,11 @@ import (
 )
 
 // ExportQuotesCSV streams the quotes matching the quote list's filters as
-// CSV: UTF-8 with a BOM (so spreadsheets detect the encoding), CRLF line
-// ends, one row per quote. Only editors may export drafts or archived
-// versions.
+// CSV (server.WriteQuotesCSV, the data API's export too). Only editors may
+// export drafts or archived versions.
 func (s *Handlers) ExportQuotesCSV(c echo.Context) error {
-	ctx := c.Request().Context()
 	f, _ := s.QuoteFilter(c)
-	platforms, gpus, err := s.Store.QuoteRefNames(ctx)
-	if err != nil {
-		return err
-	}
-	platformName, gpuName := quote.ExportNames(platforms, gpus)
-
-	res := c.Response()
-	w := csv.NewWriter(res)
-	w.UseCRLF = true
-	// The response starts with the first row, so a failure before it (the
-	// database is down) is still an ordinary error page.
-	started := false
-	start := func() error {
-		started = true
-		h := res.Header()
-		h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-		h.Set(echo.HeaderContentDisposition, `attachment; filename="quotes-`+s.Today().Format("20060102")+`.csv"`)
-		h.Set("Cache-Control", "no-store")
-		res.WriteHeader(http.StatusOK)
-		if _, err := io.WriteString(res, quote.UTF8BOM); err != nil {
-			return err
-		}
-		return w.Write(quote.CSVHeader)
-	}
-	row := make([]string, len(quote.CSVHeader))
-	err = s.Store.ExportQuotes(ctx, f, func(qt quote.Quote) error {
-		if !started {
-			if err := start(); err != nil {
-				return err
-			}
-		}
-		quote.CSVRow(row, qt, platformName[qt.PlatformID], gpuName[qt.GPUModelID])
-		return w.Write(row)
-	})
-	if err == nil && !started {
-		err = start()
-	}
-	if err != nil {
-		if started {
-			// Too late for an error page: the client gets a cut-off file.
-			s.Log.ErrorContext(ctx, "csv export failed midway", "request_id", res.Header().Get(echo.HeaderXRequestID), "err", err.Error())
-			return nil
-		}
-		return err
-	}
-	w.Flush()
-	return w.Error()
+	return s.WriteQuotesCSV(c, f)
 }
 
 // ImportForm shows the upload form.

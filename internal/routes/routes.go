@@ -123,6 +123,13 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodGet, Path: "/api/v1/availability", Policy: apiRead, Handler: a.AvailabilityRecords},
 		{Method: http.MethodGet, Path: "/api/v1/reports", Policy: apiRead, Handler: a.Reports},
 		{Method: http.MethodGet, Path: "/api/v1/reports/:id", Policy: apiRead, Handler: a.Report},
+		// The files the pages' links download, for a token (docs/RULES.md §19.5).
+		{Method: http.MethodGet, Path: "/api/v1/quotes/export.csv", Policy: apiRead, Handler: a.QuotesExportCSV},
+		{Method: http.MethodGet, Path: "/api/v1/reports/:id/export.csv", Policy: apiRead, Handler: a.ReportExportCSV},
+		{Method: http.MethodGet, Path: "/api/v1/reports/:id/export.xlsx", Policy: apiRead, Handler: a.ReportExportXLSX},
+		// What other operations take by id: own-hardware options and trials.
+		{Method: http.MethodGet, Path: "/api/v1/own-hardware", Policy: apiRead, Handler: a.OwnHardware},
+		{Method: http.MethodGet, Path: "/api/v1/trials", Policy: apiRead, Handler: a.Trials},
 		// A comparison stores nothing: reading is all it takes.
 		{Method: http.MethodPost, Path: "/api/v1/compare", Policy: apiRead, Handler: a.Compare, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/quotes", Policy: apiEditor(user.ScopeQuotesWrite), Handler: a.QuoteCreate, BodyLimit: apiBodyLimit},

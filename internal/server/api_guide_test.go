@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -25,12 +26,14 @@ import (
 // shBlock is a fenced sh example of the guide.
 var shBlock = regexp.MustCompile("(?ms)^```sh\n(.*?)^```")
 
-// TestAPIGuideExamples runs every sh example of docs/API.md, in order, with
-// the real curl and jq against a test server holding the sample market, as
-// an admin whose token holds every scope (GPUQUOTE_URL, GPUQUOTE_TOKEN).
-// Each must exit 0 (the examples use curl -f, so an HTTP error fails), and
-// every answer from /api/ on the way is validated against the OpenAPI
-// description (docs/RULES.md §19.6).
+// TestAPIGuideExamples runs every sh example of docs/API.md alone, each on
+// its own test server holding nothing but the sample market, with the real
+// curl and jq, as an admin whose token holds every scope (GPUQUOTE_URL,
+// GPUQUOTE_TOKEN): a reader may run any one of them first, so none may
+// lean on what another wrote (the comparison once compared only the quote
+// the publishing example had published). Each must exit 0 (the examples
+// use curl -f, so an HTTP error fails), and every answer from /api/ on the
+// way is validated against the OpenAPI description (docs/RULES.md §19.6).
 func TestAPIGuideExamples(t *testing.T) {
 	t.Parallel()
 	for _, tool := range []string{"sh", "curl", "jq"} {
@@ -46,7 +49,17 @@ func TestAPIGuideExamples(t *testing.T) {
 	if len(blocks) < 7 {
 		t.Fatalf("%d sh examples in docs/API.md, want at least 7", len(blocks))
 	}
+	for i, b := range blocks {
+		t.Run(fmt.Sprintf("example %d", i+1), func(t *testing.T) {
+			t.Parallel()
+			runGuideExample(t, b[1])
+		})
+	}
+}
 
+// runGuideExample runs one example of the guide on a server of its own
+// holding the sample market.
+func runGuideExample(t *testing.T, script string) {
 	app := testutil.NewApp(t)
 	if err := sample.LoadMarket(context.Background(), app.Store, io.Discard); err != nil {
 		t.Fatal(err)
@@ -79,16 +92,15 @@ func TestAPIGuideExamples(t *testing.T) {
 	front := httptest.NewServer(proxy)
 	t.Cleanup(front.Close)
 
-	for i, b := range blocks {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		cmd := exec.CommandContext(ctx, "sh", "-e", "-c", b[1])
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LC_ALL=C.UTF-8",
-			"GPUQUOTE_URL=" + front.URL, "GPUQUOTE_TOKEN=" + token}
-		out, err := cmd.CombinedOutput()
-		cancel()
-		if err != nil {
-			t.Errorf("example %d of docs/API.md failed (%v):\n%s\n--- output:\n%s", i+1, err, b[1], out)
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-e", "-c", script)
+	home := t.TempDir()
+	cmd.Dir = home // where an example saves a file
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LC_ALL=C.UTF-8",
+		"GPUQUOTE_URL=" + front.URL, "GPUQUOTE_TOKEN=" + token}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("this example of docs/API.md failed alone (%v):\n%s\n--- output:\n%s", err, script, out)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/form"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
@@ -45,17 +46,18 @@ func qwRefs(t testing.TB, a *testutil.App) (platformID, gpuID int64) {
 }
 
 // qwQuote is a quote body with several charged and unknown lines: the
-// platform by name, the GPU model by id, counts and flags in both forms.
+// platform by name, the GPU model by id, counts as integers, flags as
+// booleans, null for "not given".
 func qwQuote(gpuID int64) map[string]any {
 	return map[string]any{
-		"platform": "Write Host", "gpu_model": gpuID, "label": "4090 单卡, API", "gpu_count": 1, "sharing": "dedicated",
-		"cpu_cores": "16", "currency": "eur", "hourly": "0.471", "monthly": "284.5", "billing_granularity": "second",
-		"prices_include_tax": false, "tax_rate": "0.06", "deposit_refundable": "false", "balance_withdrawable": nil,
+		"platform": "Write Host", "gpu_model_id": gpuID, "label": "4090 单卡, API", "gpu_count": 1, "sharing": "dedicated",
+		"cpu_cores": 16, "currency": "eur", "hourly": "0.471", "monthly": "284.5", "billing_granularity": "second",
+		"prices_include_tax": false, "tax_rate": "0.06", "deposit_refundable": false, "balance_withdrawable": nil,
 		"as_of": "2026-11-20", "source": "https://write.example/pricing",
 		"lines": map[string]any{
 			"egress":            map[string]any{"status": "charged", "unit": "per_gb", "unit_price": "0.8", "free_allowance": "20", "in_writing": true, "note": "over 20 GB"},
 			"stopped_retention": map[string]any{"status": "charged", "unit_price": "0.000001"},
-			"public_ip":         map[string]any{"status": "included", "in_writing": "true"},
+			"public_ip":         map[string]any{"status": "included", "in_writing": true},
 			"snapshot":          map[string]any{"status": "unconfirmed"},
 			"bandwidth":         nil,
 		},
@@ -545,5 +547,67 @@ func TestAPIPublishIsOneTransaction(t *testing.T) {
 	}
 	if q, err := app.Store.QuoteByID(context.Background(), v1.ID); err != nil || q.State != quote.Published {
 		t.Errorf("the published version changed: %s %v", q.State, err)
+	}
+}
+
+// TestAPIQuoteInputsHaveOneType: a quote sent to the API takes each value
+// in the one JSON type its description names (docs/RULES.md §19.4): a
+// count as a JSON integer, a yes/no as a JSON boolean, a platform or GPU
+// model by name or alias as a string (platform, gpu_model) or by id as an
+// integer (platform_id, gpu_model_id). The strings "1" and "true" and an
+// id under the name's field are each their field's problem; both a name
+// and an id is refused; an unknown id is named under the id's field; and
+// a proposal accepts every name the availability API accepts
+// (TestAvailabilityAPINamesAsQuotesDo).
+func TestAPIQuoteInputsHaveOneType(t *testing.T) {
+	t.Parallel()
+	app := qwApp(t)
+	platformID, gpuID := qwRefs(t, app)
+	token, _ := apiToken(t, app, auth.RoleAnalyst, user.ScopeQuotesWrite)
+	propose := func(change map[string]any) map[string][2]string {
+		t.Helper()
+		body := qwQuote(gpuID)
+		body["vendor_message"] = "HOSTKEY sales"
+		for k, v := range change {
+			if v == "-" {
+				delete(body, k)
+				continue
+			}
+			body[k] = v
+		}
+		res := apiCall(t, app, http.MethodPost, "/api/v1/proposals", token, qwJSON(t, body), "Accept-Language", "en")
+		if res.StatusCode == http.StatusCreated {
+			return nil
+		}
+		return qwRefused(t, res, http.StatusUnprocessableEntity)
+	}
+	for _, c := range []struct {
+		name   string
+		change map[string]any
+		want   map[string]string // field → code; nil: accepted
+	}{
+		{"as described", nil, nil},
+		{"platform by id", map[string]any{"platform": "-", "platform_id": platformID}, nil},
+		{"GPU model by name", map[string]any{"gpu_model_id": "-", "gpu_model": "NVIDIA Write 4090"}, nil},
+		{"count as a string", map[string]any{"gpu_count": "1"}, map[string]string{"gpu_count": "api.write.error.integer"}},
+		{"flag as a string", map[string]any{"prices_include_tax": "false"}, map[string]string{"prices_include_tax": "api.write.error.flag"}},
+		{"line flag as a string", map[string]any{"lines": map[string]any{"public_ip": map[string]any{"status": "included", "in_writing": "true"}}},
+			map[string]string{"lines.public_ip.in_writing": "api.write.error.flag"}},
+		{"id under the name", map[string]any{"platform": platformID}, map[string]string{"platform": "api.write.error.ref"}},
+		{"id as a string", map[string]any{"gpu_model_id": itoa(gpuID)}, map[string]string{"gpu_model_id": "api.write.error.integer"}},
+		{"name and id", map[string]any{"platform_id": platformID}, map[string]string{"platform": "api.write.error.ref_both"}},
+		{"unknown id", map[string]any{"platform": "-", "platform_id": 99999999}, map[string]string{"platform_id": quote.MsgUnknownPlatform}},
+		{"neither", map[string]any{"platform": "-"}, map[string]string{"platform": form.MsgRequired}},
+	} {
+		got := propose(c.change)
+		if len(got) != len(c.want) {
+			t.Errorf("%s: errors %v, want %v", c.name, got, c.want)
+			continue
+		}
+		for field, code := range c.want {
+			if got[field][0] != code || got[field][1] == "" {
+				t.Errorf("%s: %s %v, want %s", c.name, field, got[field], code)
+			}
+		}
 	}
 }

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"gpuquote/internal/avail"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
@@ -229,7 +231,7 @@ func TestAvailabilityAPI(t *testing.T) {
 		}
 		return app.Client().Do(req)
 	}
-	body := `{"platform": ` + itoa(p.ID) + `, "gpu_model": "` + itoa(g.ID) + `", "attempted_at": "2026-03-01T22:30:00+08:00",
+	body := `{"platform_id": ` + itoa(p.ID) + `, "gpu_model_id": ` + itoa(g.ID) + `, "attempted_at": "2026-03-01T22:30:00+08:00",
 		"gpu_count": 8, "obtained": false, "wait_minutes": 90, "note": "sold out 售罄"}`
 	r := post(token, "en", body)
 	if r.StatusCode != http.StatusCreated {
@@ -244,8 +246,8 @@ func TestAvailabilityAPI(t *testing.T) {
 		t.Errorf("stored record %+v", rec)
 	}
 
-	bad := `{"platform": ` + itoa(p.ID) + `, "gpu_model": ` + itoa(g.ID) + `, "attempted_at": "yesterday", "gpu_count": 0,
-		"obtained": "maybe", "wait_minutes": 2.5, "note": null}`
+	bad := `{"platform_id": ` + itoa(p.ID) + `, "gpu_model_id": ` + itoa(g.ID) + `, "attempted_at": "yesterday", "gpu_count": 0,
+		"obtained": null, "wait_minutes": -1, "note": null}`
 	for _, lang := range []string{"en", "zh-CN"} {
 		r := post(token, lang, bad)
 		if r.StatusCode != http.StatusUnprocessableEntity {
@@ -259,7 +261,7 @@ func TestAvailabilityAPI(t *testing.T) {
 		var fields []string
 		for _, x := range e.Errors {
 			fields = append(fields, x.Field)
-			if x.Code == "" || x.Message == "" || x.Message != tr.T(x.Code) && x.Field != "gpu_count" && x.Field != "wait_minutes" {
+			if x.Code == "" || x.Message == "" || x.Message != tr.T(x.Code) && x.Field != "gpu_count" && x.Field != "wait_minutes" && x.Field != "obtained" {
 				t.Errorf("%s: %+v", lang, x)
 			}
 		}
@@ -274,9 +276,10 @@ func TestAvailabilityAPI(t *testing.T) {
 	if !strings.Contains(r.Body, "请输入日期和时间") {
 		t.Errorf("zh-CN messages: %s", r.Body)
 	}
-	// The pair must exist; a body that is no JSON object says so.
-	for _, b := range []string{`{"platform": 99999999, "gpu_model": ` + itoa(g.ID) + `, "attempted_at": "2026-03-01T10:00", "gpu_count": 1, "obtained": true, "wait_minutes": 0}`,
-		`[1, 2]`, `not json`, `{"gpu_count": 1} {}`} {
+	// The pair must exist; a body that is no JSON object says so, and so
+	// does a value of another JSON type than the one described.
+	for _, b := range []string{`{"platform_id": 99999999, "gpu_model_id": ` + itoa(g.ID) + `, "attempted_at": "2026-03-01T10:00", "gpu_count": 1, "obtained": true, "wait_minutes": 0}`,
+		`[1, 2]`, `not json`, `{"gpu_count": 1} {}`, `{"obtained": "maybe"}`, `{"wait_minutes": 2.5}`, `{"platform": ` + itoa(p.ID) + `}`} {
 		if r := post(token, "en", b); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `"errors":[{"field":`) {
 			t.Errorf("%s: %d %s", b, r.StatusCode, r.Body)
 		}
@@ -487,5 +490,73 @@ func TestReportFreezesAvailability(t *testing.T) {
 	}
 	if got := availText(t, page, sec+itoa(a)+`"]`, 90); got != "7 次尝试中 5 次拿到卡（71.4 %），等待中位数 15 分钟" {
 		t.Errorf("recomputed, 90 days: %q", got)
+	}
+}
+
+// TestAvailabilityAPINamesAsQuotesDo: the availability API names a
+// platform and a GPU model as the quote and proposal API does: by Chinese
+// or English name or alias (platform), by "Vendor Name", name or alias
+// (gpu_model), case aside, or by id (platform_id, gpu_model_id); every
+// name a proposal accepts, a record accepts (docs/RULES.md §19.5). A name
+// that is none is its field's problem with the nearest name suggested;
+// both a name and an id, or an unknown id, are refused naming the field.
+func TestAvailabilityAPINamesAsQuotesDo(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	p := testfactory.Platform(app.T, app.Store, market.Platform{NameZH: "别名云", NameEN: "Alias Cloud", Aliases: []string{"AC"}})
+	g := testfactory.GPUModel(app.T, app.Store, market.GPUModel{Vendor: "NVIDIA", Name: "GeForce RTX 5090", Aliases: []string{"5090"}})
+	token, _ := apiToken(t, app, auth.RoleAnalyst)
+	record := func(ref map[string]any) *testutil.Response {
+		t.Helper()
+		body := map[string]any{"attempted_at": "2026-03-01T10:00:00Z", "gpu_count": 1, "obtained": true, "wait_minutes": 3}
+		maps.Copy(body, ref)
+		b, _ := json.Marshal(body)
+		return apiCall(t, app, http.MethodPost, "/api/v1/availability", token, string(b), "Accept-Language", "en")
+	}
+	propose := func(ref map[string]any) *testutil.Response {
+		t.Helper()
+		body := map[string]any{"gpu_count": 1, "sharing": "dedicated", "currency": "CNY", "hourly": "2", "billing_granularity": "hour",
+			"prices_include_tax": true, "as_of": "2026-03-01", "source": "vendor", "vendor_message": "sales"}
+		maps.Copy(body, ref)
+		b, _ := json.Marshal(body)
+		return apiCall(t, app, http.MethodPost, "/api/v1/proposals", token, string(b), "Accept-Language", "en")
+	}
+	for _, ref := range []map[string]any{
+		{"platform": "别名云", "gpu_model": "NVIDIA GeForce RTX 5090"},
+		{"platform": "alias cloud", "gpu_model": "GeForce RTX 5090"},
+		{"platform": "AC", "gpu_model": "5090"},
+		{"platform_id": p.ID, "gpu_model_id": g.ID},
+	} {
+		if r := propose(ref); r.StatusCode != http.StatusCreated {
+			t.Errorf("proposal %v: %d %s", ref, r.StatusCode, r.Body)
+		}
+		r := record(ref)
+		if r.StatusCode != http.StatusCreated {
+			t.Errorf("record %v: %d %s", ref, r.StatusCode, r.Body)
+			continue
+		}
+		var rec avail.Record
+		if err := json.Unmarshal([]byte(r.Body), &rec); err != nil || rec.PlatformID != p.ID || rec.GPUModelID != g.ID {
+			t.Errorf("record %v: %+v %v", ref, rec, err)
+		}
+	}
+	for _, c := range []struct {
+		ref         map[string]any
+		field, code string
+	}{
+		{map[string]any{"platform": "Alias Clod", "gpu_model": "5090"}, "platform", quote.MsgUnknownPlatformSuggest},
+		{map[string]any{"platform": "AC", "gpu_model": "Quantum 9000"}, "gpu_model", quote.MsgUnknownGPU},
+		{map[string]any{"platform": "AC", "platform_id": p.ID, "gpu_model": "5090"}, "platform", "api.write.error.ref_both"},
+		{map[string]any{"platform_id": 99999999, "gpu_model": "5090"}, "platform_id", avail.MsgUnknownRef},
+	} {
+		r := record(c.ref)
+		var e availAPIErrors
+		if err := json.Unmarshal([]byte(r.Body), &e); err != nil || r.StatusCode != http.StatusUnprocessableEntity || len(e.Errors) != 1 ||
+			e.Errors[0].Field != c.field || e.Errors[0].Code != c.code {
+			t.Errorf("%v: %d %s, want %s on %s", c.ref, r.StatusCode, r.Body, c.code, c.field)
+		}
+	}
+	if r := record(map[string]any{"platform": "Alias Clod", "gpu_model": "5090"}); !strings.Contains(r.Body, "Alias Cloud") {
+		t.Errorf("no suggestion: %s", r.Body)
 	}
 }

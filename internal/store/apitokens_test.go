@@ -112,14 +112,15 @@ func TestGPUModelByName(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := testutil.Store(t)
-	mk := func(vendor, name string) market.GPUModel {
-		g, err := st.CreateGPUModel(ctx, actor, market.GPUModel{Vendor: vendor, Name: name, VRAMGB: decimal.RequireFromString("24"), Interconnect: "pcie"})
+	mk := func(vendor, name string, aliases ...string) market.GPUModel {
+		g, err := st.CreateGPUModel(ctx, actor, market.GPUModel{Vendor: vendor, Name: name, VRAMGB: decimal.RequireFromString("24"),
+			Interconnect: "pcie", Aliases: aliases})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return g
 	}
-	mk("NVIDIA", "GeForce RTX 4090")
+	mk("NVIDIA", "GeForce RTX 4090", "RTX 4090", "4090")
 	mk("NVIDIA", "X1")
 	mk("Other", "X1")
 	mk("Other", "NVIDIA X1")
@@ -134,6 +135,9 @@ func TestGPUModelByName(t *testing.T) {
 		{"Other X1", "Other|X1"},
 		{"X1", ""}, // two vendors call a model X1: ambiguous
 		{"NVIDIA RTX 4090", ""},
+		// Aliases resolve like names, as quote references resolve them.
+		{"rtx  4090", "NVIDIA|GeForce RTX 4090"},
+		{"4090", "NVIDIA|GeForce RTX 4090"},
 		{"", ""},
 	}
 	for _, c := range cases {

@@ -256,9 +256,11 @@ func (s *Store) GPUModelByID(ctx context.Context, id int64) (market.GPUModel, er
 	return models[0], nil
 }
 
-// GPUModelByName finds a GPU model by "Vendor Name" ("NVIDIA RTX 4090") or
-// by its bare name ("RTX 4090"), case-insensitively, with its perf rows. A
-// full "Vendor Name" match wins; a bare name that several vendors use is
+// GPUModelByName finds a GPU model by "Vendor Name" ("NVIDIA RTX 4090"),
+// by its bare name ("RTX 4090") or by an alias ("4090"), case-insensitively,
+// with its perf rows, as quote references resolve names (docs/RULES.md
+// §7.6). A full "Vendor Name" match or an alias (which no other model's
+// name or alias may equal) wins; a bare name that several vendors use is
 // ambiguous and, like no match, ErrNotFound.
 func (s *Store) GPUModelByName(ctx context.Context, name string) (market.GPUModel, error) {
 	name = strings.Join(strings.Fields(name), " ")
@@ -266,27 +268,28 @@ func (s *Store) GPUModelByName(ctx context.Context, name string) (market.GPUMode
 		return market.GPUModel{}, ErrNotFound
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT `+gpuModelColumns+`, lower(vendor || ' ' || name) = lower($1)
-		FROM gpu_models
-		WHERE lower(vendor || ' ' || name) = lower($1) OR lower(name) = lower($1)
-		ORDER BY lower(vendor || ' ' || name) = lower($1) DESC, id
+		SELECT `+gpuModelColumns+`, m.decisive
+		FROM gpu_models, LATERAL (SELECT lower(vendor || ' ' || name) = lower($1)
+			OR EXISTS (SELECT 1 FROM unnest(aliases) a WHERE lower(a) = lower($1)) AS decisive) m
+		WHERE m.decisive OR lower(name) = lower($1)
+		ORDER BY m.decisive DESC, id
 		LIMIT 2`, name)
 	if err != nil {
 		return market.GPUModel{}, fmt.Errorf("gpu model by name: %w", err)
 	}
 	type match struct {
-		g    market.GPUModel
-		full bool
+		g        market.GPUModel
+		decisive bool
 	}
 	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (match, error) {
 		var m match
-		err := row.Scan(append(gpuModelDest(&m.g), &m.full)...)
+		err := row.Scan(append(gpuModelDest(&m.g), &m.decisive)...)
 		return m, err
 	})
 	if err != nil {
 		return market.GPUModel{}, fmt.Errorf("gpu model by name: %w", err)
 	}
-	if len(found) == 0 || (len(found) == 2 && !found[0].full) {
+	if len(found) == 0 || (len(found) == 2 && !found[0].decisive) {
 		return market.GPUModel{}, ErrNotFound
 	}
 	models := []market.GPUModel{found[0].g}

@@ -373,6 +373,29 @@ func (s *Store) OwnOptions(ctx context.Context, f OwnOptionFilter) ([]own.Option
 	return out, total, nil
 }
 
+// OwnOptionsBefore lists the options the viewer may see that f keeps
+// (its Offset unused), newest option first by id, from the one before
+// beforeID (0: from the newest), at most limit: the data API's keyset
+// pages (docs/RULES.md §19.5), where an option's id never moves.
+func (s *Store) OwnOptionsBefore(ctx context.Context, f OwnOptionFilter, beforeID int64, limit int) ([]own.Option, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+ownOptionColumns+ownOptionFrom+`
+		WHERE (o.shared OR o.created_by = $1::bigint OR $2::boolean)
+		AND ($3::text = '' OR ($3::text = 'mine' AND o.created_by = $1::bigint) OR ($3::text = 'shared' AND o.shared))
+		AND ($4::bigint = 0 OR v.gpu_model_id = $4::bigint)
+		AND ((o.archived_at IS NOT NULL) = $5)
+		AND ($6::bigint = 0 OR o.id < $6::bigint)
+		ORDER BY o.id DESC LIMIT $7`,
+		f.ViewerID, own.MayRead(own.Option{}, 0, f.ViewerRole), f.Scope, f.GPUModelID, f.Archived, beforeID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("own options before: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (own.Option, error) { return scanOwnOption(row) })
+	if err != nil {
+		return nil, fmt.Errorf("own options before: %w", err)
+	}
+	return out, nil
+}
+
 // Electricity prices are append-only history like reference prices and
 // exchange rates (a trigger refuses changes, and the serving role may only
 // add): a correction is a new dated row, and the newest row on or before a

@@ -153,6 +153,43 @@ func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, 
 	return out, total, nil
 }
 
+// TrialKey is a trial's place in the trial list's order (started_on DESC,
+// id DESC).
+type TrialKey struct {
+	StartedOn time.Time
+	ID        int64
+}
+
+// TrialsAfter lists the trials f keeps (its Offset unused) in the trial
+// list's order, each with its number of decided checks, from the one after
+// after (the zero key: from the first), at most limit: the data API's
+// keyset pages (docs/RULES.md §19.5).
+func (s *Store) TrialsAfter(ctx context.Context, f TrialFilter, after TrialKey, limit int) ([]trial.Trial, error) {
+	verdict := ""
+	if f.Verdict.Valid() {
+		verdict = string(f.Verdict)
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+trialColumns+`, t.decided`+trialFrom+`
+		WHERE ($1::bigint = 0 OR t.platform_id = $1) AND ($2::bigint = 0 OR t.gpu_model_id = $2)
+			AND ($3::bigint = 0 OR t.quote_id = $3) AND ($4 = '' OR t.verdict = $4)
+			AND ($5::bigint = 0 OR (t.started_on, t.id) < ($6::date, $5::bigint))
+		ORDER BY t.started_on DESC, t.id DESC
+		LIMIT $7`, f.PlatformID, f.GPUModelID, f.QuoteID, verdict, after.ID, after.StartedOn, limit)
+	if err != nil {
+		return nil, fmt.Errorf("trials after: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (trial.Trial, error) {
+		var t trial.Trial
+		err := row.Scan(append(trialDest(&t), &t.Done)...)
+		return t, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("trials after: %w", err)
+	}
+	return out, nil
+}
+
 // decodeJSON reads a jsonb value keeping numbers exact (json.Number, which
 // prints as the literal it was), never float64.
 func decodeJSON(raw []byte, v any) error {

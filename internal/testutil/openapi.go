@@ -50,8 +50,11 @@ func OpenAPI() (*openapi3.T, error) {
 			specErr = fmt.Errorf("OpenAPI document is not valid: %w", err)
 			return
 		}
-		// The docs page is described as text/html: its body is text.
+		// The docs page is described as text/html and the exports as CSV
+		// and XLSX files: their bodies are text or bytes.
 		openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
+		openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.PlainBodyDecoder)
+		openapi3filter.RegisterBodyDecoder("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", openapi3filter.FileBodyDecoder)
 		// Match any host: the description's server is "/".
 		doc.Servers = openapi3.Servers{{URL: "/"}}
 		specDoc = doc
