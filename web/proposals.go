@@ -209,8 +209,9 @@ func NewProposalPanel(in ProposalRecords) *ProposalPanel {
 		p.Messages = append(p.Messages, ProposalMessage{Body: m.Body, At: m.CreatedAt.UTC().Format("2006-01-02 15:04")})
 	}
 	for _, a := range in.Attachments {
+		// A name kept before proposal.Filename's rule is shown by it too.
 		p.Attachments = append(p.Attachments, ProposalAttachment{URL: "/quotes/" + id + "/attachments/" + strconv.FormatInt(a.ID, 10),
-			Filename: a.Filename, ContentType: a.ContentType, Size: FileSize(a.Size)})
+			Filename: proposal.Filename(a.Filename, a.ContentType), ContentType: a.ContentType, Size: FileSize(a.Size)})
 	}
 	for _, r := range in.Reviews {
 		d := ProposalDecision{Decision: r.Decision, Comment: r.Comment, By: r.DeciderName, At: r.DecidedAt.UTC().Format("2006-01-02 15:04")}

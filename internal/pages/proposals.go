@@ -47,7 +47,8 @@ func (s *Handlers) renderProposalForm(c echo.Context, status int, v web.Proposal
 // readVendorWords reads the vendor's message and optional file of a
 // posted proposal form; the problems are message ids ("" when fine). The
 // file's type is decided from its bytes, never from its name or the
-// browser's word (docs/RULES.md §18.1).
+// browser's word, and it is kept under a name that ends as its type does
+// (docs/RULES.md §18.1).
 func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachment, msgProblem, fileProblem string, err error) {
 	msgProblem = proposal.CheckMessage(values.Get("vendor_message"))
 	fh, ferr := c.FormFile("vendor_file")
@@ -76,7 +77,7 @@ func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachme
 	if problem != "" {
 		return nil, msgProblem, problem, nil
 	}
-	return &store.NewAttachment{Filename: proposal.Filename(fh.Filename), ContentType: ct, Data: data}, msgProblem, "", nil
+	return &store.NewAttachment{Filename: proposal.Filename(fh.Filename, ct), ContentType: ct, Data: data}, msgProblem, "", nil
 }
 
 // ProposalCreate is POST /quotes/proposals: the quote is read as the
@@ -408,7 +409,9 @@ func (s *Handlers) QuoteAttachment(c echo.Context) error {
 	}
 	h := c.Response().Header()
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Disposition", "attachment; filename*=UTF-8''"+url.PathEscape(att.Filename))
+	// The name is kept by proposal.Filename's rule; one kept before it is
+	// served by the rule too (docs/RULES.md §18.1).
+	h.Set("Content-Disposition", "attachment; filename*=UTF-8''"+url.PathEscape(proposal.Filename(att.Filename, att.ContentType)))
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	h.Set("Cache-Control", "private, no-store")
 	return c.Blob(http.StatusOK, att.ContentType, att.Data)
