@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuquote/internal/form"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
@@ -256,12 +257,12 @@ func NewProposalEditView(q quote.Quote, messages []proposal.Message, reviews []p
 }
 
 // SetVendorProblems words the problems of the vendor's message and file
-// ("" when fine) on the form.
-func (v *ProposalFormView) SetVendorProblems(tr *i18n.Translator, msgProblem, fileProblem string) {
+// (an empty ID when fine) on the form.
+func (v *ProposalFormView) SetVendorProblems(tr *i18n.Translator, msgProblem string, fileProblem form.Message) {
 	if msgProblem != "" {
 		v.MessageError = tr.T(msgProblem, "Max", strconv.Itoa(proposal.MaxMessageChars))
 	}
-	if fileProblem != "" {
-		v.FileError = tr.T(fileProblem)
+	if fileProblem.ID != "" {
+		v.FileError = tr.T(fileProblem.ID, fileProblem.Args...)
 	}
 }

@@ -97,6 +97,14 @@ type Config struct {
 	// SMTP, when set (GPUQUOTE_SMTP_URL), turns mail on: every
 	// notification is also mailed (docs/RULES.md §18.4). Nil: no mail.
 	SMTP *SMTP
+	// Uploads is how many file uploads (a proposal's form with its file)
+	// each server process reads at once (GPUQUOTE_UPLOADS, default 4); each
+	// holds at most one file's bytes in memory (docs/RULES.md §18.1).
+	Uploads int
+	// UploadWait is how long an upload waits for one of those to be free
+	// before it is answered 503 with Retry-After (GPUQUOTE_UPLOAD_WAIT,
+	// default 5s; 0 answers at once).
+	UploadWait time.Duration
 }
 
 // minMetricsToken is the shortest metrics token accepted: a guessable one
@@ -118,6 +126,9 @@ func Default() Config {
 		PublicRateLimit: 10,
 		CompareCache:    256,
 		AppRole:         "gpuquote_app",
+
+		Uploads:    4,
+		UploadWait: 5 * time.Second,
 	}
 }
 
@@ -289,6 +300,22 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_COMPARE_CACHE=%q: want a number of comparisons (0 = off)", v))
 		} else {
 			c.CompareCache = n
+		}
+	}
+	if v, ok := get("GPUQUOTE_UPLOADS"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_UPLOADS=%q: want a number of uploads read at once, at least 1", v))
+		} else {
+			c.Uploads = n
+		}
+	}
+	if v, ok := get("GPUQUOTE_UPLOAD_WAIT"); ok {
+		x, err := time.ParseDuration(v)
+		if err != nil || x < 0 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_UPLOAD_WAIT=%q: want a duration such as 5s (0s: no wait)", v))
+		} else {
+			c.UploadWait = x
 		}
 	}
 	if c.SessionIdle > c.SessionMax {

@@ -85,3 +85,24 @@ func TestMetricsSettings(t *testing.T) {
 		t.Fatalf("want both named and the token never echoed: %v", err)
 	}
 }
+
+// TestUploadSettings: uploads read at once and the wait for one have
+// defaults, take their variables (a wait of 0 answers at once), and refuse
+// nonsense naming the variable (docs/RULES.md §18.1).
+func TestUploadSettings(t *testing.T) {
+	c, err := Parse(env(nil))
+	if err != nil || c.Uploads != 4 || c.UploadWait != 5*time.Second {
+		t.Fatalf("defaults: %d %s %v", c.Uploads, c.UploadWait, err)
+	}
+	c, err = Parse(env(map[string]string{"GPUQUOTE_UPLOADS": "2", "GPUQUOTE_UPLOAD_WAIT": "0s"}))
+	if err != nil || c.Uploads != 2 || c.UploadWait != 0 {
+		t.Fatalf("parsed: %d %s %v", c.Uploads, c.UploadWait, err)
+	}
+	bad := map[string]string{"GPUQUOTE_UPLOADS": "0", "GPUQUOTE_UPLOAD_WAIT": "-1s"}
+	_, err = Parse(env(bad))
+	for k := range bad {
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("error does not name %s: %v", k, err)
+		}
+	}
+}

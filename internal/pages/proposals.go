@@ -2,13 +2,13 @@ package pages
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"gpuquote/internal/form"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
@@ -46,39 +46,32 @@ func (s *Handlers) renderProposalForm(c echo.Context, status int, v web.Proposal
 
 // readVendorWords reads the vendor's message and optional file of a
 // posted proposal form; the problems are message ids ("" when fine). The
-// file's type is decided from its bytes, never from its name or the
-// browser's word, and it is kept under a name that ends as its type does
+// file was read by the route's Upload as it arrived (server.UploadFile);
+// its type is decided from its bytes, never from its name or the browser's
+// word, and it is kept under a name that ends as its type does
 // (docs/RULES.md §18.1).
-func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachment, msgProblem, fileProblem string, err error) {
+func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachment, msgProblem string, fileProblem form.Message) {
 	msgProblem = proposal.CheckMessage(values.Get("vendor_message"))
-	fh, ferr := c.FormFile("vendor_file")
-	if errors.Is(ferr, http.ErrMissingFile) || errors.Is(ferr, http.ErrNotMultipart) {
-		return nil, msgProblem, "", nil
+	up := server.UploadFile(c)
+	if up == nil || !up.Present {
+		return nil, msgProblem, form.Message{}
 	}
-	if ferr != nil {
-		return nil, msgProblem, "proposal.error.file_unreadable", nil
+	name := proposal.Filename(up.Name, "")
+	switch {
+	case up.Malformed:
+		return nil, msgProblem, form.Message{ID: "proposal.error.file_name"}
+	case up.TooLarge:
+		return nil, msgProblem, form.Message{ID: "proposal.error.file_too_large", Args: []any{"Name", name, "Max", maxFile}}
 	}
-	if fh.Size == 0 && fh.Filename == "" {
-		return nil, msgProblem, "", nil // the browser sends an empty part when no file was chosen
-	}
-	if fh.Size > proposal.MaxFileBytes {
-		return nil, msgProblem, "proposal.error.file_too_large", nil
-	}
-	f, err := fh.Open()
-	if err != nil {
-		return nil, msgProblem, "proposal.error.file_unreadable", nil
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, proposal.MaxFileBytes+1))
-	if err != nil {
-		return nil, "", "", err
-	}
-	ct, problem := proposal.CheckFile(int64(len(data)), data)
+	ct, problem := proposal.CheckFile(int64(len(up.Data)), up.Data)
 	if problem != "" {
-		return nil, msgProblem, problem, nil
+		return nil, msgProblem, form.Message{ID: problem, Args: []any{"Name", name, "Max", maxFile}}
 	}
-	return &store.NewAttachment{Filename: proposal.Filename(fh.Filename, ct), ContentType: ct, Data: data}, msgProblem, "", nil
+	return &store.NewAttachment{Filename: proposal.Filename(up.Name, ct), ContentType: ct, Data: up.Data}, msgProblem, form.Message{}
 }
+
+// maxFile is the vendor's file's limit as the form's words say it.
+var maxFile = strconv.Itoa(proposal.MaxFileBytes>>20) + " MiB"
 
 // ProposalCreate is POST /quotes/proposals: the quote is read as the
 // editors' form reads it; any problem re-shows the form with every value.
@@ -122,12 +115,9 @@ func (s *Handlers) readProposal(c echo.Context, values url.Values, v *web.Propos
 		return quote.Quote{}, nil, nil, false, err
 	}
 	q, errs = quote.Read(values.Get, refs, s.LatestDay())
-	file, msgProblem, fileProblem, err := readVendorWords(c, values)
-	if err != nil {
-		return quote.Quote{}, nil, nil, false, err
-	}
+	file, msgProblem, fileProblem := readVendorWords(c, values)
 	v.SetVendorProblems(server.Translator(c), msgProblem, fileProblem)
-	return q, file, errs, len(errs) == 0 && msgProblem == "" && fileProblem == "", nil
+	return q, file, errs, len(errs) == 0 && msgProblem == "" && fileProblem.ID == "", nil
 }
 
 // ProposalEditForm is GET /quotes/:id/proposal/edit: the author's form

@@ -10,7 +10,8 @@ import (
 // the handler. Bare routes (health, metrics, assets) skip sessions and CSRF;
 // Limited routes are public work anyone may ask for, rate-limited per
 // client address. BodyLimit, when set, replaces the global request body
-// limit for this route (file uploads).
+// limit for this route (file uploads). Upload, when set, reads the route's
+// multipart form as it arrives (upload.go), within BodyLimit.
 type Route struct {
 	Method    string
 	Path      string
@@ -19,6 +20,7 @@ type Route struct {
 	Bare      bool
 	Limited   bool
 	BodyLimit int64
+	Upload    *Upload
 }
 
 // Routes is the route table the server was built with (Deps.Routes).

@@ -58,6 +58,8 @@ type Server struct {
 	// routes is the route table; policies its policies by "METHOD path".
 	routes   []Route
 	policies map[string]auth.Policy
+	// uploads are the slots of the uploads read at once (upload.go).
+	uploads *uploadSlots
 }
 
 // New builds the server and registers every route of the route table.
@@ -69,7 +71,8 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		d.Logger = slog.Default()
 	}
 	s := &Server{Config: d.Config, Store: d.Store, Catalog: d.Catalog, Log: d.Logger, Hasher: d.Hasher, Now: d.Now,
-		Frozen: newFrozenCache(frozenCacheEntries), Priced: compare.NewCache(d.Config.CompareCache)}
+		Frozen: newFrozenCache(frozenCacheEntries), Priced: compare.NewCache(d.Config.CompareCache),
+		uploads: newUploadSlots(d.Config.Uploads, d.Config.UploadWait)}
 	s.Auth = &auth.Manager{Store: d.Store, Hasher: d.Hasher, Logger: d.Logger, Now: d.Now,
 		Idle: d.Config.SessionIdle, Max: d.Config.SessionMax, Secure: d.Config.TLS, Throttle: d.Throttle}
 	key, err := d.Store.ServerKey(ctx, "signing")
@@ -110,7 +113,9 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// Every refusal (a body over the limit, a rate limit, a policy) runs
 	// after the language and the session are loaded, so its error page is
 	// translated and shows who is signed in. A route with its own
-	// BodyLimit (an upload) gets it, never below the global one.
+	// BodyLimit (an upload) gets it, never below the global one; an Upload
+	// route reads its multipart form as it arrives, after the policy and
+	// before the CSRF check, which reads the form's token.
 	limiter := publicLimiter(d.Store, d.Logger, d.Config.PublicRateLimit)
 	site := auth.Site{PublicURL: d.Config.PublicURL, TLS: d.Config.TLS}
 	for _, r := range routes {
@@ -121,9 +126,18 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		if r.Limited && limiter != nil {
 			mw = append(mw, limiter)
 		}
-		mw = append(mw, bodyLimit(max(r.BodyLimit, d.Config.BodyLimit)), inputGuard, idGuard)
+		limit := max(r.BodyLimit, d.Config.BodyLimit)
+		if r.Upload != nil {
+			mw = append(mw, uploadLimit(limit), inputGuard, idGuard)
+		} else {
+			mw = append(mw, bodyLimit(limit), inputGuard, idGuard)
+		}
 		if !r.Bare {
-			mw = append(mw, s.Auth.Require(r.Policy), auth.CSRF(r.Policy, site))
+			mw = append(mw, s.Auth.Require(r.Policy))
+			if r.Upload != nil {
+				mw = append(mw, s.readUpload(*r.Upload, limit))
+			}
+			mw = append(mw, auth.CSRF(r.Policy, site))
 		}
 		e.Add(r.Method, r.Path, r.Handler, mw...)
 	}
