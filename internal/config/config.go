@@ -105,6 +105,14 @@ type Config struct {
 	// before it is answered 503 with Retry-After (GPUQUOTE_UPLOAD_WAIT,
 	// default 5s; 0 answers at once).
 	UploadWait time.Duration
+	// ProposalsPerHour bounds the proposals one person makes (new or
+	// proposed again) in any hour (GPUQUOTE_PROPOSALS_PER_HOUR, default 20;
+	// 0: no bound; docs/RULES.md §18.1).
+	ProposalsPerHour int
+	// ProposalStorage bounds the bytes of vendor's files one person's
+	// proposals not yet published hold (GPUQUOTE_PROPOSAL_STORAGE, default
+	// 50 MiB; 0: no bound; docs/RULES.md §18.1).
+	ProposalStorage int64
 }
 
 // minMetricsToken is the shortest metrics token accepted: a guessable one
@@ -127,8 +135,10 @@ func Default() Config {
 		CompareCache:    256,
 		AppRole:         "gpuquote_app",
 
-		Uploads:    4,
-		UploadWait: 5 * time.Second,
+		Uploads:          4,
+		UploadWait:       5 * time.Second,
+		ProposalsPerHour: 20,
+		ProposalStorage:  50 << 20,
 	}
 }
 
@@ -316,6 +326,22 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_UPLOAD_WAIT=%q: want a duration such as 5s (0s: no wait)", v))
 		} else {
 			c.UploadWait = x
+		}
+	}
+	if v, ok := get("GPUQUOTE_PROPOSALS_PER_HOUR"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_PROPOSALS_PER_HOUR=%q: want a number of proposals (0 = no bound)", v))
+		} else {
+			c.ProposalsPerHour = n
+		}
+	}
+	if v, ok := get("GPUQUOTE_PROPOSAL_STORAGE"); ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_PROPOSAL_STORAGE=%q: want a byte count (0 = no bound)", v))
+		} else {
+			c.ProposalStorage = n
 		}
 	}
 	if c.SessionIdle > c.SessionMax {

@@ -106,3 +106,25 @@ func TestUploadSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestProposalQuotaSettings: the proposals one person makes in an hour and
+// the bytes of files their proposals not yet published hold have defaults,
+// take their variables (0 turns a bound off), and refuse nonsense naming
+// the variable (docs/RULES.md §18.1).
+func TestProposalQuotaSettings(t *testing.T) {
+	c, err := Parse(env(nil))
+	if err != nil || c.ProposalsPerHour != 20 || c.ProposalStorage != 50<<20 {
+		t.Fatalf("defaults: %d %d %v", c.ProposalsPerHour, c.ProposalStorage, err)
+	}
+	c, err = Parse(env(map[string]string{"GPUQUOTE_PROPOSALS_PER_HOUR": "0", "GPUQUOTE_PROPOSAL_STORAGE": "1048576"}))
+	if err != nil || c.ProposalsPerHour != 0 || c.ProposalStorage != 1<<20 {
+		t.Fatalf("parsed: %d %d %v", c.ProposalsPerHour, c.ProposalStorage, err)
+	}
+	bad := map[string]string{"GPUQUOTE_PROPOSALS_PER_HOUR": "many", "GPUQUOTE_PROPOSAL_STORAGE": "50MiB"}
+	_, err = Parse(env(bad))
+	for k := range bad {
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("error does not name %s: %v", k, err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"gpuquote/internal/auth"
 	"gpuquote/internal/form"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
@@ -73,6 +74,28 @@ func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachme
 // maxFile is the vendor's file's limit as the form's words say it.
 var maxFile = strconv.Itoa(proposal.MaxFileBytes>>20) + " MiB"
 
+// quotaRefused re-shows the proposal form when the store refused it for
+// its author's quota (docs/RULES.md §18.1): 429 with Retry-After for the
+// hourly bound, the file's problem for the storage; ok is false for any
+// other err.
+func (s *Handlers) quotaRefused(c echo.Context, err error, v web.ProposalFormView, values url.Values, file *store.NewAttachment) (bool, error) {
+	var (
+		rate    *proposal.RateError
+		storage *proposal.StorageError
+	)
+	switch {
+	case errors.As(err, &rate):
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(rate.RetryAfter.Seconds())+1))
+		v.SetRateProblem(server.Translator(c), rate)
+		return true, s.renderProposalForm(c, http.StatusTooManyRequests, v, values, nil)
+	case errors.As(err, &storage):
+		v.SetVendorProblems(server.Translator(c), "", form.Message{ID: "proposal.error.storage", Args: []any{"Name", file.Filename,
+			"Size", web.FileSize(int(storage.Size)), "Used", web.FileSize(int(storage.Used)), "Limit", web.FileSize(int(storage.Limit))}})
+		return true, s.renderProposalForm(c, http.StatusUnprocessableEntity, v, values, nil)
+	}
+	return false, nil
+}
+
 // ProposalCreate is POST /quotes/proposals: the quote is read as the
 // editors' form reads it; any problem re-shows the form with every value.
 func (s *Handlers) ProposalCreate(c echo.Context) error {
@@ -89,7 +112,10 @@ func (s *Handlers) ProposalCreate(c echo.Context) error {
 	if !ok {
 		return s.renderProposalForm(c, http.StatusUnprocessableEntity, v, values, errs)
 	}
-	q, err = s.Store.CreateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.Now())
+	q, err = s.Store.CreateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.ProposalQuota(), s.Now())
+	if refused, err := s.quotaRefused(c, err, v, values, file); refused {
+		return err
+	}
 	if err != nil {
 		return err
 	}
@@ -198,7 +224,10 @@ func (s *Handlers) ProposalUpdate(c echo.Context) error {
 		return s.renderProposalForm(c, http.StatusUnprocessableEntity, v, values, errs)
 	}
 	q.ID, q.LockVersion = cur.ID, lock
-	_, err = s.Store.UpdateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.Now())
+	_, err = s.Store.UpdateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.ProposalQuota(), s.Now())
+	if refused, err := s.quotaRefused(c, err, v, values, file); refused {
+		return err
+	}
 	switch {
 	case errors.Is(err, store.ErrConflict):
 		v.Form.Conflict, v.Form.LockVersion = true, cur.LockVersion
@@ -264,10 +293,14 @@ func (s *Handlers) proposalPanel(c echo.Context, q quote.Quote) (*web.ProposalPa
 		return nil, err
 	}
 	uid, _ := server.Viewer(c)
-	return web.NewProposalPanel(web.ProposalRecords{Quote: q, ViewerID: uid, Editor: s.IsEditor(c),
+	p := web.NewProposalPanel(web.ProposalRecords{Quote: q, ViewerID: uid, Editor: s.IsEditor(c),
 		Messages:    msgs,
 		Attachments: atts,
-		Reviews:     reviews}), nil
+		Reviews:     reviews})
+	if p != nil {
+		p.CSRF = auth.CSRFToken(c)
+	}
+	return p, nil
 }
 
 // ProposalReview is GET /quotes/:id/review: the editor's review page.
@@ -405,4 +438,32 @@ func (s *Handlers) QuoteAttachment(c echo.Context) error {
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	h.Set("Cache-Control", "private, no-store")
 	return c.Blob(http.StatusOK, att.ContentType, att.Data)
+}
+
+// AttachmentWithdraw is POST /quotes/:id/attachments/:att/withdraw: an
+// editor or admin withdraws a vendor's file from a returned proposal
+// (docs/RULES.md §18.1): its bytes are deleted, its record stays with who
+// withdrew it and when. Back to the quote page, with a word either way.
+func (s *Handlers) AttachmentWithdraw(c echo.Context) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	raw := c.Param("att")
+	if server.IDOutOfRange(raw) {
+		return server.BadID()
+	}
+	attID, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || attID <= 0 {
+		return store.ErrNotFound
+	}
+	target := "/quotes/" + strconv.FormatInt(id, 10)
+	err = s.Store.WithdrawAttachment(c.Request().Context(), s.Actor(c), id, attID, s.Now())
+	switch {
+	case errors.Is(err, store.ErrNotWithdrawable):
+		return s.RedirectWithFlash(c, target, "error", "proposal.flash.not_withdrawable")
+	case err != nil:
+		return err
+	}
+	return s.RedirectWithFlash(c, target, "ok", "proposal.flash.file_withdrawn")
 }

@@ -190,6 +190,7 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/quotes/:id/proposal", Policy: auth.AnyUser, Handler: p.ProposalUpdate, BodyLimit: proposalBodyLimit,
 			Upload: proposalUpload},
 		{Method: http.MethodGet, Path: "/quotes/:id/attachments/:att", Policy: auth.AnyUser, Handler: p.QuoteAttachment},
+		{Method: http.MethodPost, Path: "/quotes/:id/attachments/:att/withdraw", Policy: editor, Handler: p.AttachmentWithdraw},
 		{Method: http.MethodGet, Path: "/quotes/review", Policy: editor, Handler: p.ProposalQueue},
 		{Method: http.MethodGet, Path: "/quotes/:id/review", Policy: editor, Handler: p.ProposalReview},
 		{Method: http.MethodPost, Path: "/quotes/:id/review/publish", Policy: editor, Handler: p.ProposalPublish},

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"gpuquote/internal/store"
 	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 )
 
 // The vendor's files of proposals (docs/RULES.md §18.1): the name a file
@@ -308,4 +310,137 @@ func TestProposalUploadsAreBounded(t *testing.T) {
 		t.Errorf("the held upload, once sent: %d %.300s", res.StatusCode, body)
 	}
 	quoteIDFrom(t, proposalUpload(t, app, analyst, "/quotes/proposals", proposalForm(app), "offer.pdf", proposalPDF))
+}
+
+// TestProposalHourlyBound: one person makes at most
+// GPUQUOTE_PROPOSALS_PER_HOUR proposals in any hour (each tells every
+// editor), through the form or the API; one more is refused with the form
+// kept and a word in the reader's language on when to try again, 429 with
+// Retry-After; an hour later it goes through (docs/RULES.md §18.1).
+func TestProposalHourlyBound(t *testing.T) {
+	t.Parallel()
+	clock := testutil.NewClock(time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	app := testutil.NewApp(t, func(d *server.Deps) { d.Now = clock.Now; d.Config.ProposalsPerHour = 2 })
+	email, password, uid := app.CreateUser(auth.RoleAnalyst)
+	analyst := app.Client()
+	analyst.Login(email, password)
+	token := testfactory.APIToken(t, app.Store, uid, email, "bound", user.ScopeQuotesWrite)
+	for range 2 {
+		quoteIDFrom(t, proposalUpload(t, app, analyst, "/quotes/proposals", proposalForm(app), "", nil))
+		clock.Advance(10 * time.Minute)
+	}
+	for _, lang := range []struct{ code, words string }{{"zh-CN", "已提交 2 条建议"}, {"en", "made 2 proposals in the last hour"}} {
+		analyst.PostForm("/lang", url.Values{"lang": {lang.code}})
+		form := proposalForm(app)
+		form.Set("label", "kept label")
+		r := proposalUpload(t, app, analyst, "/quotes/proposals", form, "offer.pdf", proposalPDF)
+		d := doc(t, r.Body)
+		msg := d.Find(`[data-testid="error-rate"]`).Text()
+		// The first proposal leaves the hour 40 minutes from now.
+		if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") != "2401" || !strings.Contains(msg, lang.words) ||
+			!strings.Contains(msg, "40") {
+			t.Errorf("%s: a third proposal in the hour: %d, Retry-After %q, %q", lang.code, r.StatusCode, r.Header.Get("Retry-After"), msg)
+		}
+		if v, _ := d.Find(`#f-label`).Attr("value"); v != "kept label" {
+			t.Errorf("%s: label not kept: %q", lang.code, v)
+		}
+	}
+	body := proposalAPIBody(t, app)
+	if r := apiCall(t, app, http.MethodPost, "/api/v1/proposals", token, body); r.StatusCode != http.StatusTooManyRequests ||
+		r.Header.Get("Retry-After") == "" {
+		t.Errorf("a third proposal in the hour through the API: %d %s", r.StatusCode, r.Body)
+	}
+	// As each leaves the hour, one more may be proposed.
+	clock.Advance(41 * time.Minute)
+	if r := apiCall(t, app, http.MethodPost, "/api/v1/proposals", token, body); r.StatusCode != http.StatusCreated {
+		t.Errorf("the API once the first left the hour: %d %s", r.StatusCode, r.Body)
+	}
+	clock.Advance(10 * time.Minute)
+	quoteIDFrom(t, proposalUpload(t, app, analyst, "/quotes/proposals", proposalForm(app), "", nil))
+}
+
+// proposalAPIBody is a valid proposal as the API takes it.
+func proposalAPIBody(t *testing.T, app *testutil.App) string {
+	t.Helper()
+	_, gid := marketRefs(app)
+	return fmt.Sprintf(`{"platform": "HOSTKEY", "gpu_model": %d, "gpu_count": 1, "sharing": "dedicated", "currency": "EUR",
+		"hourly": "0.471", "billing_granularity": "second", "prices_include_tax": true, "as_of": "2026-11-20", "source": "mail",
+		"vendor_message": "HOSTKEY sales"}`, gid)
+}
+
+// TestProposalStorageAndWithdrawingFiles: the files of one person's
+// proposals not yet published hold at most GPUQUOTE_PROPOSAL_STORAGE bytes;
+// a file that does not fit is the file's error on the form. An editor (not
+// the author) withdraws a file from a proposal sent back, never from one
+// waiting for review: its bytes are deleted, its record stays on the page
+// with who withdrew it, the withdrawal is audited, and the author's quota
+// is freed (docs/RULES.md §18.1).
+func TestProposalStorageAndWithdrawingFiles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.ProposalStorage = int64(2*len(proposalPDF) - 1) })
+	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	editor, editorID := app.AsUser(auth.RoleEditor)
+	id := quoteIDFrom(t, proposalUpload(t, app, analyst, "/quotes/proposals", proposalForm(app), "first.pdf", proposalPDF))
+
+	r := proposalUpload(t, app, analyst, "/quotes/proposals", proposalForm(app), "second.pdf", proposalPDF)
+	if msg := doc(t, r.Body).Find(`[data-testid="error-vendor_file"]`).Text(); r.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(msg, "second.pdf") || !strings.Contains(msg, "撤回") {
+		t.Fatalf("a file past the storage quota: %d %q", r.StatusCode, msg)
+	}
+
+	page := doc(t, editor.Get("/quotes/"+itoa(id)).Body)
+	if page.Find(`[data-testid="attachment-withdraw"]`).Length() != 0 {
+		t.Errorf("a file of a proposal waiting for review offers to be withdrawn")
+	}
+	href, _ := page.Find(`[data-testid="attachment-link"]`).Attr("href")
+	withdraw := href + "/withdraw"
+	if r := editor.PostForm(withdraw, nil); r.StatusCode != http.StatusSeeOther || analyst.Get(href).StatusCode != http.StatusOK {
+		t.Fatalf("withdrawing from a proposal waiting for review: %d, or the file is gone", r.StatusCode)
+	}
+	lock := func() string {
+		q, err := app.Store.QuoteByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strconv.Itoa(q.LockVersion)
+	}
+	if r := editor.PostForm("/quotes/"+itoa(id)+"/review/return", url.Values{"lock_version": {lock()}, "comment": {"wrong file"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("return: %d", r.StatusCode)
+	}
+	if r := analyst.PostForm(withdraw, nil); r.StatusCode != http.StatusForbidden {
+		t.Errorf("the author withdraws a file: %d", r.StatusCode)
+	}
+	if r := editor.PostRaw(withdraw, url.Values{}); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a withdrawal without the CSRF token: %d", r.StatusCode)
+	}
+	if page := doc(t, editor.Get("/quotes/"+itoa(id)).Body); page.Find(`[data-testid="attachment-withdraw-form"]`).Length() != 1 {
+		t.Fatalf("the editor is not offered to withdraw the file of a returned proposal")
+	}
+	if r := editor.PostForm(withdraw, nil); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/quotes/"+itoa(id) {
+		t.Fatalf("withdraw: %d %s", r.StatusCode, r.Header.Get("Location"))
+	}
+	if r := analyst.Get(href); r.StatusCode != http.StatusNotFound {
+		t.Errorf("the withdrawn file is still served: %d", r.StatusCode)
+	}
+	shown := doc(t, analyst.Get("/quotes/"+itoa(id)).Body).Find(`[data-testid="attachment-withdrawn"]`).Text()
+	if !strings.Contains(shown, "first.pdf") || !strings.Contains(shown, "Test editor") {
+		t.Errorf("the page does not keep the withdrawn file's record and who withdrew it: %q", shown)
+	}
+	var bytesLeft, withdrawals, audits int
+	if err := app.Store.Pool().QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM quote_attachment_data d JOIN quote_attachments a ON a.id = d.attachment_id WHERE a.quote_id = $1),
+		(SELECT count(*) FROM quote_attachment_withdrawals w JOIN quote_attachments a ON a.id = w.attachment_id WHERE a.quote_id = $1 AND w.withdrawn_by = $2),
+		(SELECT count(*) FROM audit_log WHERE action = $3 AND entity_id = $4 AND actor_id = $2)`,
+		id, editorID, store.ActionQuoteWithdrawFile, itoa(id)).Scan(&bytesLeft, &withdrawals, &audits); err != nil {
+		t.Fatal(err)
+	}
+	if bytesLeft != 0 || withdrawals != 1 || audits != 1 {
+		t.Errorf("after withdrawing: %d files' bytes left, %d withdrawals recorded, %d audited", bytesLeft, withdrawals, audits)
+	}
+	if r := editor.PostForm(withdraw, nil); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("withdrawing again: %d", r.StatusCode)
+	}
+	// The author's quota is free again.
+	quoteIDFrom(t, proposalUpload(t, app, analyst, "/quotes/proposals", proposalForm(app), "second.pdf", proposalPDF))
 }
