@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuquote/internal/form"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
@@ -23,13 +24,16 @@ type ProposalFormView struct {
 	Message      string
 	MessageError string
 	FileError    string
+	// RateError says the author proposed as many as they may in an hour
+	// (docs/RULES.md §18.1).
+	RateError string
 	// ReturnedComment is the editor's comment on a returned proposal.
 	ReturnedComment string
 }
 
 // HasErrors says the form came back with a problem.
 func (v ProposalFormView) HasErrors() bool {
-	return len(v.Form.Errors) > 0 || v.MessageError != "" || v.FileError != ""
+	return len(v.Form.Errors) > 0 || v.MessageError != "" || v.FileError != "" || v.RateError != ""
 }
 
 // ProposalMessage is one vendor's message on a quote page.
@@ -38,9 +42,14 @@ type ProposalMessage struct {
 	At   string
 }
 
-// ProposalAttachment is one vendor's file, linked for download.
+// ProposalAttachment is one vendor's file, linked for download; one
+// withdrawn says who withdrew it and when, and has no URL. WithdrawURL is
+// where an editor withdraws it, when they may.
 type ProposalAttachment struct {
 	URL, Filename, ContentType, Size string
+	Withdrawn                        bool
+	WithdrawnBy, WithdrawnAt         string
+	WithdrawURL                      string
 }
 
 // ProposalDecision is one editor's decision on a proposal.
@@ -63,6 +72,8 @@ type ProposalPanel struct {
 	Messages    []ProposalMessage
 	Attachments []ProposalAttachment
 	Decisions   []ProposalDecision
+	// CSRF is the token of the panel's forms (withdrawing a file).
+	CSRF string
 }
 
 // ProposalReviewView is an editor's review page of one proposal: the
@@ -190,8 +201,9 @@ type ProposalRecords struct {
 }
 
 // NewProposalPanel builds the proposal box of a quote page, with the links
-// the reader may follow (an editor reviews a proposed quote, its author
-// edits a returned one), or nil when the series never was a proposal.
+// the reader may follow (an editor reviews a proposed quote or withdraws a
+// file of a returned one, its author edits a returned one), or nil when
+// the series never was a proposal.
 func NewProposalPanel(in ProposalRecords) *ProposalPanel {
 	q := in.Quote
 	if len(in.Messages) == 0 && len(in.Attachments) == 0 && len(in.Reviews) == 0 && !quote.IsProposal(q.State) {
@@ -209,8 +221,21 @@ func NewProposalPanel(in ProposalRecords) *ProposalPanel {
 		p.Messages = append(p.Messages, ProposalMessage{Body: m.Body, At: m.CreatedAt.UTC().Format("2006-01-02 15:04")})
 	}
 	for _, a := range in.Attachments {
-		p.Attachments = append(p.Attachments, ProposalAttachment{URL: "/quotes/" + id + "/attachments/" + strconv.FormatInt(a.ID, 10),
-			Filename: a.Filename, ContentType: a.ContentType, Size: FileSize(a.Size)})
+		// A name kept before proposal.Filename's rule is shown by it too.
+		att := ProposalAttachment{Filename: proposal.Filename(a.Filename, a.ContentType), ContentType: a.ContentType, Size: FileSize(a.Size)}
+		href := "/quotes/" + id + "/attachments/" + strconv.FormatInt(a.ID, 10)
+		switch {
+		case a.WithdrawnAt != nil:
+			att.Withdrawn, att.WithdrawnBy, att.WithdrawnAt = true, a.WithdrawnBy, a.WithdrawnAt.UTC().Format("2006-01-02 15:04")
+		default:
+			att.URL = href
+			// An editor withdraws a file of a proposal sent back
+			// (docs/RULES.md §18.1).
+			if in.Editor && q.State == quote.Returned && a.QuoteID == q.ID {
+				att.WithdrawURL = href + "/withdraw"
+			}
+		}
+		p.Attachments = append(p.Attachments, att)
 	}
 	for _, r := range in.Reviews {
 		d := ProposalDecision{Decision: r.Decision, Comment: r.Comment, By: r.DeciderName, At: r.DecidedAt.UTC().Format("2006-01-02 15:04")}
@@ -255,12 +280,22 @@ func NewProposalEditView(q quote.Quote, messages []proposal.Message, reviews []p
 }
 
 // SetVendorProblems words the problems of the vendor's message and file
-// ("" when fine) on the form.
-func (v *ProposalFormView) SetVendorProblems(tr *i18n.Translator, msgProblem, fileProblem string) {
+// (an empty ID when fine) on the form.
+func (v *ProposalFormView) SetVendorProblems(tr *i18n.Translator, msgProblem string, fileProblem form.Message) {
 	if msgProblem != "" {
 		v.MessageError = tr.T(msgProblem, "Max", strconv.Itoa(proposal.MaxMessageChars))
 	}
-	if fileProblem != "" {
-		v.FileError = tr.T(fileProblem)
+	if fileProblem.ID != "" {
+		v.FileError = tr.T(fileProblem.ID, fileProblem.Args...)
 	}
+}
+
+// SetRateProblem words a proposal refused by its author's hourly bound
+// (docs/RULES.md §18.1): how many, and in how many minutes to try again.
+func (v *ProposalFormView) SetRateProblem(tr *i18n.Translator, e *proposal.RateError) {
+	id := "proposal.error.rate.other"
+	if e.RetryMinutes() == 1 {
+		id = "proposal.error.rate.one"
+	}
+	v.RateError = tr.T(id, "Count", e.RetryMinutes(), "Limit", e.Limit)
 }

@@ -15,6 +15,7 @@ import (
 	"gpuquote/internal/market"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
+	"gpuquote/internal/server"
 	"gpuquote/internal/store"
 	"gpuquote/web"
 )
@@ -375,8 +376,19 @@ func (s *Handlers) ProposalCreate(c echo.Context) error {
 	if len(errs) > 0 {
 		return apiFormErrors(c, errs)
 	}
-	out, err := s.Store.CreateProposal(c.Request().Context(), s.Actor(c), q, msg, nil, s.Now())
-	if err != nil {
+	out, err := s.Store.CreateProposal(c.Request().Context(), s.Actor(c), q, msg, nil, s.ProposalQuota(), s.Now())
+	var rate *proposal.RateError
+	switch {
+	case errors.As(err, &rate):
+		// One person's proposals an hour are bounded (docs/RULES.md §18.1).
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(rate.RetryAfter.Seconds())+1))
+		id := "proposal.error.rate_api.other"
+		if rate.RetryMinutes() == 1 {
+			id = "proposal.error.rate_api.one"
+		}
+		return apiFail(c, http.StatusTooManyRequests, server.APIStatusCode(http.StatusTooManyRequests), id, "Limit", rate.Limit,
+			"Count", rate.RetryMinutes())
+	case err != nil:
 		return err
 	}
 	return apiQuoteCreated(c, out)

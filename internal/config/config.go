@@ -98,6 +98,22 @@ type Config struct {
 	// SMTP, when set (GPUQUOTE_SMTP_URL), turns mail on: every
 	// notification is also mailed (docs/RULES.md §18.4). Nil: no mail.
 	SMTP *SMTP
+	// Uploads is how many file uploads (a proposal's form with its file)
+	// each server process reads at once (GPUQUOTE_UPLOADS, default 4); each
+	// holds at most one file's bytes in memory (docs/RULES.md §18.1).
+	Uploads int
+	// UploadWait is how long an upload waits for one of those to be free
+	// before it is answered 503 with Retry-After (GPUQUOTE_UPLOAD_WAIT,
+	// default 5s; 0 answers at once).
+	UploadWait time.Duration
+	// ProposalsPerHour bounds the proposals one person makes (new or
+	// proposed again) in any hour (GPUQUOTE_PROPOSALS_PER_HOUR, default 20;
+	// 0: no bound; docs/RULES.md §18.1).
+	ProposalsPerHour int
+	// ProposalStorage bounds the bytes of vendor's files one person's
+	// proposals not yet published hold (GPUQUOTE_PROPOSAL_STORAGE, default
+	// 50 MiB; 0: no bound; docs/RULES.md §18.1).
+	ProposalStorage int64
 }
 
 // minMetricsToken is the shortest metrics token accepted: a guessable one
@@ -119,6 +135,11 @@ func Default() Config {
 		PublicRateLimit: 10,
 		CompareCache:    256,
 		AppRole:         "gpuquote_app",
+
+		Uploads:          4,
+		UploadWait:       5 * time.Second,
+		ProposalsPerHour: 20,
+		ProposalStorage:  50 << 20,
 	}
 }
 
@@ -290,6 +311,38 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_COMPARE_CACHE=%q: want a number of comparisons (0 = off)", v))
 		} else {
 			c.CompareCache = n
+		}
+	}
+	if v, ok := get("GPUQUOTE_UPLOADS"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_UPLOADS=%q: want a number of uploads read at once, at least 1", v))
+		} else {
+			c.Uploads = n
+		}
+	}
+	if v, ok := get("GPUQUOTE_UPLOAD_WAIT"); ok {
+		x, err := time.ParseDuration(v)
+		if err != nil || x < 0 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_UPLOAD_WAIT=%q: want a duration such as 5s (0s: no wait)", v))
+		} else {
+			c.UploadWait = x
+		}
+	}
+	if v, ok := get("GPUQUOTE_PROPOSALS_PER_HOUR"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_PROPOSALS_PER_HOUR=%q: want a number of proposals (0 = no bound)", v))
+		} else {
+			c.ProposalsPerHour = n
+		}
+	}
+	if v, ok := get("GPUQUOTE_PROPOSAL_STORAGE"); ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("GPUQUOTE_PROPOSAL_STORAGE=%q: want a byte count (0 = no bound)", v))
+		} else {
+			c.ProposalStorage = n
 		}
 	}
 	if c.SessionIdle > c.SessionMax {

@@ -85,3 +85,46 @@ func TestMetricsSettings(t *testing.T) {
 		t.Fatalf("want both named and the token never echoed: %v", err)
 	}
 }
+
+// TestUploadSettings: uploads read at once and the wait for one have
+// defaults, take their variables (a wait of 0 answers at once), and refuse
+// nonsense naming the variable (docs/RULES.md §18.1).
+func TestUploadSettings(t *testing.T) {
+	c, err := Parse(env(nil))
+	if err != nil || c.Uploads != 4 || c.UploadWait != 5*time.Second {
+		t.Fatalf("defaults: %d %s %v", c.Uploads, c.UploadWait, err)
+	}
+	c, err = Parse(env(map[string]string{"GPUQUOTE_UPLOADS": "2", "GPUQUOTE_UPLOAD_WAIT": "0s"}))
+	if err != nil || c.Uploads != 2 || c.UploadWait != 0 {
+		t.Fatalf("parsed: %d %s %v", c.Uploads, c.UploadWait, err)
+	}
+	bad := map[string]string{"GPUQUOTE_UPLOADS": "0", "GPUQUOTE_UPLOAD_WAIT": "-1s"}
+	_, err = Parse(env(bad))
+	for k := range bad {
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("error does not name %s: %v", k, err)
+		}
+	}
+}
+
+// TestProposalQuotaSettings: the proposals one person makes in an hour and
+// the bytes of files their proposals not yet published hold have defaults,
+// take their variables (0 turns a bound off), and refuse nonsense naming
+// the variable (docs/RULES.md §18.1).
+func TestProposalQuotaSettings(t *testing.T) {
+	c, err := Parse(env(nil))
+	if err != nil || c.ProposalsPerHour != 20 || c.ProposalStorage != 50<<20 {
+		t.Fatalf("defaults: %d %d %v", c.ProposalsPerHour, c.ProposalStorage, err)
+	}
+	c, err = Parse(env(map[string]string{"GPUQUOTE_PROPOSALS_PER_HOUR": "0", "GPUQUOTE_PROPOSAL_STORAGE": "1048576"}))
+	if err != nil || c.ProposalsPerHour != 0 || c.ProposalStorage != 1<<20 {
+		t.Fatalf("parsed: %d %d %v", c.ProposalsPerHour, c.ProposalStorage, err)
+	}
+	bad := map[string]string{"GPUQUOTE_PROPOSALS_PER_HOUR": "many", "GPUQUOTE_PROPOSAL_STORAGE": "50MiB"}
+	_, err = Parse(env(bad))
+	for k := range bad {
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("error does not name %s: %v", k, err)
+		}
+	}
+}

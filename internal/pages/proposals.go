@@ -2,13 +2,14 @@ package pages
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"gpuquote/internal/auth"
+	"gpuquote/internal/form"
 	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
@@ -46,37 +47,53 @@ func (s *Handlers) renderProposalForm(c echo.Context, status int, v web.Proposal
 
 // readVendorWords reads the vendor's message and optional file of a
 // posted proposal form; the problems are message ids ("" when fine). The
-// file's type is decided from its bytes, never from its name or the
-// browser's word (docs/RULES.md §18.1).
-func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachment, msgProblem, fileProblem string, err error) {
+// file was read by the route's Upload as it arrived (server.UploadFile);
+// its type is decided from its bytes, never from its name or the browser's
+// word, and it is kept under a name that ends as its type does
+// (docs/RULES.md §18.1).
+func readVendorWords(c echo.Context, values url.Values) (file *store.NewAttachment, msgProblem string, fileProblem form.Message) {
 	msgProblem = proposal.CheckMessage(values.Get("vendor_message"))
-	fh, ferr := c.FormFile("vendor_file")
-	if errors.Is(ferr, http.ErrMissingFile) || errors.Is(ferr, http.ErrNotMultipart) {
-		return nil, msgProblem, "", nil
+	up := server.UploadFile(c)
+	if up == nil || !up.Present {
+		return nil, msgProblem, form.Message{}
 	}
-	if ferr != nil {
-		return nil, msgProblem, "proposal.error.file_unreadable", nil
+	name := proposal.Filename(up.Name, "")
+	switch {
+	case up.Malformed:
+		return nil, msgProblem, form.Message{ID: "proposal.error.file_name"}
+	case up.TooLarge:
+		return nil, msgProblem, form.Message{ID: "proposal.error.file_too_large", Args: []any{"Name", name, "Max", maxFile}}
 	}
-	if fh.Size == 0 && fh.Filename == "" {
-		return nil, msgProblem, "", nil // the browser sends an empty part when no file was chosen
-	}
-	if fh.Size > proposal.MaxFileBytes {
-		return nil, msgProblem, "proposal.error.file_too_large", nil
-	}
-	f, err := fh.Open()
-	if err != nil {
-		return nil, msgProblem, "proposal.error.file_unreadable", nil
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, proposal.MaxFileBytes+1))
-	if err != nil {
-		return nil, "", "", err
-	}
-	ct, problem := proposal.CheckFile(int64(len(data)), data)
+	ct, problem := proposal.CheckFile(int64(len(up.Data)), up.Data)
 	if problem != "" {
-		return nil, msgProblem, problem, nil
+		return nil, msgProblem, form.Message{ID: problem, Args: []any{"Name", name, "Max", maxFile}}
 	}
-	return &store.NewAttachment{Filename: proposal.Filename(fh.Filename), ContentType: ct, Data: data}, msgProblem, "", nil
+	return &store.NewAttachment{Filename: proposal.Filename(up.Name, ct), ContentType: ct, Data: up.Data}, msgProblem, form.Message{}
+}
+
+// maxFile is the vendor's file's limit as the form's words say it.
+var maxFile = strconv.Itoa(proposal.MaxFileBytes>>20) + " MiB"
+
+// quotaRefused re-shows the proposal form when the store refused it for
+// its author's quota (docs/RULES.md §18.1): 429 with Retry-After for the
+// hourly bound, the file's problem for the storage; ok is false for any
+// other err.
+func (s *Handlers) quotaRefused(c echo.Context, err error, v web.ProposalFormView, values url.Values, file *store.NewAttachment) (bool, error) {
+	var (
+		rate    *proposal.RateError
+		storage *proposal.StorageError
+	)
+	switch {
+	case errors.As(err, &rate):
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(rate.RetryAfter.Seconds())+1))
+		v.SetRateProblem(server.Translator(c), rate)
+		return true, s.renderProposalForm(c, http.StatusTooManyRequests, v, values, nil)
+	case errors.As(err, &storage):
+		v.SetVendorProblems(server.Translator(c), "", form.Message{ID: "proposal.error.storage", Args: []any{"Name", file.Filename,
+			"Size", web.FileSize(int(storage.Size)), "Used", web.FileSize(int(storage.Used)), "Limit", web.FileSize(int(storage.Limit))}})
+		return true, s.renderProposalForm(c, http.StatusUnprocessableEntity, v, values, nil)
+	}
+	return false, nil
 }
 
 // ProposalCreate is POST /quotes/proposals: the quote is read as the
@@ -95,7 +112,10 @@ func (s *Handlers) ProposalCreate(c echo.Context) error {
 	if !ok {
 		return s.renderProposalForm(c, http.StatusUnprocessableEntity, v, values, errs)
 	}
-	q, err = s.Store.CreateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.Now())
+	q, err = s.Store.CreateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.ProposalQuota(), s.Now())
+	if refused, err := s.quotaRefused(c, err, v, values, file); refused {
+		return err
+	}
 	if err != nil {
 		return err
 	}
@@ -121,12 +141,9 @@ func (s *Handlers) readProposal(c echo.Context, values url.Values, v *web.Propos
 		return quote.Quote{}, nil, nil, false, err
 	}
 	q, errs = quote.Read(values.Get, refs, s.LatestDay())
-	file, msgProblem, fileProblem, err := readVendorWords(c, values)
-	if err != nil {
-		return quote.Quote{}, nil, nil, false, err
-	}
+	file, msgProblem, fileProblem := readVendorWords(c, values)
 	v.SetVendorProblems(server.Translator(c), msgProblem, fileProblem)
-	return q, file, errs, len(errs) == 0 && msgProblem == "" && fileProblem == "", nil
+	return q, file, errs, len(errs) == 0 && msgProblem == "" && fileProblem.ID == "", nil
 }
 
 // ProposalEditForm is GET /quotes/:id/proposal/edit: the author's form
@@ -207,7 +224,10 @@ func (s *Handlers) ProposalUpdate(c echo.Context) error {
 		return s.renderProposalForm(c, http.StatusUnprocessableEntity, v, values, errs)
 	}
 	q.ID, q.LockVersion = cur.ID, lock
-	_, err = s.Store.UpdateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.Now())
+	_, err = s.Store.UpdateProposal(ctx, s.Actor(c), q, values.Get("vendor_message"), file, s.ProposalQuota(), s.Now())
+	if refused, err := s.quotaRefused(c, err, v, values, file); refused {
+		return err
+	}
 	switch {
 	case errors.Is(err, store.ErrConflict):
 		v.Form.Conflict, v.Form.LockVersion = true, cur.LockVersion
@@ -273,10 +293,14 @@ func (s *Handlers) proposalPanel(c echo.Context, q quote.Quote) (*web.ProposalPa
 		return nil, err
 	}
 	uid, _ := server.Viewer(c)
-	return web.NewProposalPanel(web.ProposalRecords{Quote: q, ViewerID: uid, Editor: s.IsEditor(c),
+	p := web.NewProposalPanel(web.ProposalRecords{Quote: q, ViewerID: uid, Editor: s.IsEditor(c),
 		Messages:    msgs,
 		Attachments: atts,
-		Reviews:     reviews}), nil
+		Reviews:     reviews})
+	if p != nil {
+		p.CSRF = auth.CSRFToken(c)
+	}
+	return p, nil
 }
 
 // ProposalReview is GET /quotes/:id/review: the editor's review page.
@@ -408,8 +432,38 @@ func (s *Handlers) QuoteAttachment(c echo.Context) error {
 	}
 	h := c.Response().Header()
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Disposition", "attachment; filename*=UTF-8''"+url.PathEscape(att.Filename))
+	// The name is kept by proposal.Filename's rule; one kept before it is
+	// served by the rule too (docs/RULES.md §18.1).
+	h.Set("Content-Disposition", "attachment; filename*=UTF-8''"+url.PathEscape(proposal.Filename(att.Filename, att.ContentType)))
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	h.Set("Cache-Control", "private, no-store")
 	return c.Blob(http.StatusOK, att.ContentType, att.Data)
+}
+
+// AttachmentWithdraw is POST /quotes/:id/attachments/:att/withdraw: an
+// editor or admin withdraws a vendor's file from a returned proposal
+// (docs/RULES.md §18.1): its bytes are deleted, its record stays with who
+// withdrew it and when. Back to the quote page, with a word either way.
+func (s *Handlers) AttachmentWithdraw(c echo.Context) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	raw := c.Param("att")
+	if server.IDOutOfRange(raw) {
+		return server.BadID()
+	}
+	attID, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || attID <= 0 {
+		return store.ErrNotFound
+	}
+	target := "/quotes/" + strconv.FormatInt(id, 10)
+	err = s.Store.WithdrawAttachment(c.Request().Context(), s.Actor(c), id, attID, s.Now())
+	switch {
+	case errors.Is(err, store.ErrNotWithdrawable):
+		return s.RedirectWithFlash(c, target, "error", "proposal.flash.not_withdrawable")
+	case err != nil:
+		return err
+	}
+	return s.RedirectWithFlash(c, target, "ok", "proposal.flash.file_withdrawn")
 }

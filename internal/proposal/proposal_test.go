@@ -79,44 +79,81 @@ func TestCheckFile(t *testing.T) {
 	}
 }
 
-// TestFilename checks the name a vendor's file is kept under
-// (docs/RULES.md §18.1 "Proposing"): no directories, control or header
-// characters (replaced), at most 200 characters with the end (and its
-// extension) kept; a name with nothing left is "file".
+// TestFilename checks the name a vendor's file is kept, shown and served
+// under (docs/RULES.md §18.1 "Proposing"): no directories; control, format
+// (zero-width, bidi) and separator characters dropped; header and shell
+// characters replaced; the extension of the type decided from the bytes
+// (an extension that says otherwise replaced); at most 200 characters with
+// the end kept; a name with nothing left is "file". Without a type (a
+// name being refused) the extension is left as it is.
 func TestFilename(t *testing.T) {
 	long := strings.Repeat("a", 250) + ".pdf"
 	wide := strings.Repeat("报", 300) + ".pdf"
 	tests := []struct {
 		name  string
 		given string
+		ct    string
 		want  string
 	}{
-		{name: "plain name", given: "quote.pdf", want: "quote.pdf"},
-		{name: "Chinese name", given: "报价单 2026.pdf", want: "报价单 2026.pdf"},
-		{name: "Unix directories dropped", given: "/home/ana/quote.pdf", want: "quote.pdf"},
-		{name: "Windows directories dropped", given: `C:\Users\ana\quote.pdf`, want: "quote.pdf"},
-		{name: "climbing out of a directory", given: "../../etc/passwd", want: "passwd"},
-		{name: "control characters", given: "quo\x00te\r\n.pdf", want: "quo_te__.pdf"},
-		{name: "header characters", given: `a"b;c%d.pdf`, want: "a_b_c_d.pdf"},
-		{name: "shell characters", given: "a*b?c<d>e|f:g.png", want: "a_b_c_d_e_f_g.png"},
-		{name: "invalid UTF-8", given: "\xffquote.pdf", want: "_quote.pdf"},
-		{name: "leading dots", given: ".hidden.pdf", want: "hidden.pdf"},
-		{name: "spaces around", given: "  quote.pdf  ", want: "quote.pdf"},
-		{name: "empty", given: "", want: "file"},
-		{name: "only dots", given: "..", want: "file"},
-		{name: "directory only", given: "docs/", want: "docs"},
-		{name: "long name keeps its end", given: long, want: strings.Repeat("a", 196) + ".pdf"},
-		{name: "long name counted in characters", given: wide, want: strings.Repeat("报", 196) + ".pdf"},
-		{name: "exactly 200 characters", given: strings.Repeat("b", 196) + ".pdf", want: strings.Repeat("b", 196) + ".pdf"},
+		{name: "plain name", given: "quote.pdf", ct: proposal.PDF, want: "quote.pdf"},
+		{name: "Chinese name", given: "报价单 2026.pdf", ct: proposal.PDF, want: "报价单 2026.pdf"},
+		{name: "Unix directories dropped", given: "/home/ana/quote.pdf", ct: proposal.PDF, want: "quote.pdf"},
+		{name: "Windows directories dropped", given: `C:\Users\ana\quote.pdf`, ct: proposal.PDF, want: "quote.pdf"},
+		{name: "climbing out of a directory", given: "../../etc/passwd", ct: "", want: "passwd"},
+		{name: "control characters dropped", given: "quo\x00te\r\n.pdf", ct: proposal.PDF, want: "quote.pdf"},
+		{name: "header characters", given: `a"b;c%d.pdf`, ct: proposal.PDF, want: "a_b_c_d.pdf"},
+		{name: "shell characters", given: "a*b?c<d>e|f:g.png", ct: proposal.PNG, want: "a_b_c_d_e_f_g.png"},
+		{name: "invalid UTF-8 dropped", given: "\xffquote.pdf", ct: proposal.PDF, want: "quote.pdf"},
+		{name: "leading dots", given: ".hidden.pdf", ct: proposal.PDF, want: "hidden.pdf"},
+		{name: "spaces around", given: "  quote.pdf  ", ct: proposal.PDF, want: "quote.pdf"},
+		{name: "empty", given: "", ct: "", want: "file"},
+		{name: "empty PDF", given: "", ct: proposal.PDF, want: "file.pdf"},
+		{name: "only dots", given: "..", ct: proposal.PNG, want: "file.png"},
+		{name: "directory only", given: "docs/", ct: "", want: "docs"},
+		{name: "long name keeps its end", given: long, ct: proposal.PDF, want: strings.Repeat("a", 196) + ".pdf"},
+		{name: "long name counted in characters", given: wide, ct: proposal.PDF, want: strings.Repeat("报", 196) + ".pdf"},
+		{name: "exactly 200 characters", given: strings.Repeat("b", 196) + ".pdf", ct: proposal.PDF, want: strings.Repeat("b", 196) + ".pdf"},
+		{name: "long name given an extension", given: strings.Repeat("c", 200) + ".exe", ct: proposal.PDF, want: strings.Repeat("c", 196) + ".pdf"},
+		// The extension follows the bytes (ASVS 5.0 V5.2.2).
+		{name: "batch file that is a PDF", given: "quote.bat", ct: proposal.PDF, want: "quote.pdf"},
+		{name: "HTML that is a PNG", given: "evil.html", ct: proposal.PNG, want: "evil.png"},
+		{name: "SVG that is a PNG", given: "x.svg", ct: proposal.PNG, want: "x.png"},
+		{name: "executable with a PDF header", given: "setup.exe", ct: proposal.PDF, want: "setup.pdf"},
+		{name: "PDF named as a JPEG", given: "scan.jpg", ct: proposal.PDF, want: "scan.pdf"},
+		{name: "extension in capitals kept", given: "OFFER.PDF", ct: proposal.PDF, want: "OFFER.PDF"},
+		{name: "JPEG as .jpeg", given: "photo.jpeg", ct: proposal.JPEG, want: "photo.jpeg"},
+		{name: "JPEG as .jpg", given: "photo.JPG", ct: proposal.JPEG, want: "photo.JPG"},
+		{name: "WebP without an extension", given: "screenshot", ct: proposal.WebP, want: "screenshot.webp"},
+		{name: "a number is not an extension", given: "report.2026.11", ct: proposal.PDF, want: "report.2026.11.pdf"},
+		{name: "double extension", given: "quote.pdf.exe", ct: proposal.PDF, want: "quote.pdf.pdf"},
+		{name: "trailing dots", given: "quote.exe. . ", ct: proposal.PDF, want: "quote.pdf"},
+		{name: "only an extension", given: ".exe", ct: proposal.PDF, want: "exe.pdf"},
+		{name: "no type leaves the extension", given: "quote.bat", ct: "", want: "quote.bat"},
+		// Format characters cannot make a name read as another.
+		{name: "right-to-left override", given: "invoice\u202efdp.exe", ct: proposal.PDF, want: "invoicefdp.pdf"},
+		{name: "zero-width space", given: "zero\u200bwidth.pdf", ct: proposal.PDF, want: "zerowidth.pdf"},
+		{name: "bidi isolates and marks", given: "\u2067a\u2069\u200e\u200f\u061cb.pdf", ct: proposal.PDF, want: "ab.pdf"},
+		{name: "byte order mark and soft hyphen", given: "\ufeffso\u00adft.png", ct: proposal.PNG, want: "soft.png"},
+		{name: "line separator", given: "a\u2028b\u2029c.pdf", ct: proposal.PDF, want: "abc.pdf"},
+		{name: "private use", given: "a\ue000b.pdf", ct: proposal.PDF, want: "ab.pdf"},
+		{name: "nothing but format characters", given: "\u202e\u200b", ct: proposal.PDF, want: "file.pdf"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := proposal.Filename(tt.given)
+			got := proposal.Filename(tt.given, tt.ct)
 			if got != tt.want {
-				t.Errorf("Filename(%q) = %q, want %q", tt.given, got, tt.want)
+				t.Errorf("Filename(%q, %q) = %q, want %q", tt.given, tt.ct, got, tt.want)
 			}
 			if n := len([]rune(got)); n > 200 {
 				t.Errorf("Filename(%q) has %d characters, want at most 200", tt.given, n)
+			}
+			for _, r := range got {
+				if proposal.Invisible(r) {
+					t.Errorf("Filename(%q) keeps %U", tt.given, r)
+				}
+			}
+			if again := proposal.Filename(got, tt.ct); again != got {
+				t.Errorf("Filename is not idempotent: %q, then %q", got, again)
 			}
 		})
 	}

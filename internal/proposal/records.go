@@ -24,7 +24,8 @@ type Message struct {
 }
 
 // Attachment is a stored vendor's file of a quote series (Data only when
-// served).
+// served). A file withdrawn (WithdrawnAt set, by WithdrawnBy, a display
+// name) keeps its record but not its bytes (docs/RULES.md §18.1).
 type Attachment struct {
 	ID          int64
 	QuoteID     int64
@@ -35,6 +36,8 @@ type Attachment struct {
 	SHA256      string
 	CreatedAt   time.Time
 	Data        []byte
+	WithdrawnAt *time.Time
+	WithdrawnBy string
 }
 
 // Review is an editor's decision on a proposal: "published" (PublishedID

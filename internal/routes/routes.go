@@ -45,8 +45,14 @@ const verifyBodyLimit = 3*verify.MaxInputBytes + 64<<10
 const importBodyLimit = quote.CSVMaxBytes
 
 // proposalBodyLimit is the upload limit of the proposal routes: the 5 MiB
-// file, the form and the multipart framing around them.
+// file, the form and the multipart framing around them. Their form is read
+// as it arrives (proposalUpload), never past this limit; a file over 5 MiB
+// is told on the form (docs/RULES.md §18.1).
 const proposalBodyLimit = proposal.MaxFileBytes + 1<<20
+
+// proposalUpload reads the proposal form's vendor_file as it arrives,
+// keeping at most 5 MiB of it.
+var proposalUpload = &server.Upload{File: "vendor_file", MaxFile: proposal.MaxFileBytes}
 
 // apiAnyUser admits every signed-in user, by session or by a token
 // holding scope (docs/RULES.md §19.2).
@@ -182,11 +188,14 @@ func Table(s *server.Server) []server.Route {
 		// handlers decide per proposal (404 unless the author, an editor or
 		// an admin may read it).
 		{Method: http.MethodGet, Path: "/quotes/new", Policy: auth.AnyUser, Handler: p.QuoteNew},
-		{Method: http.MethodPost, Path: "/quotes/proposals", Policy: auth.AnyUser, Handler: p.ProposalCreate, BodyLimit: proposalBodyLimit},
+		{Method: http.MethodPost, Path: "/quotes/proposals", Policy: auth.AnyUser, Handler: p.ProposalCreate, BodyLimit: proposalBodyLimit,
+			Upload: proposalUpload},
 		{Method: http.MethodGet, Path: "/quotes/proposals", Policy: auth.AnyUser, Handler: p.ProposalMine},
 		{Method: http.MethodGet, Path: "/quotes/:id/proposal/edit", Policy: auth.AnyUser, Handler: p.ProposalEditForm},
-		{Method: http.MethodPost, Path: "/quotes/:id/proposal", Policy: auth.AnyUser, Handler: p.ProposalUpdate, BodyLimit: proposalBodyLimit},
+		{Method: http.MethodPost, Path: "/quotes/:id/proposal", Policy: auth.AnyUser, Handler: p.ProposalUpdate, BodyLimit: proposalBodyLimit,
+			Upload: proposalUpload},
 		{Method: http.MethodGet, Path: "/quotes/:id/attachments/:att", Policy: auth.AnyUser, Handler: p.QuoteAttachment},
+		{Method: http.MethodPost, Path: "/quotes/:id/attachments/:att/withdraw", Policy: editor, Handler: p.AttachmentWithdraw},
 		{Method: http.MethodGet, Path: "/quotes/review", Policy: editor, Handler: p.ProposalQueue},
 		{Method: http.MethodGet, Path: "/quotes/:id/review", Policy: editor, Handler: p.ProposalReview},
 		{Method: http.MethodPost, Path: "/quotes/:id/review/publish", Policy: editor, Handler: p.ProposalPublish},

@@ -16,6 +16,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/avail"
 	"gpuquote/internal/market"
+	proposalpkg "gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testfactory"
@@ -217,7 +218,7 @@ func TestAPIMarketQuoteReading(t *testing.T) {
 	proposal, err := app.Store.CreateProposal(ctx, user.Actor{UserID: analystID, Email: "a@example.test"}, quote.Quote{
 		PlatformID: pid, GPUModelID: gid, GPUCount: 1, Sharing: "dedicated", Currency: "EUR",
 		Monthly: decimal.NewNullDecimal(decimal.RequireFromString("300")), PricesIncludeTax: true,
-		AsOf: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), Source: "vendor mail"}, "please list us", nil, time.Now())
+		AsOf: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), Source: "vendor mail"}, "please list us", nil, proposalpkg.Quota{}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if errors.Is(err, errIDOutOfRange) {
 		msgID = "error.id_range.text"
 	}
+	if errors.Is(err, ErrUploadsBusy) {
+		msgID = "error.upload_busy.text"
+	}
 	if status == http.StatusUnprocessableEntity && tooLargeToStore(err) {
 		msgID = "error.too_large_to_store.text"
 	}

@@ -12,6 +12,8 @@ import (
 // client address. BodyLimit, when set, replaces the global request body
 // limit for this route, above it (file uploads) or below it (the JSON
 // doors' 256 KiB, docs/RULES.md §19.1).
+// Upload, when set, reads the route's multipart form as it arrives
+// (upload.go), within BodyLimit.
 type Route struct {
 	Method    string
 	Path      string
@@ -20,6 +22,7 @@ type Route struct {
 	Bare      bool
 	Limited   bool
 	BodyLimit int64
+	Upload    *Upload
 }
 
 // Routes is the route table the server was built with (Deps.Routes).

@@ -192,6 +192,10 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /quotes/:id/review/return": {setup: proposalPath("/review/return"),
 			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}, "comment": {"why"}} },
 			want: want{401, 403, 403, 303, 303}},
+		// Withdrawing a file is the editors' and admins' (it answers with a
+		// word on the quote page, here that the proposal is not returned).
+		"POST /quotes/:id/attachments/:att/withdraw": {setup: func(a *testutil.App) string { return proposalAttachmentPath(a) + "/withdraw" },
+			want: want{401, 403, 403, 303, 303}},
 		"POST /quotes":    {form: quoteForm, want: want{401, 403, 403, 303, 303}},
 		"GET /quotes/:id": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(publishedQuote(a)) }, want: want{303, 200, 200, 200, 200}},
 		"GET /quotes/:id/edit": {setup: func(a *testutil.App) string { return "/quotes/" + itoa(draftQuote(a).ID) + "/edit" },

@@ -149,6 +149,9 @@ func walkCases() map[string]walkCase {
 			form: func(a *testutil.App) url.Values { v := quoteForm(a); v.Set("lock_version", "1"); return v }},
 		"POST /quotes/:id/review/return": {path: p(proposalPath("/review/return")),
 			form: func(*testutil.App) url.Values { return url.Values{"lock_version": {"1"}, "comment": {"why"}} }},
+		"POST /quotes/:id/attachments/:att/withdraw": {path: p(func(a *testutil.App) string {
+			return proposalAttachmentPath(a) + "/withdraw"
+		})},
 
 		"GET /prices": {query: []string{"ref_item", "ref_currency", "ref_page", "fx_base", "fx_quote", "fx_page", "item"}},
 		"POST /prices/reference": {form: func(*testutil.App) url.Values {

@@ -61,6 +61,8 @@ type Server struct {
 	// served holds "METHOD path" of every route Echo serves: the table's,
 	// and HEAD beside each GET.
 	served map[string]bool
+	// uploads are the slots of the uploads read at once (upload.go).
+	uploads *uploadSlots
 }
 
 // New builds the server and registers every route of the route table.
@@ -72,7 +74,8 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		d.Logger = slog.Default()
 	}
 	s := &Server{Config: d.Config, Store: d.Store, Catalog: d.Catalog, Log: d.Logger, Hasher: d.Hasher, Now: d.Now,
-		Frozen: newFrozenCache(frozenCacheEntries), Priced: compare.NewCache(d.Config.CompareCache)}
+		Frozen: newFrozenCache(frozenCacheEntries), Priced: compare.NewCache(d.Config.CompareCache),
+		uploads: newUploadSlots(d.Config.Uploads, d.Config.UploadWait)}
 	s.Auth = &auth.Manager{Store: d.Store, Hasher: d.Hasher, Logger: d.Logger, Now: d.Now,
 		Idle: d.Config.SessionIdle, Max: d.Config.SessionMax, Secure: d.Config.TLS, Throttle: d.Throttle}
 	key, err := d.Store.ServerKey(ctx, "signing")
@@ -114,7 +117,9 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	// Every refusal (a body over the limit, a rate limit, a policy) runs
 	// after the language and the session are loaded, so its error page is
 	// translated and shows who is signed in. A route with its own
-	// BodyLimit (an upload, a JSON door) gets it instead of the global one.
+	// BodyLimit (an upload, a JSON door) gets it instead of the global one;
+	// an Upload route reads its multipart form as it arrives, after the
+	// policy and before the CSRF check, which reads the form's token.
 	limiter := publicLimiter(d.Store, d.Logger, d.Config.PublicRateLimit)
 	site := auth.Site{PublicURL: d.Config.PublicURL, TLS: d.Config.TLS}
 	for _, r := range routes {
@@ -129,9 +134,17 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 		if r.BodyLimit > 0 {
 			limit = r.BodyLimit
 		}
-		mw = append(mw, bodyLimit(limit), inputGuard, idGuard)
+		if r.Upload != nil {
+			mw = append(mw, uploadLimit(limit), inputGuard, idGuard)
+		} else {
+			mw = append(mw, bodyLimit(limit), inputGuard, idGuard)
+		}
 		if !r.Bare {
-			mw = append(mw, s.Auth.Require(r.Policy), auth.CSRF(r.Policy, site))
+			mw = append(mw, s.Auth.Require(r.Policy))
+			if r.Upload != nil {
+				mw = append(mw, s.readUpload(*r.Upload, limit))
+			}
+			mw = append(mw, auth.CSRF(r.Policy, site))
 		}
 		e.Add(r.Method, r.Path, r.Handler, mw...)
 		s.served[r.Method+" "+r.Path] = true

@@ -16,6 +16,7 @@ import (
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
 	"gpuquote/internal/market"
+	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
 	"gpuquote/internal/store"
@@ -189,4 +190,10 @@ func ReportStoreError(err error) error {
 func MayWriteTrial(c echo.Context, t trial.Trial) bool {
 	cur := auth.CurrentUser(c)
 	return cur != nil && trial.MayWrite(t, cur.UserID, string(cur.Role))
+}
+
+// ProposalQuota is what one person may propose, from the configuration
+// (docs/RULES.md §18.1): both doors pass it to the store's proposal writes.
+func (s *Server) ProposalQuota() proposal.Quota {
+	return proposal.Quota{PerHour: s.Config.ProposalsPerHour, Storage: s.Config.ProposalStorage}
 }

@@ -23,7 +23,7 @@ var AuditActions = []string{
 	ActionPlatformCreate, ActionPlatformUpdate, ActionPlatformTermsUpdate, ActionPlatformFactCreate, ActionGPUModelCreate, ActionGPUModelUpdate,
 	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,
 	ActionQuoteDeleteDraft, ActionQuoteImport,
-	ActionQuotePropose, ActionQuoteRepropose, ActionQuoteReviewPublish, ActionQuoteReviewReturn, ActionQuoteAttach,
+	ActionQuotePropose, ActionQuoteRepropose, ActionQuoteReviewPublish, ActionQuoteReviewReturn, ActionQuoteAttach, ActionQuoteWithdrawFile,
 	ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,
 	ActionTrialCreate, ActionTrialRecord, ActionTrialPaste, ActionTrialPerf,
 	ActionReportCreate, ActionReportSubmit, ActionReportApprove, ActionReportReturn, ActionReportRetitle, ActionReportDelete,

@@ -25,11 +25,16 @@ const (
 	ActionQuoteReviewPublish = "quote.review_publish"
 	ActionQuoteReviewReturn  = "quote.review_return"
 	ActionQuoteAttach        = "quote.attach"
+	ActionQuoteWithdrawFile  = "quote.withdraw_file"
 )
 
 // ErrNotProposed means a review needs a proposal waiting for review, or an
 // edit a returned one, and the quote is in another state.
 var ErrNotProposed = errors.New("store: quote is not a proposal in that state")
+
+// ErrNotWithdrawable means a vendor's file is withdrawn only from a
+// returned proposal, once, and this one is not (docs/RULES.md §18.1).
+var ErrNotWithdrawable = errors.New("store: the file is not on a returned proposal, or was withdrawn already")
 
 // NewAttachment is a vendor's file as the server accepted it: its kept
 // name, the content type decided from its bytes, and the bytes.
@@ -66,25 +71,72 @@ func addProposalWords(ctx context.Context, tx pgx.Tx, a user.Actor, id int64, me
 	sum := sha256.Sum256(file.Data)
 	var attID int64
 	if err := tx.QueryRow(ctx, `
-		INSERT INTO quote_attachments (quote_id, series_id, filename, content_type, size_bytes, sha256, data, created_by, created_at)
-		SELECT id, series_id, $2, $3, $4, $5, $6, $7, $8 FROM quotes WHERE id = $1
-		RETURNING id`, id, file.Filename, file.ContentType, len(file.Data), hex.EncodeToString(sum[:]), file.Data,
+		INSERT INTO quote_attachments (quote_id, series_id, filename, content_type, size_bytes, sha256, created_by, created_at)
+		SELECT id, series_id, $2, $3, $4, $5, $6, $7 FROM quotes WHERE id = $1
+		RETURNING id`, id, file.Filename, file.ContentType, len(file.Data), hex.EncodeToString(sum[:]),
 		nullID(a.UserID), now).Scan(&attID); err != nil {
 		return fmt.Errorf("quote attachment: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO quote_attachment_data (attachment_id, data) VALUES ($1, $2)`, attID, file.Data); err != nil {
+		return fmt.Errorf("quote attachment's bytes: %w", err)
 	}
 	return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteAttach, Entity: "quote", EntityID: strconv.FormatInt(id, 10),
 		After: map[string]any{"attachment": attID, "filename": file.Filename, "content_type": file.ContentType,
 			"size": len(file.Data), "sha256": hex.EncodeToString(sum[:])}})
 }
 
+// checkQuota applies quota to a's proposal at now with file (nil: none),
+// in the caller's transaction (docs/RULES.md §18.1): a *proposal.RateError
+// or *proposal.StorageError when it is over. The author's row is locked
+// first, so two proposals of one person at once are counted one after the
+// other. Nobody signed in (the system) has no quota.
+func checkQuota(ctx context.Context, tx pgx.Tx, a user.Actor, quota proposal.Quota, file *NewAttachment, now time.Time) error {
+	if a.UserID == 0 || quota == (proposal.Quota{}) {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE`, a.UserID); err != nil {
+		return fmt.Errorf("lock the proposal's author: %w", err)
+	}
+	var recent []time.Time
+	if quota.PerHour > 0 {
+		rows, err := tx.Query(ctx, `SELECT created_at FROM quote_messages WHERE created_by = $1 AND created_at > $2 AND created_at <= $3
+			ORDER BY created_at`, a.UserID, now.Add(-time.Hour), now)
+		if err != nil {
+			return fmt.Errorf("recent proposals: %w", err)
+		}
+		if recent, err = pgx.CollectRows(rows, pgx.RowTo[time.Time]); err != nil {
+			return fmt.Errorf("recent proposals: %w", err)
+		}
+	}
+	var stored, adding int64
+	if file != nil {
+		adding = int64(len(file.Data))
+	}
+	if quota.Storage > 0 && adding > 0 {
+		if err := tx.QueryRow(ctx, `
+			SELECT coalesce(sum(a.size_bytes), 0)
+			FROM quote_attachments a JOIN quotes q ON q.id = a.quote_id
+			JOIN quote_attachment_data d ON d.attachment_id = a.id
+			WHERE a.created_by = $1 AND q.state IN ('proposed', 'returned')`, a.UserID).Scan(&stored); err != nil {
+			return fmt.Errorf("stored files: %w", err)
+		}
+	}
+	return quota.Check(now, recent, stored, adding)
+}
+
 // CreateProposal stores q as a proposal of a new offer (version 1 of a new
-// series, state proposed) by a, with the vendor's message and file; the
-// editors are told in the same transaction (docs/RULES.md §18.1). The row
-// is written as a draft and moved to proposed before commit, so its lines
-// go in under the draft rule.
-func (s *Store) CreateProposal(ctx context.Context, a user.Actor, q quote.Quote, message string, file *NewAttachment, now time.Time) (quote.Quote, error) {
+// series, state proposed) by a, with the vendor's message and file, within
+// a's quota (a *proposal.RateError or *proposal.StorageError otherwise,
+// nothing stored); the editors are told in the same transaction
+// (docs/RULES.md §18.1). The row is written as a draft and moved to
+// proposed before commit, so its lines go in under the draft rule.
+func (s *Store) CreateProposal(ctx context.Context, a user.Actor, q quote.Quote, message string, file *NewAttachment,
+	quota proposal.Quota, now time.Time) (quote.Quote, error) {
 	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		if err := checkQuota(ctx, tx, a, quota, file, now); err != nil {
+			return err
+		}
 		var id int64
 		if err := tx.QueryRow(ctx, `SELECT nextval(pg_get_serial_sequence('quotes', 'id'))`).Scan(&id); err != nil {
 			return err
@@ -114,8 +166,10 @@ func (s *Store) CreateProposal(ctx context.Context, a user.Actor, q quote.Quote,
 // proposes it again (docs/RULES.md §18.1): q.ID names it and q.LockVersion
 // is the version the author loaded (ErrConflict otherwise). Another user's
 // proposal answers ErrNotFound; one not returned, ErrNotProposed. A new
-// message and file are added to the vendor's words.
-func (s *Store) UpdateProposal(ctx context.Context, a user.Actor, q quote.Quote, message string, file *NewAttachment, now time.Time) (quote.Quote, error) {
+// message and file are added to the vendor's words, within a's quota as
+// for CreateProposal.
+func (s *Store) UpdateProposal(ctx context.Context, a user.Actor, q quote.Quote, message string, file *NewAttachment,
+	quota proposal.Quota, now time.Time) (quote.Quote, error) {
 	var out quote.Quote
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		before, err := quoteByID(ctx, tx, q.ID, true)
@@ -130,6 +184,9 @@ func (s *Store) UpdateProposal(ctx context.Context, a user.Actor, q quote.Quote,
 		}
 		if before.LockVersion != q.LockVersion {
 			return ErrConflict
+		}
+		if err := checkQuota(ctx, tx, a, quota, file, now); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM quote_lines WHERE quote_id = $1`, q.ID); err != nil {
 			return fmt.Errorf("replace proposal lines: %w", err)
@@ -250,7 +307,7 @@ func (s *Store) QuoteFor(ctx context.Context, id, userID int64, role string) (qu
 // belongs to, with its bytes, when the viewer may read that quote version
 // (quote.MayRead: published or archived, everyone signed in; a proposal,
 // its author, editors and admins); anything else, including nobody signed
-// in, answers ErrNotFound (docs/RULES.md §18.1).
+// in, and a file withdrawn, answers ErrNotFound (docs/RULES.md §18.1).
 func (s *Store) QuoteAttachment(ctx context.Context, quoteID, attID, userID int64, role string) (Attachment, error) {
 	var (
 		q   quote.Quote
@@ -258,8 +315,9 @@ func (s *Store) QuoteAttachment(ctx context.Context, quoteID, attID, userID int6
 	)
 	err := s.pool.QueryRow(ctx, `
 		SELECT q.state, coalesce(q.created_by, 0),
-		       a.id, a.quote_id, a.series_id, a.filename, a.content_type, a.size_bytes, a.sha256, a.created_at, a.data
+		       a.id, a.quote_id, a.series_id, a.filename, a.content_type, a.size_bytes, a.sha256, a.created_at, d.data
 		FROM quotes q JOIN quote_attachments a ON a.series_id = q.series_id
+		JOIN quote_attachment_data d ON d.attachment_id = a.id
 		WHERE q.id = $1 AND a.id = $2`, quoteID, attID).Scan(&q.State, &q.CreatedBy,
 		&att.ID, &att.QuoteID, &att.SeriesID, &att.Filename, &att.ContentType, &att.Size, &att.SHA256, &att.CreatedAt, &att.Data)
 	if err != nil {
@@ -272,18 +330,62 @@ func (s *Store) QuoteAttachment(ctx context.Context, quoteID, attID, userID int6
 }
 
 // QuoteAttachments lists the vendor's files of a series (without their
-// bytes), oldest first.
+// bytes), oldest first, those withdrawn with who withdrew them and when.
 func (s *Store) QuoteAttachments(ctx context.Context, seriesID int64) ([]Attachment, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT id, quote_id, series_id, filename, content_type, size_bytes, sha256, created_at
-		FROM quote_attachments WHERE series_id = $1 ORDER BY id`, seriesID)
+		SELECT a.id, a.quote_id, a.series_id, a.filename, a.content_type, a.size_bytes, a.sha256, a.created_at,
+		       w.withdrawn_at, coalesce(u.display_name, '')
+		FROM quote_attachments a LEFT JOIN quote_attachment_withdrawals w ON w.attachment_id = a.id
+		LEFT JOIN users u ON u.id = w.withdrawn_by
+		WHERE a.series_id = $1 ORDER BY a.id`, seriesID)
 	if err != nil {
 		return nil, fmt.Errorf("quote attachments: %w", err)
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Attachment, error) {
 		var a Attachment
-		err := row.Scan(&a.ID, &a.QuoteID, &a.SeriesID, &a.Filename, &a.ContentType, &a.Size, &a.SHA256, &a.CreatedAt)
+		err := row.Scan(&a.ID, &a.QuoteID, &a.SeriesID, &a.Filename, &a.ContentType, &a.Size, &a.SHA256, &a.CreatedAt,
+			&a.WithdrawnAt, &a.WithdrawnBy)
 		return a, err
+	})
+}
+
+// WithdrawAttachment is an editor's or admin's withdrawal of file attID of
+// the offer quote quoteID belongs to (docs/RULES.md §18.1): allowed while
+// the proposal the file came with is returned, once (ErrNotWithdrawable
+// otherwise; a file not of that offer, ErrNotFound). Its bytes are deleted;
+// its record stays, with who withdrew it and when, audited in the same
+// transaction.
+func (s *Store) WithdrawAttachment(ctx context.Context, a user.Actor, quoteID, attID int64, now time.Time) error {
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		var (
+			att       Attachment
+			state     string
+			withdrawn bool
+		)
+		err := tx.QueryRow(ctx, `
+			SELECT a.id, a.quote_id, a.filename, a.content_type, a.size_bytes, a.sha256, p.state,
+			       EXISTS (SELECT 1 FROM quote_attachment_withdrawals w WHERE w.attachment_id = a.id)
+			FROM quotes q JOIN quote_attachments a ON a.series_id = q.series_id JOIN quotes p ON p.id = a.quote_id
+			WHERE q.id = $1 AND a.id = $2
+			FOR UPDATE OF p`, quoteID, attID).Scan(&att.ID, &att.QuoteID, &att.Filename, &att.ContentType, &att.Size, &att.SHA256,
+			&state, &withdrawn)
+		if err != nil {
+			return notFound(err)
+		}
+		if state != quote.Returned || withdrawn {
+			return ErrNotWithdrawable
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO quote_attachment_withdrawals (attachment_id, withdrawn_by, withdrawn_at) VALUES ($1, $2, $3)`,
+			attID, nullID(a.UserID), now); err != nil {
+			return fmt.Errorf("withdraw file: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM quote_attachment_data WHERE attachment_id = $1`, attID); err != nil {
+			return fmt.Errorf("delete the withdrawn file's bytes: %w", err)
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionQuoteWithdrawFile, Entity: "quote", EntityID: strconv.FormatInt(att.QuoteID, 10),
+			Before: map[string]any{"attachment": att.ID, "filename": att.Filename, "content_type": att.ContentType,
+				"size": att.Size, "sha256": att.SHA256},
+			After: map[string]any{"attachment": att.ID, "withdrawn": true}})
 	})
 }
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"gpuquote/internal/notify"
+	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
@@ -51,7 +53,7 @@ func TestProposalLifecycle(t *testing.T) {
 	audits := count(t, st, "audit_log")
 
 	p, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "  供应商：4090 每小时 1.98 元  ",
-		&store.NewAttachment{Filename: "quote.pdf", ContentType: "application/pdf", Data: testPDF}, storeDay)
+		&store.NewAttachment{Filename: "quote.pdf", ContentType: "application/pdf", Data: testPDF}, proposal.Quota{}, storeDay)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +99,11 @@ func TestProposalLifecycle(t *testing.T) {
 	other := reportUser(t, st, "analyst")
 	edit := sampleQuote(pid, gid)
 	edit.ID, edit.LockVersion = p.ID, ret.LockVersion
-	if _, err := st.UpdateProposal(ctx, other, edit, "x", nil, storeDay); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.UpdateProposal(ctx, other, edit, "x", nil, proposal.Quota{}, storeDay); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("another analyst's edit: %v", err)
 	}
 	edit.Monthly = nd("1000")
-	again, err := st.UpdateProposal(ctx, author, edit, "附：书面确认", nil, storeDay)
+	again, err := st.UpdateProposal(ctx, author, edit, "附：书面确认", nil, proposal.Quota{}, storeDay)
 	if err != nil || again.State != quote.Proposed || !again.Monthly.Decimal.Equal(dec("1000")) {
 		t.Fatalf("repropose: %+v %v", again, err)
 	}
@@ -157,7 +159,7 @@ func TestProposedQuotesAreImmutable(t *testing.T) {
 	st := testutil.Store(t)
 	pid, gid := marketFixture(t, st)
 	author := reportUser(t, st, "analyst")
-	p, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "msg", nil, storeDay)
+	p, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "msg", nil, proposal.Quota{}, storeDay)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +198,7 @@ func TestQuoteAttachmentAccessByRole(t *testing.T) {
 		"finance": reportUser(t, st, "finance"), "editor": reportUser(t, st, "editor"), "admin": reportUser(t, st, "admin")}
 	roles := map[string]string{"author": "analyst", "analyst": "analyst", "finance": "finance", "editor": "editor", "admin": "admin"}
 	p, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "msg",
-		&store.NewAttachment{Filename: "q.pdf", ContentType: "application/pdf", Data: testPDF}, storeDay)
+		&store.NewAttachment{Filename: "q.pdf", ContentType: "application/pdf", Data: testPDF}, proposal.Quota{}, storeDay)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,8 +227,99 @@ func TestQuoteAttachmentAccessByRole(t *testing.T) {
 	check("published", v2.ID, map[string]bool{"author": true, "analyst": true, "finance": true, "editor": true, "admin": true})
 	check("the reviewed proposal", p.ID, map[string]bool{"author": true, "analyst": false, "finance": false, "editor": true, "admin": true})
 	// An attachment of another series is not reached through this quote.
-	other, _ := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "msg", nil, storeDay)
+	other, _ := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "msg", nil, proposal.Quota{}, storeDay)
 	if _, err := st.QuoteAttachment(ctx, other.ID, att, author.UserID, "analyst"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("attachment through another series: %v", err)
+	}
+}
+
+// TestWithdrawnFileKeepsItsRecord: a vendor's file is withdrawn only from
+// a returned proposal, once; its bytes go, its record and who withdrew it
+// stay; and the database itself refuses, to the serving role, to change a
+// file's bytes, to delete them without a withdrawal recorded, and to change
+// or delete a withdrawal (docs/RULES.md §18.1).
+func TestWithdrawnFileKeepsItsRecord(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testutil.Store(t)
+	pid, gid := marketFixture(t, st)
+	author := reportUser(t, st, "analyst")
+	editor := reportUser(t, st, "editor")
+	p, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "msg",
+		&store.NewAttachment{Filename: "q.pdf", ContentType: "application/pdf", Data: testPDF}, proposal.Quota{}, storeDay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atts, _ := st.QuoteAttachments(ctx, p.SeriesID)
+	att := atts[0].ID
+	refused := func(what, sql string) {
+		t.Helper()
+		if _, err := st.Pool().Exec(ctx, sql, att); err == nil {
+			t.Errorf("%s was allowed", what)
+		}
+	}
+	refused("changing a file's bytes", `UPDATE quote_attachment_data SET data = 'x' WHERE attachment_id = $1`)
+	refused("deleting a file's bytes with no withdrawal", `DELETE FROM quote_attachment_data WHERE attachment_id = $1`)
+	if err := st.WithdrawAttachment(ctx, editor, p.ID, att, storeDay); !errors.Is(err, store.ErrNotWithdrawable) {
+		t.Errorf("withdrawing from a proposal waiting for review: %v", err)
+	}
+	other, _ := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "msg", nil, proposal.Quota{}, storeDay)
+	if err := st.WithdrawAttachment(ctx, editor, other.ID, att, storeDay); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("withdrawing through another offer: %v", err)
+	}
+	if err := st.ReturnProposal(ctx, editor, p.ID, p.LockVersion, "wrong file", storeDay); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.WithdrawAttachment(ctx, editor, p.ID, att, storeDay.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.WithdrawAttachment(ctx, editor, p.ID, att, storeDay); !errors.Is(err, store.ErrNotWithdrawable) {
+		t.Errorf("withdrawing twice: %v", err)
+	}
+	atts, _ = st.QuoteAttachments(ctx, p.SeriesID)
+	if len(atts) != 1 || atts[0].WithdrawnAt == nil || !atts[0].WithdrawnAt.Equal(storeDay.Add(time.Hour)) || atts[0].WithdrawnBy != "用户 editor" ||
+		atts[0].Filename != "q.pdf" || atts[0].Size != len(testPDF) {
+		t.Errorf("the withdrawn file's record: %+v", atts)
+	}
+	if _, err := st.QuoteAttachment(ctx, p.ID, att, author.UserID, "analyst"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("reading a withdrawn file: %v", err)
+	}
+	refused("adding bytes to a withdrawn file", `INSERT INTO quote_attachment_data (attachment_id, data) VALUES ($1, '%PDF-')`)
+	refused("changing a withdrawal", `UPDATE quote_attachment_withdrawals SET withdrawn_at = now() WHERE attachment_id = $1`)
+	refused("deleting a withdrawal", `DELETE FROM quote_attachment_withdrawals WHERE attachment_id = $1`)
+}
+
+// TestProposalQuotaCountsOneAtATime: two proposals of one person at once,
+// with one left in their hour, store exactly one (the author's row is
+// locked while counting); the other is a RateError and stores nothing
+// (docs/RULES.md §18.1).
+func TestProposalQuotaCountsOneAtATime(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testutil.Store(t)
+	pid, gid := marketFixture(t, st)
+	author := reportUser(t, st, "analyst")
+	quota := proposal.Quota{PerHour: 1}
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "msg", nil, quota, storeDay)
+			errs <- err
+		}()
+	}
+	var ok, rate int
+	for range 2 {
+		var re *proposal.RateError
+		switch err := <-errs; {
+		case err == nil:
+			ok++
+		case errors.As(err, &re):
+			rate++
+		default:
+			t.Fatal(err)
+		}
+	}
+	if ok != 1 || rate != 1 || count(t, st, "quote_messages") != 1 {
+		t.Errorf("%d stored, %d refused, %d messages; want one of each", ok, rate, count(t, st, "quote_messages"))
 	}
 }

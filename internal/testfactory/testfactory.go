@@ -24,6 +24,7 @@ import (
 	"gpuquote/internal/facts"
 	"gpuquote/internal/market"
 	"gpuquote/internal/own"
+	"gpuquote/internal/proposal"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
 	"gpuquote/internal/trial"
@@ -173,10 +174,11 @@ func AllIncluded() []quote.Line {
 }
 
 // Proposal stores Quote(q) as user uid's proposal of a new offer, with the
-// vendor's message and, when file is not nil, an attachment.
+// vendor's message and, when file is not nil, an attachment (under its
+// name as given, and no quota).
 func Proposal(t testing.TB, st *store.Store, uid int64, q quote.Quote, message string, file *store.NewAttachment) quote.Quote {
 	t.Helper()
-	p, err := st.CreateProposal(context.Background(), user.Actor{UserID: uid}, Quote(q), message, file, time.Now())
+	p, err := st.CreateProposal(context.Background(), user.Actor{UserID: uid}, Quote(q), message, file, proposal.Quota{}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
