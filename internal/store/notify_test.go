@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gpuquote/internal/notify"
+	"gpuquote/internal/proposal"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
 )
@@ -259,7 +260,7 @@ func TestActingOnWhatANoticeIsAboutReadsIt(t *testing.T) {
 	}
 
 	pid, gid := marketFixture(t, st)
-	p, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "供应商报价", nil, storeDay)
+	p, err := st.CreateProposal(ctx, author, sampleQuote(pid, gid), "供应商报价", nil, proposal.Quota{}, storeDay)
 	if err != nil {
 		t.Fatal(err)
 	}
