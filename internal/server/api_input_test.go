@@ -51,7 +51,7 @@ func jsonDoorBodies(t *testing.T, app *testutil.App, quotes [2]int64) map[string
 	report["purpose"] = "line one\nline two"
 	return map[string]jsonDoor{
 		"availability": {"/api/v1/availability", map[string]any{
-			"platform": testfactory.Platform(t, app.Store, market.Platform{}).ID, "gpu_model": testfactory.GPUModel(t, app.Store, market.GPUModel{}).ID,
+			"platform_id": testfactory.Platform(t, app.Store, market.Platform{}).ID, "gpu_model_id": testfactory.GPUModel(t, app.Store, market.GPUModel{}).ID,
 			"attempted_at": "2026-11-30T10:00:00Z", "gpu_count": 1, "obtained": true, "wait_minutes": 5, "note": "fine"}},
 		"report":  {"/api/v1/reports", report},
 		"approve": {"/api/v1/reports/" + submitted + "/approve", map[string]any{"comment": "fine"}},

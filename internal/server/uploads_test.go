@@ -363,7 +363,7 @@ func TestProposalHourlyBound(t *testing.T) {
 func proposalAPIBody(t *testing.T, app *testutil.App) string {
 	t.Helper()
 	_, gid := marketRefs(app)
-	return fmt.Sprintf(`{"platform": "HOSTKEY", "gpu_model": %d, "gpu_count": 1, "sharing": "dedicated", "currency": "EUR",
+	return fmt.Sprintf(`{"platform": "HOSTKEY", "gpu_model_id": %d, "gpu_count": 1, "sharing": "dedicated", "currency": "EUR",
 		"hourly": "0.471", "billing_granularity": "second", "prices_include_tax": true, "as_of": "2026-11-20", "source": "mail",
 		"vendor_message": "HOSTKEY sales"}`, gid)
 }
