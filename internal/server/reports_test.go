@@ -1021,6 +1021,13 @@ func TestReportReviseFromComparison(t *testing.T) {
 		}
 		t.Fatalf("the returned report links back to its comparison for revising: %q", href)
 	}
+	// The comparison's form keeps the report it revises through every
+	// change (it lost it on the first one).
+	href := strings.ReplaceAll(m[1], "&amp;", "&")
+	cmp := document(t, analyst.Get(href).Body)
+	if v, _ := cmp.Find(`#compare-form input[name="revise_of"]`).Attr("value"); v != itoa(id) {
+		t.Errorf("the comparison's form carries revise_of %q, want %d", v, id)
+	}
 	// The comparison changed to twelve months, then saved from the form.
 	form := reportForm("十二个月", "200", q)
 	form.Set("profile.months", "12")
