@@ -8,6 +8,8 @@ import (
 
 	"gpuquote/internal/compare"
 	"gpuquote/internal/facts"
+	"gpuquote/internal/i18n"
+	"gpuquote/internal/report"
 )
 
 // FactRow is one platform fact as pages show it (docs/RULES.md §18.3).
@@ -217,4 +219,26 @@ func (f *FactForm) KeepTyped(get func(string) string, note string) {
 	f.Kind, f.Value, f.Minutes, f.Source, f.AsOf, f.TrialID = get("kind"), get("value"), get("minutes"),
 		get("source"), get("as_of"), get("trial_id")
 	f.Note = note
+}
+
+// ReportFacts are a report's compared platforms with the facts it froze
+// (docs/RULES.md §18.3), shown as the compare page's facts section shows
+// those in force today.
+func ReportFacts(tr *i18n.Translator, snap report.Snapshot) []CompareFactsPlatform {
+	var out []CompareFactsPlatform
+	for _, pf := range snap.Facts {
+		p := CompareFactsPlatform{ID: pf.PlatformID, Name: DisplayName(tr.Lang, pf.NameZH, pf.NameEN),
+			URL: "/platforms/" + strconv.FormatInt(pf.PlatformID, 10) + "#facts"}
+		for _, a := range pf.Facts {
+			f := facts.Fact{ID: a.FactID, Kind: facts.Kind(a.Kind), Value: facts.Value(a.Value), Minutes: a.Minutes, Source: a.Source}
+			f.AsOf, _ = time.Parse(time.DateOnly, a.AsOf)
+			p.Facts = append(p.Facts, factRow(f))
+			if f.Value == facts.Unknown {
+				p.Unknown++
+			}
+		}
+		p.Known = len(p.Facts) - p.Unknown
+		out = append(out, p)
+	}
+	return out
 }

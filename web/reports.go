@@ -226,7 +226,10 @@ type ReportView struct {
 	// frozen (docs/RULES.md §18.2); none for a report without it.
 	Availability    []CompareAvailabilityRow
 	AvailabilityDay string
-	Questions       []ReportQuestions
+	// Facts are the compared platforms' facts as frozen (docs/RULES.md
+	// §18.3); none for a report saved before reports kept them.
+	Facts     []CompareFactsPlatform
+	Questions []ReportQuestions
 	Changes         *ReportChanges
 	Timeline        []ReportEventView
 
@@ -395,6 +398,7 @@ func NewReportView(tr *i18n.Translator, r report.Report, snap report.Snapshot, r
 		v.RecomputedInto = append(v.RecomputedInto, *NewReportLink(x.ID, x.Number, x.Revision, x.Status))
 	}
 	v.Availability, v.AvailabilityDay = ReportAvailability(tr, snap)
+	v.Facts = ReportFacts(tr, snap)
 	return v
 }
 

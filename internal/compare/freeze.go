@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gpuquote/internal/catalog"
+	"gpuquote/internal/facts"
 	"gpuquote/internal/market"
 	"gpuquote/internal/report"
 	"gpuquote/internal/tco"
@@ -263,7 +264,34 @@ func Freeze(cmp *Comparison, terms map[int64][]vendorq.Term) report.Snapshot {
 	}
 	s.Own = frozenOwn(cmp.Own)
 	s.Availability = frozenAvailability(cmp)
+	s.Facts = frozenFacts(cmp)
 	return s
+}
+
+// frozenFacts freezes the facts in force of the compared rows' platforms,
+// as the comparison's facts section shows them (docs/RULES.md §18.3); nil
+// when the comparison read none, so the snapshot has no "facts".
+func frozenFacts(cmp *Comparison) []report.PlatformFacts {
+	if cmp.Facts == nil || len(cmp.Rows) == 0 {
+		return nil
+	}
+	var out []report.PlatformFacts
+	for _, pf := range RowFacts(cmp.Rows, cmp.Facts, cmp.In.Today) {
+		p := report.PlatformFacts{PlatformID: pf.PlatformID, NameZH: pf.NameZH, NameEN: pf.NameEN, Facts: []report.FactAnswer{}}
+		for _, k := range facts.Kinds {
+			f := pf.InForce[k]
+			a := report.FactAnswer{Kind: string(k), Value: string(f.Value), Minutes: f.Minutes, FactID: f.ID}
+			if f.ID != 0 {
+				a.AsOf, a.Source = f.AsOf.Format(time.DateOnly), f.Source
+			}
+			if a.Value == "" {
+				a.Value = string(facts.Unknown)
+			}
+			p.Facts = append(p.Facts, a)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // frozenOwn freezes the comparison's own-hardware options like its quotes

@@ -76,6 +76,33 @@ type Snapshot struct {
 	// §18.2); absent from a snapshot without any, so its bytes are what
 	// they always were.
 	Availability []AvailabilityStat `json:"availability,omitempty"`
+	// Facts are the compared platforms' facts as the comparison showed
+	// them on FiguresDate (docs/RULES.md §18.3), each kind's answer in
+	// force, unknown ones included; absent from a snapshot saved before
+	// reports kept them, so its bytes are what they always were.
+	Facts []PlatformFacts `json:"facts,omitempty"`
+}
+
+// PlatformFacts are one compared platform's facts in a snapshot, in the
+// order of the kinds of fact.
+type PlatformFacts struct {
+	PlatformID int64        `json:"platform_id"`
+	NameZH     string       `json:"name_zh"`
+	NameEN     string       `json:"name_en"`
+	Facts      []FactAnswer `json:"facts"`
+}
+
+// FactAnswer is one kind of fact's answer in force when the report was
+// saved: yes, no or unknown, the measured minutes of a measured yes, and
+// the record it came from (its day, source and id; none for a kind never
+// recorded).
+type FactAnswer struct {
+	Kind    string `json:"kind"`
+	Value   string `json:"value"`
+	Minutes *int   `json:"minutes,omitempty"`
+	AsOf    string `json:"as_of,omitempty"`
+	Source  string `json:"source,omitempty"`
+	FactID  int64  `json:"fact_id,omitempty"`
 }
 
 // Scenario is a second usage profile of a comparison: the fields it
