@@ -409,21 +409,30 @@ func (s *Handlers) ProposalReturn(c echo.Context) error {
 	return s.RedirectWithFlash(c, "/quotes/review", "ok", "proposal.flash.returned")
 }
 
+// attachmentPath reads /quotes/:id/attachments/:att: the quote's and the
+// file's ids (an id out of range is 400, one that is no id 404).
+func attachmentPath(c echo.Context) (id, attID int64, err error) {
+	if id, err = server.PathID(c); err != nil {
+		return 0, 0, err
+	}
+	raw := c.Param("att")
+	if server.IDOutOfRange(raw) {
+		return 0, 0, server.BadID()
+	}
+	attID, err = strconv.ParseInt(raw, 10, 64)
+	if err != nil || attID <= 0 {
+		return 0, 0, store.ErrNotFound
+	}
+	return id, attID, nil
+}
+
 // QuoteAttachment is GET /quotes/:id/attachments/:att: a vendor's file,
 // to whoever may read quote :id (store.QuoteAttachment decides; others get
 // 404), as a download that no browser runs or sniffs.
 func (s *Handlers) QuoteAttachment(c echo.Context) error {
-	id, err := server.PathID(c)
+	id, attID, err := attachmentPath(c)
 	if err != nil {
 		return err
-	}
-	raw := c.Param("att")
-	if server.IDOutOfRange(raw) {
-		return server.BadID()
-	}
-	attID, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || attID <= 0 {
-		return store.ErrNotFound
 	}
 	uid, role := server.Viewer(c)
 	att, err := s.Store.QuoteAttachment(c.Request().Context(), id, attID, uid, role)
@@ -445,17 +454,9 @@ func (s *Handlers) QuoteAttachment(c echo.Context) error {
 // (docs/RULES.md §18.1): its bytes are deleted, its record stays with who
 // withdrew it and when. Back to the quote page, with a word either way.
 func (s *Handlers) AttachmentWithdraw(c echo.Context) error {
-	id, err := server.PathID(c)
+	id, attID, err := attachmentPath(c)
 	if err != nil {
 		return err
-	}
-	raw := c.Param("att")
-	if server.IDOutOfRange(raw) {
-		return server.BadID()
-	}
-	attID, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || attID <= 0 {
-		return store.ErrNotFound
 	}
 	target := "/quotes/" + strconv.FormatInt(id, 10)
 	err = s.Store.WithdrawAttachment(c.Request().Context(), s.Actor(c), id, attID, s.Now())

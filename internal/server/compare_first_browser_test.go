@@ -53,6 +53,16 @@ func hostkeyComparison(t *testing.T, app *testutil.App) (quotes []int64, ownVers
 	return quotes, ownVersion
 }
 
+// hostkeyState is the comparison of quotes at 100 h a month for one month
+// and one instance, in EUR.
+func hostkeyState(quotes []int64) url.Values {
+	state := url.Values{"profile.hours_per_month": {"100"}, "profile.months": {"1"}, "profile.instances": {"1"}, "report_currency": {"EUR"}}
+	for _, id := range quotes {
+		state.Add("q", itoa(id))
+	}
+	return state
+}
+
 // plural is catalog message id's form for n (the ".one" or ".other" key),
 // with n as its Count, as the pages render it.
 func plural(tr *i18n.Translator, id string, n int) string {
@@ -80,10 +90,7 @@ func TestBrowserCompareResultsFirst(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	quotes, _ := hostkeyComparison(t, app)
-	state := url.Values{"profile.hours_per_month": {"100"}, "profile.months": {"1"}, "profile.instances": {"1"}, "report_currency": {"EUR"}}
-	for _, id := range quotes {
-		state.Add("q", itoa(id))
-	}
+	state := hostkeyState(quotes)
 	share := "/compare?" + state.Encode()
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	b := testutil.Browser(t)
@@ -199,11 +206,9 @@ func TestBrowserReportKeepsWhatWasCompared(t *testing.T) {
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT name FROM own_option_versions WHERE id = $1`, ownV).Scan(&ownName); err != nil {
 		t.Fatal(err)
 	}
-	state := url.Values{"profile.hours_per_month": {"100"}, "profile.months": {"1"}, "profile.instances": {"1"},
-		"report_currency": {"EUR"}, "b.profile.hours_per_month": {"300"}, "own": {itoa(ownV)}}
-	for _, id := range quotes {
-		state.Add("q", itoa(id))
-	}
+	state := hostkeyState(quotes)
+	state.Set("b.profile.hours_per_month", "300")
+	state.Set("own", itoa(ownV))
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	b := testutil.Browser(t)
 	tr := app.Catalog.Translator("zh-CN")
@@ -285,10 +290,7 @@ func TestBrowserCompareSectionsStayOpen(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
 	quotes, _ := hostkeyComparison(t, app)
-	state := url.Values{"profile.hours_per_month": {"100"}, "profile.months": {"1"}, "profile.instances": {"1"}, "report_currency": {"EUR"}}
-	for _, id := range quotes {
-		state.Add("q", itoa(id))
-	}
+	state := hostkeyState(quotes)
 	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
 	b := testutil.Browser(t)
 	lines := `details[data-testid="section-lines"]`
