@@ -230,8 +230,8 @@ type ReportView struct {
 	// §18.3); none for a report saved before reports kept them.
 	Facts     []CompareFactsPlatform
 	Questions []ReportQuestions
-	Changes         *ReportChanges
-	Timeline        []ReportEventView
+	Changes   *ReportChanges
+	Timeline  []ReportEventView
 
 	// Form state of the actions (after a 422): values and errors.
 	Form   url.Values
