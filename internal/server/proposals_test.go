@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"gpuquote/internal/auth"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
@@ -305,5 +307,69 @@ func TestReportHoldingProposalSaysNotReviewed(t *testing.T) {
 	csv := author.Get("/reports/" + itoa(rid) + "/export.csv")
 	if csv.StatusCode != 200 || !strings.Contains(csv.Body, "Not yet reviewed (proposed quotes)") {
 		t.Errorf("CSV export does not say not yet reviewed: %d", csv.StatusCode)
+	}
+}
+
+// TestPublishedProposalShowsCorrections: an editor who publishes a
+// proposal with changes leaves them shown, the vendor's value beside the
+// published one, on the published version (to anyone signed in) and on
+// the proposal's page (to its author), in both languages; what the
+// editor left alone is not listed (docs/RULES.md §18.1).
+func TestPublishedProposalShowsCorrections(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	author, authorID := app.AsUser(auth.RoleAnalyst)
+	pid, gid := marketRefs(app)
+	p := testfactory.Proposal(t, app.Store, authorID, quote.Quote{PlatformID: pid, GPUModelID: gid,
+		Hourly: testfactory.ND("0.471"), Monthly: testfactory.ND("284")}, "vendor says 0.471", nil)
+	editor, _ := app.AsUser(auth.RoleEditor)
+	finance, _ := app.AsUser(auth.RoleFinance)
+	editor.Get("/quotes/" + itoa(p.ID) + "/review")
+	pub := quote.Values(p)
+	pub.Set("lock_version", strconv.Itoa(p.LockVersion))
+	pub.Set("hourly", "0.45")
+	pub.Set("egress.note", "Egress confirmed by mail")
+	v2 := quoteIDFrom(t, editor.PostForm("/quotes/"+itoa(p.ID)+"/review/publish", pub))
+
+	read := func(c *testutil.Client, id int64, lang string) (map[string][2]string, *goquery.Document) {
+		t.Helper()
+		c.Header.Set("Accept-Language", lang)
+		r := c.Get("/quotes/" + itoa(id))
+		if r.StatusCode != 200 {
+			t.Fatalf("quote %d in %s: %d", id, lang, r.StatusCode)
+		}
+		d := doc(t, r.Body)
+		rows := map[string][2]string{}
+		d.Find(`[data-testid="proposal-corrections"] [data-testid="correction"]`).Each(func(_ int, s *goquery.Selection) {
+			rows[strings.Join(strings.Fields(s.Find("th").Text()), " ")] = [2]string{
+				strings.TrimSpace(s.Find(`[data-testid="correction-vendor"]`).Text()),
+				strings.TrimSpace(s.Find(`[data-testid="correction-published"]`).Text())}
+		})
+		return rows, d
+	}
+	want := map[string]map[string][2]string{
+		"en":    {"Hourly price": {"€0.471", "€0.45"}, "Egress traffic · Note": {"—", "Egress confirmed by mail"}},
+		"zh-CN": {"按小时单价": {"€0.471", "€0.45"}, "出网流量 · 备注": {"—", "Egress confirmed by mail"}},
+	}
+	for lang, rows := range want {
+		for name, c := range map[string]struct {
+			client   *testutil.Client
+			id       int64
+			linkBack bool
+		}{"published, finance": {finance, v2, false}, "published, author": {author, v2, true}, "proposal, author": {author, p.ID, true}} {
+			got, d := read(c.client, c.id, lang)
+			if len(got) != len(rows) {
+				t.Errorf("%s %s: corrections %q, want %q", lang, name, got, rows)
+				continue
+			}
+			for k, w := range rows {
+				if got[k] != w {
+					t.Errorf("%s %s: %q is %q, want %q", lang, name, k, got[k], w)
+				}
+			}
+			if n := d.Find(`[data-testid="corrections-vendor-link"]`).Length(); (n == 1) != c.linkBack {
+				t.Errorf("%s %s: %d links to the vendor's version, want one: %v", lang, name, n, c.linkBack)
+			}
+		}
 	}
 }
