@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -370,6 +371,39 @@ func TestPublishedProposalShowsCorrections(t *testing.T) {
 			if n := d.Find(`[data-testid="corrections-vendor-link"]`).Length(); (n == 1) != c.linkBack {
 				t.Errorf("%s %s: %d links to the vendor's version, want one: %v", lang, name, n, c.linkBack)
 			}
+		}
+	}
+}
+
+// TestOwnProposalCandidatesFilteredAndReturnedSaid: the reader's own open
+// proposals among the compare page's candidates obey the list's filters
+// (GPU model, currency, sharing, freshness) as published quotes do, and
+// one sent back is marked as sent back, not as waiting for review, among
+// the candidates and in the comparison (docs/RULES.md §18.1).
+func TestOwnProposalCandidatesFilteredAndReturnedSaid(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	author, authorID := app.AsUser(auth.RoleAnalyst)
+	editor, _ := app.AsUser(auth.RoleEditor)
+	pid, gid := marketRefs(app)
+	p := testfactory.Proposal(t, app.Store, authorID, quote.Quote{PlatformID: pid, GPUModelID: gid, Currency: "EUR", Sharing: "dedicated",
+		AsOf: time.Now().UTC().AddDate(0, 0, -60), Hourly: testfactory.ND("0.471"), Monthly: testfactory.ND("284")}, "vendor says 0.471", nil)
+	cand := `[data-testid="cand-` + itoa(p.ID) + `"]`
+	base := "/compare?hours_per_month=200&months=1&instances=1"
+	for filter, listed := range map[string]bool{"": true, "&currency=eur": true, "&currency=USD": false, "&sharing=dedicated": true,
+		"&sharing=shared": false, "&fresh=90": true, "&fresh=30": false, "&gpu=" + itoa(gid): true, "&gpu=999999": false} {
+		if n := doc(t, author.Get(base+filter).Body).Find(cand).Length(); (n == 1) != listed {
+			t.Errorf("filter %q: the proposal listed %d times, want listed %v", filter, n, listed)
+		}
+	}
+	if r := editor.PostForm("/quotes/"+itoa(p.ID)+"/review/return", url.Values{"lock_version": {strconv.Itoa(p.LockVersion)},
+		"comment": {"Attach the written SLA"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("return: %d", r.StatusCode)
+	}
+	d := doc(t, author.Get(base+"&q="+itoa(p.ID)).Body)
+	for _, badge := range []string{cand + ` [data-testid="cand-not-reviewed"]`, `[data-testid="row-not-reviewed"]`} {
+		if got := strings.TrimSpace(d.Find(badge).Text()); got != "已退回" {
+			t.Errorf("%s of a proposal sent back says %q, want 已退回", badge, got)
 		}
 	}
 }
