@@ -49,8 +49,11 @@ type CompareCandidate struct {
 	Stale    bool
 	Selected bool
 	Reasons  []string // translated; non-empty: shown greyed
-	// NotReviewed marks the reader's own proposal (docs/RULES.md §18.1).
-	NotReviewed bool
+	// NotReviewed marks the reader's own proposal (docs/RULES.md §18.1);
+	// ProposalState is its state, which its mark says (waiting for review,
+	// or sent back).
+	NotReviewed   bool
+	ProposalState string
 }
 
 // CompareMode is one billing mode's total of a compared quote.
@@ -88,14 +91,16 @@ type CompareRow struct {
 	QuestionsURL string
 	Archived     bool
 	// NotReviewed marks a proposal the reader may compare (its author,
-	// editors, admins) that no editor has published (docs/RULES.md §18.1).
-	NotReviewed  bool
-	Eligible     bool
-	Priced       bool
-	Reasons      []string
-	ChosenModeID string
-	Modes        []CompareMode
-	BreakEven    string
+	// editors, admins) that no editor has published (docs/RULES.md §18.1);
+	// ProposalState is its state, which its mark says.
+	NotReviewed   bool
+	ProposalState string
+	Eligible      bool
+	Priced        bool
+	Reasons       []string
+	ChosenModeID  string
+	Modes         []CompareMode
+	BreakEven     string
 	// BreakEvenNote says why an offer has no break-even (one price only),
 	// or that its monthly price binds for a commitment (docs/RULES.md §4.6).
 	BreakEvenNote  string
@@ -322,7 +327,7 @@ func NewCompareView(tr *i18n.Translator, in CompareRecords) CompareView {
 		v.Candidates = append(v.Candidates, CompareCandidate{ID: q.ID, Name: QuoteName(tr, q),
 			Hourly: FormatMoney(tr.Lang, q.Hourly, q.Currency), Monthly: FormatMoney(tr.Lang, q.Monthly, q.Currency),
 			AsOf: FormatDate(q.AsOf), Stale: q.AsOf.Before(stale), Selected: cmp.Seen[q.ID], Reasons: ReasonTexts(tr, reasons),
-			NotReviewed: quote.IsProposal(q.State)})
+			NotReviewed: quote.IsProposal(q.State), ProposalState: q.State})
 	}
 
 	if len(cmp.Rows) > 0 && shows {

@@ -40,7 +40,7 @@ func CompareTable(tr *i18n.Translator, v *CompareView, rows []compare.Row, in co
 		row := CompareRow{ID: q.ID, Name: QuoteName(tr, q), NameHead: quoteHead(tr, q), NameOffer: shorten(q.Label, offerNameRunes),
 			URL:          "/quotes/" + strconv.FormatInt(q.ID, 10),
 			QuestionsURL: QuestionsURL(values, q.ID),
-			Archived:     q.State == quote.Archived, NotReviewed: quote.IsProposal(q.State), Eligible: r.Eligible(), Priced: r.Priced, Reasons: ReasonTexts(tr, r.Reasons),
+			Archived:     q.State == quote.Archived, NotReviewed: quote.IsProposal(q.State), ProposalState: q.State, Eligible: r.Eligible(), Priced: r.Priced, Reasons: ReasonTexts(tr, r.Reasons),
 			CheapestConfirmed: r.CheapestConfirmed, CheapestPessimistic: r.CheapestPessimistic}
 		if r.Priced {
 			res := r.Result

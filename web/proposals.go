@@ -74,6 +74,9 @@ type ProposalPanel struct {
 	Decisions   []ProposalDecision
 	// CSRF is the token of the panel's forms (withdrawing a file).
 	CSRF string
+	// Corrections are what the editor changed when publishing the
+	// proposal, on its page and on the version published; nil otherwise.
+	Corrections *ProposalCorrections
 }
 
 // ProposalReviewView is an editor's review page of one proposal: the

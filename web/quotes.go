@@ -252,50 +252,55 @@ func FormatDate(t time.Time) string { return t.Format(time.DateOnly) }
 // stated" when a choice may be left open), empty text left out.
 func QuoteTerms(q quote.Quote, money func(decimal.NullDecimal) string) []QuoteTerm {
 	var out []QuoteTerm
-	add := func(labelID, value string) {
-		if value != "" {
-			out = append(out, QuoteTerm{LabelID: labelID, Value: value})
-		}
-	}
-	addID := func(labelID, valueID string) { out = append(out, QuoteTerm{LabelID: labelID, ValueID: valueID}) }
 	for _, name := range quote.DetailOrder {
 		f, _ := quote.FieldByName(name)
 		if f.Applies != nil && !f.Applies(&q) {
 			continue
 		}
-		switch v := f.Value(&q).(type) {
-		case *string:
-			switch {
-			case f.Kind != quote.KindChoice:
-				add(f.LabelID, *v)
-			case *v != "":
-				addID(f.LabelID, f.ChoicePrefix+*v)
-			case f.BlankID != "":
-				addID(f.LabelID, f.BlankID)
-			}
-		case *decimal.NullDecimal:
-			if f.Money {
-				add(f.LabelID, money(*v))
-			} else if v.Valid {
-				add(f.LabelID, specNumber(v.Decimal))
-			}
-		case *decimal.Decimal:
-			add(f.LabelID, specNumber(*v))
-		case *int:
-			add(f.LabelID, strconv.Itoa(*v))
-		case **int:
-			if *v != nil {
-				add(f.LabelID, strconv.Itoa(**v))
-			}
-		case **bool:
-			addID(f.LabelID, yesNoLabel(*v))
-		case *bool:
-			addID(f.LabelID, taxIncluded[boolIndex(!*v)].LabelID)
-		case *time.Time:
-			add(f.LabelID, FormatDate(*v))
+		if t := quoteTerm(q, f, money); t.Value != "" || t.ValueID != "" {
+			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// quoteTerm is field f of q as the quote page shows it; both Value and
+// ValueID are empty when the page leaves it out (no value). A reference
+// (platform, GPU model) is left to the caller, which knows the names.
+func quoteTerm(q quote.Quote, f quote.Field, money func(decimal.NullDecimal) string) QuoteTerm {
+	t := QuoteTerm{LabelID: f.LabelID}
+	switch v := f.Value(&q).(type) {
+	case *string:
+		switch {
+		case f.Kind != quote.KindChoice:
+			t.Value = *v
+		case *v != "":
+			t.ValueID = f.ChoicePrefix + *v
+		case f.BlankID != "":
+			t.ValueID = f.BlankID
+		}
+	case *decimal.NullDecimal:
+		if f.Money {
+			t.Value = money(*v)
+		} else if v.Valid {
+			t.Value = specNumber(v.Decimal)
+		}
+	case *decimal.Decimal:
+		t.Value = specNumber(*v)
+	case *int:
+		t.Value = strconv.Itoa(*v)
+	case **int:
+		if *v != nil {
+			t.Value = strconv.Itoa(**v)
+		}
+	case **bool:
+		t.ValueID = yesNoLabel(*v)
+	case *bool:
+		t.ValueID = taxIncluded[boolIndex(!*v)].LabelID
+	case *time.Time:
+		t.Value = FormatDate(*v)
+	}
+	return t
 }
 
 // yesNoLabel labels yes, no or not stated.

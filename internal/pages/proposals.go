@@ -299,8 +299,36 @@ func (s *Handlers) proposalPanel(c echo.Context, q quote.Quote) (*web.ProposalPa
 		Reviews:     reviews})
 	if p != nil {
 		p.CSRF = auth.CSRFToken(c)
+		if p.Corrections, err = s.proposalCorrections(c, q, reviews); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
+}
+
+// proposalCorrections is what the editor changed of the proposal behind
+// q's series when publishing it, shown on the proposal's page and on the
+// version published from it (docs/RULES.md §18.1); nil on any other
+// version, or when no editor has published the proposal.
+func (s *Handlers) proposalCorrections(c echo.Context, q quote.Quote, reviews []store.QuoteReview) (*web.ProposalCorrections, error) {
+	for _, r := range reviews {
+		if r.Decision != quote.Published || r.PublishedID == 0 || (q.ID != r.QuoteID && q.ID != r.PublishedID) {
+			continue
+		}
+		vendor, published := q, q
+		var err error
+		if q.ID == r.QuoteID {
+			published, err = s.Store.QuoteByID(c.Request().Context(), r.PublishedID)
+		} else {
+			vendor, err = s.Store.QuoteByID(c.Request().Context(), r.QuoteID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		uid, role := server.Viewer(c)
+		return web.NewProposalCorrections(server.Translator(c), vendor, published, quote.MayRead(vendor, uid, role)), nil
+	}
+	return nil, nil
 }
 
 // ProposalReview is GET /quotes/:id/review: the editor's review page.

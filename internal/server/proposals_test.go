@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/quote"
@@ -305,5 +308,102 @@ func TestReportHoldingProposalSaysNotReviewed(t *testing.T) {
 	csv := author.Get("/reports/" + itoa(rid) + "/export.csv")
 	if csv.StatusCode != 200 || !strings.Contains(csv.Body, "Not yet reviewed (proposed quotes)") {
 		t.Errorf("CSV export does not say not yet reviewed: %d", csv.StatusCode)
+	}
+}
+
+// TestPublishedProposalShowsCorrections: an editor who publishes a
+// proposal with changes leaves them shown, the vendor's value beside the
+// published one, on the published version (to anyone signed in) and on
+// the proposal's page (to its author), in both languages; what the
+// editor left alone is not listed (docs/RULES.md §18.1).
+func TestPublishedProposalShowsCorrections(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	author, authorID := app.AsUser(auth.RoleAnalyst)
+	pid, gid := marketRefs(app)
+	p := testfactory.Proposal(t, app.Store, authorID, quote.Quote{PlatformID: pid, GPUModelID: gid,
+		Hourly: testfactory.ND("0.471"), Monthly: testfactory.ND("284")}, "vendor says 0.471", nil)
+	editor, _ := app.AsUser(auth.RoleEditor)
+	finance, _ := app.AsUser(auth.RoleFinance)
+	editor.Get("/quotes/" + itoa(p.ID) + "/review")
+	pub := quote.Values(p)
+	pub.Set("lock_version", strconv.Itoa(p.LockVersion))
+	pub.Set("hourly", "0.45")
+	pub.Set("egress.note", "Egress confirmed by mail")
+	v2 := quoteIDFrom(t, editor.PostForm("/quotes/"+itoa(p.ID)+"/review/publish", pub))
+
+	read := func(c *testutil.Client, id int64, lang string) (map[string][2]string, *goquery.Document) {
+		t.Helper()
+		c.Header.Set("Accept-Language", lang)
+		r := c.Get("/quotes/" + itoa(id))
+		if r.StatusCode != 200 {
+			t.Fatalf("quote %d in %s: %d", id, lang, r.StatusCode)
+		}
+		d := doc(t, r.Body)
+		rows := map[string][2]string{}
+		d.Find(`[data-testid="proposal-corrections"] [data-testid="correction"]`).Each(func(_ int, s *goquery.Selection) {
+			rows[strings.Join(strings.Fields(s.Find("th").Text()), " ")] = [2]string{
+				strings.TrimSpace(s.Find(`[data-testid="correction-vendor"]`).Text()),
+				strings.TrimSpace(s.Find(`[data-testid="correction-published"]`).Text())}
+		})
+		return rows, d
+	}
+	want := map[string]map[string][2]string{
+		"en":    {"Hourly price": {"€0.471", "€0.45"}, "Egress traffic · Note": {"—", "Egress confirmed by mail"}},
+		"zh-CN": {"按小时单价": {"€0.471", "€0.45"}, "出网流量 · 备注": {"—", "Egress confirmed by mail"}},
+	}
+	for lang, rows := range want {
+		for name, c := range map[string]struct {
+			client   *testutil.Client
+			id       int64
+			linkBack bool
+		}{"published, finance": {finance, v2, false}, "published, author": {author, v2, true}, "proposal, author": {author, p.ID, true}} {
+			got, d := read(c.client, c.id, lang)
+			if len(got) != len(rows) {
+				t.Errorf("%s %s: corrections %q, want %q", lang, name, got, rows)
+				continue
+			}
+			for k, w := range rows {
+				if got[k] != w {
+					t.Errorf("%s %s: %q is %q, want %q", lang, name, k, got[k], w)
+				}
+			}
+			if n := d.Find(`[data-testid="corrections-vendor-link"]`).Length(); (n == 1) != c.linkBack {
+				t.Errorf("%s %s: %d links to the vendor's version, want one: %v", lang, name, n, c.linkBack)
+			}
+		}
+	}
+}
+
+// TestOwnProposalCandidatesFilteredAndReturnedSaid: the reader's own open
+// proposals among the compare page's candidates obey the list's filters
+// (GPU model, currency, sharing, freshness) as published quotes do, and
+// one sent back is marked as sent back, not as waiting for review, among
+// the candidates and in the comparison (docs/RULES.md §18.1).
+func TestOwnProposalCandidatesFilteredAndReturnedSaid(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	author, authorID := app.AsUser(auth.RoleAnalyst)
+	editor, _ := app.AsUser(auth.RoleEditor)
+	pid, gid := marketRefs(app)
+	p := testfactory.Proposal(t, app.Store, authorID, quote.Quote{PlatformID: pid, GPUModelID: gid, Currency: "EUR", Sharing: "dedicated",
+		AsOf: time.Now().UTC().AddDate(0, 0, -60), Hourly: testfactory.ND("0.471"), Monthly: testfactory.ND("284")}, "vendor says 0.471", nil)
+	cand := `[data-testid="cand-` + itoa(p.ID) + `"]`
+	base := "/compare?hours_per_month=200&months=1&instances=1"
+	for filter, listed := range map[string]bool{"": true, "&currency=eur": true, "&currency=USD": false, "&sharing=dedicated": true,
+		"&sharing=shared": false, "&fresh=90": true, "&fresh=30": false, "&gpu=" + itoa(gid): true, "&gpu=999999": false} {
+		if n := doc(t, author.Get(base+filter).Body).Find(cand).Length(); (n == 1) != listed {
+			t.Errorf("filter %q: the proposal listed %d times, want listed %v", filter, n, listed)
+		}
+	}
+	if r := editor.PostForm("/quotes/"+itoa(p.ID)+"/review/return", url.Values{"lock_version": {strconv.Itoa(p.LockVersion)},
+		"comment": {"Attach the written SLA"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("return: %d", r.StatusCode)
+	}
+	d := doc(t, author.Get(base+"&q="+itoa(p.ID)).Body)
+	for _, badge := range []string{cand + ` [data-testid="cand-not-reviewed"]`, `[data-testid="row-not-reviewed"]`} {
+		if got := strings.TrimSpace(d.Find(badge).Text()); got != "已退回" {
+			t.Errorf("%s of a proposal sent back says %q, want 已退回", badge, got)
+		}
 	}
 }

@@ -111,8 +111,9 @@ type TrialFilter struct {
 }
 
 // Trials lists trials newest start first, with each one's number of
-// decided checks and its newest performance verdict, and the total count
-// matching the filter.
+// decided checks and the verdict of its newest measurement that counts
+// (trustedPerf, docs/RULES.md §9.6), and the total count matching the
+// filter.
 func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, error) {
 	f.Offset, f.Limit = pageWindow(f.Offset, f.Limit)
 	verdict := ""
@@ -122,7 +123,8 @@ func (s *Store) Trials(ctx context.Context, f TrialFilter) ([]trial.Trial, int, 
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+trialColumns+`,
 			t.decided,
-			(SELECT pf.below FROM trial_perf pf WHERE pf.trial_id = t.id ORDER BY pf.id DESC LIMIT 1),
+			(SELECT pf.below FROM trial_perf pf LEFT JOIN users u ON u.id = pf.recorded_by
+				WHERE pf.trial_id = t.id AND `+trustedPerf+` ORDER BY pf.id DESC LIMIT 1),
 			count(*) OVER ()`+trialFrom+`
 		WHERE ($1::bigint = 0 OR t.platform_id = $1) AND ($2::bigint = 0 OR t.gpu_model_id = $2)
 			AND ($3::bigint = 0 OR t.quote_id = $3) AND ($4 = '' OR t.verdict = $4)

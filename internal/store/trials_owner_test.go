@@ -190,3 +190,53 @@ func TestPerformanceRatiosTrustOwnersEditorsAndAdmins(t *testing.T) {
 		}
 	}
 }
+
+// TestTrialListPerfCountsOnlyTrusted: the trial list's newest-performance
+// verdict is that of the newest measurement that counts (docs/RULES.md
+// §9.6, §16.3): one a stranger recorded neither sets it nor hides the
+// author's before it.
+func TestTrialListPerfCountsOnlyTrusted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testutil.Store(t)
+	q := trialMarket(t, st, "AutoDL", "GeForce RTX 4090")
+	author := reportUser(t, st, "analyst")
+	stranger := reportUser(t, st, "finance")
+	tr, err := st.CreateTrial(ctx, author, trial.Start{QuoteID: q.ID, StartedOn: q.AsOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	insert := func(by int64, ratio string) {
+		t.Helper()
+		if _, err := st.Pool().Exec(ctx, `
+			INSERT INTO trial_perf (trial_id, platform_id, gpu_model_id, precision, measured_tflops, benchmark, nominal_tflops, basis,
+				basis_tflops, ratio, ratio_to_nominal, threshold_tflops, below, recorded_by)
+			VALUES ($1, $2, $3, 'bf16', 100, 'matmul', 132, 'nominal', 132, $4, $4, 112.2, $4::numeric < 0.85, $5)`,
+			tr.ID, q.PlatformID, q.GPUModelID, ratio, by); err != nil {
+			t.Fatal(err)
+		}
+	}
+	badge := func() string {
+		t.Helper()
+		rows, _, err := st.Trials(ctx, store.TrialFilter{})
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("trials: %d %v", len(rows), err)
+		}
+		switch b := rows[0].PerfBelow; {
+		case b == nil:
+			return "none"
+		case *b:
+			return "below"
+		}
+		return "ok"
+	}
+	insert(stranger.UserID, "0.5")
+	if got := badge(); got != "none" {
+		t.Errorf("only a stranger's measurement (below): %s, want none", got)
+	}
+	insert(author.UserID, "0.95")
+	insert(stranger.UserID, "0.4")
+	if got := badge(); got != "ok" {
+		t.Errorf("the author's (ok), then a stranger's (below): %s, want ok", got)
+	}
+}

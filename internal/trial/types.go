@@ -33,7 +33,9 @@ type Trial struct {
 	// Done is the number of checks decided (pass, fail or n.a.); lists only.
 	Done int `json:"-"`
 	// PerfBelow is the 85 % rule's verdict on the trial's newest
-	// performance measurement, nil without one; lists only.
+	// performance measurement that counts (recorded by its author, an
+	// editor, an admin or the system: docs/RULES.md §9.6), nil without
+	// one; lists only.
 	PerfBelow *bool `json:"-"`
 }
 
