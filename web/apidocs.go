@@ -14,6 +14,13 @@ import (
 // order, each with its method, path, scope, parameters and the schemas it
 // takes and answers with, and every schema as a table of its properties.
 // Everything is sorted, so the same document renders the same bytes.
+//
+// The document's words are English, and stay so at /api/v1/openapi.json
+// (clients are generated from its bytes). The page shows each of them in
+// the reader's language: every description it shows has a message ID made
+// from where it stands in the document (APIDocText), whose English message
+// is the document's text and whose Chinese message translates it; a test
+// checks both catalogs hold every one (apidocs_text.*.toml).
 
 // APIDocsView is /api/docs's view model.
 type APIDocsView struct {
@@ -26,9 +33,42 @@ type APIDocsView struct {
 
 // APIDocGroup is the operations of one tag.
 type APIDocGroup struct {
-	Tag string
-	Ops []APIDocOp
+	Tag         string
+	Description APIDocText // the tag's
+	Ops         []APIDocOp
 }
+
+// APIDocText is one of the document's descriptions the page shows: the
+// catalogs' message ID for it and the document's own (English) text, shown
+// only where the catalogs lack the ID. The zero value shows nothing.
+type APIDocText struct {
+	ID   string
+	Text string
+}
+
+// The message IDs of the document's descriptions, by where each stands:
+//
+//	apidoc.text.tag.<tag>                   a tag's description
+//	apidoc.text.op.<operationId>            an operation's description
+//	apidoc.text.op.<operationId>.body       its request body's
+//	apidoc.text.op.<operationId>.param.<p>  a parameter written in the operation
+//	apidoc.text.op.<operationId>.<status>   an answer written in the operation
+//	apidoc.text.param.<Name>                a parameter of the components
+//	apidoc.text.response.<Name>             an answer of the components
+//	apidoc.text.schema.<Name>               a schema's description
+//	apidoc.text.prop.<Name>.<property>      a property's
+const apiDocTextPrefix = "apidoc.text."
+
+// apiDocText is the text at id, or nothing when the document has no text.
+func apiDocText(id, text string) APIDocText {
+	if text == "" {
+		return APIDocText{}
+	}
+	return APIDocText{ID: apiDocTextPrefix + id, Text: text}
+}
+
+// IsZero reports whether there is no text to show.
+func (t APIDocText) IsZero() bool { return t.Text == "" }
 
 // APIDocOp is one operation.
 type APIDocOp struct {
@@ -36,6 +76,8 @@ type APIDocOp struct {
 	Method  string // upper case
 	Path    string
 	Summary string // the document's own (English) summary
+	// Description is what the operation does, in more words.
+	Description APIDocText
 	// Scope is the token scope it needs ("" when Public).
 	Scope  string
 	Public bool
@@ -44,6 +86,8 @@ type APIDocOp struct {
 	// RequestType its media type.
 	Request     APIDocType
 	RequestType string
+	// RequestText is the request body's description.
+	RequestText APIDocText
 	Responses   []APIDocResponse
 }
 
@@ -52,13 +96,13 @@ type APIDocParam struct {
 	Name, In    string
 	Required    bool
 	Type        APIDocType
-	Description string
+	Description APIDocText
 }
 
 // APIDocResponse is one answer an operation may give.
 type APIDocResponse struct {
 	Status      string // "200", "304", "default"
-	Description string
+	Description APIDocText
 	MediaType   string
 	Type        APIDocType
 }
@@ -66,7 +110,7 @@ type APIDocResponse struct {
 // APIDocSchema is one named schema of the document's components.
 type APIDocSchema struct {
 	Name        string
-	Description string
+	Description APIDocText
 	// Type words a schema that is not an object with properties.
 	Type  APIDocType
 	Props []APIDocProp
@@ -77,7 +121,7 @@ type APIDocProp struct {
 	Name        string
 	Required    bool
 	Type        APIDocType
-	Description string
+	Description APIDocText
 }
 
 // APIDocType words a schema's type: plain text, and the names of the
@@ -133,12 +177,14 @@ type oaResponse struct {
 type oaOperation struct {
 	OperationID string    `json:"operationId"`
 	Summary     string    `json:"summary"`
+	Description string    `json:"description"`
 	Tags        []string  `json:"tags"`
 	Scope       string    `json:"x-scope"`
 	Security    *[]any    `json:"security"`
 	Parameters  []oaParam `json:"parameters"`
 	RequestBody *struct {
-		Content oaContent `json:"content"`
+		Description string    `json:"description"`
+		Content     oaContent `json:"content"`
 	} `json:"requestBody"`
 	Responses map[string]oaResponse `json:"responses"`
 }
@@ -148,6 +194,10 @@ type oaDocument struct {
 		Title   string `json:"title"`
 		Version string `json:"version"`
 	} `json:"info"`
+	Tags []struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	} `json:"tags"`
 	Paths      map[string]map[string]json.RawMessage `json:"paths"`
 	Components struct {
 		Parameters map[string]oaParam    `json:"parameters"`
@@ -176,15 +226,18 @@ func NewAPIDocsView(doc []byte) (APIDocsView, error) {
 				return APIDocsView{}, fmt.Errorf("api docs: %s %s: %w", method, path, err)
 			}
 			op := APIDocOp{ID: o.OperationID, Method: strings.ToUpper(method), Path: path, Summary: o.Summary,
-				Scope: o.Scope, Public: o.Security != nil && len(*o.Security) == 0}
+				Description: apiDocText("op."+o.OperationID, o.Description),
+				Scope:       o.Scope, Public: o.Security != nil && len(*o.Security) == 0}
 			for _, p := range o.Parameters {
+				id := "op." + o.OperationID + ".param." + p.Name
 				if name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/"); ok {
-					p = d.Components.Parameters[name]
+					p, id = d.Components.Parameters[name], "param."+name
 				}
 				op.Params = append(op.Params, APIDocParam{Name: p.Name, In: p.In, Required: p.Required,
-					Type: schemaType(p.Schema), Description: p.Description})
+					Type: schemaType(p.Schema), Description: apiDocText(id, p.Description)})
 			}
 			if o.RequestBody != nil {
+				op.RequestText = apiDocText("op."+o.OperationID+".body", o.RequestBody.Description)
 				for _, mt := range slices.Sorted(maps.Keys(o.RequestBody.Content)) {
 					op.RequestType, op.Request = mt, schemaType(o.RequestBody.Content[mt].Schema)
 					break
@@ -192,10 +245,11 @@ func NewAPIDocsView(doc []byte) (APIDocsView, error) {
 			}
 			for _, status := range slices.Sorted(maps.Keys(o.Responses)) {
 				r := o.Responses[status]
+				id := "op." + o.OperationID + "." + status
 				if name, ok := strings.CutPrefix(r.Ref, "#/components/responses/"); ok {
-					r = d.Components.Responses[name]
+					r, id = d.Components.Responses[name], "response."+name
 				}
-				resp := APIDocResponse{Status: status, Description: r.Description}
+				resp := APIDocResponse{Status: status, Description: apiDocText(id, r.Description)}
 				for _, mt := range slices.Sorted(maps.Keys(r.Content)) {
 					resp.MediaType, resp.Type = mt, schemaType(r.Content[mt].Schema)
 					break
@@ -218,14 +272,20 @@ func NewAPIDocsView(doc []byte) (APIDocsView, error) {
 		return strings.Compare(a, b)
 	})
 	for _, tag := range tags {
-		v.Groups = append(v.Groups, APIDocGroup{Tag: tag, Ops: groups[tag]})
+		g := APIDocGroup{Tag: tag, Ops: groups[tag]}
+		for _, t := range d.Tags {
+			if t.Name == tag {
+				g.Description = apiDocText("tag."+tag, t.Description)
+			}
+		}
+		v.Groups = append(v.Groups, g)
 	}
 	for _, name := range slices.Sorted(maps.Keys(d.Components.Schemas)) {
 		s := d.Components.Schemas[name]
 		if s == nil {
 			continue
 		}
-		sc := APIDocSchema{Name: name, Description: s.Description}
+		sc := APIDocSchema{Name: name, Description: apiDocText("schema."+name, s.Description)}
 		if len(s.Properties) == 0 {
 			sc.Type = schemaType(s)
 		}
@@ -236,7 +296,7 @@ func NewAPIDocsView(doc []byte) (APIDocsView, error) {
 				desc = ps.Description
 			}
 			sc.Props = append(sc.Props, APIDocProp{Name: p, Required: slices.Contains(s.Required, p),
-				Type: schemaType(ps), Description: desc})
+				Type: schemaType(ps), Description: apiDocText("prop."+name+"."+p, desc)})
 		}
 		v.Schemas = append(v.Schemas, sc)
 	}
@@ -318,6 +378,45 @@ func schemaType(s *oaSchema) APIDocType {
 // document's own when the catalogs have none.
 func apiDocSummary(ctx context.Context, op APIDocOp) string {
 	return tOr(ctx, "apidoc.op."+op.ID, op.Summary)
+}
+
+// Texts lists every description the page shows, each once, in the
+// page's order: tags and their operations, then the schemas.
+func (v APIDocsView) Texts() []APIDocText {
+	var out []APIDocText
+	seen := map[APIDocText]bool{}
+	add := func(t APIDocText) {
+		if !t.IsZero() && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, g := range v.Groups {
+		add(g.Description)
+		for _, op := range g.Ops {
+			add(op.Description)
+			add(op.RequestText)
+			for _, p := range op.Params {
+				add(p.Description)
+			}
+			for _, r := range op.Responses {
+				add(r.Description)
+			}
+		}
+	}
+	for _, s := range v.Schemas {
+		add(s.Description)
+		for _, p := range s.Props {
+			add(p.Description)
+		}
+	}
+	return out
+}
+
+// apiDocWords is one of the document's descriptions in the reader's
+// language; the document's own words when the catalogs lack it.
+func apiDocWords(ctx context.Context, t APIDocText) string {
+	return tOr(ctx, t.ID, t.Text)
 }
 
 // apiDocTag is a tag's heading in the reader's language, the tag itself

@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -13,7 +15,8 @@ import (
 // at a phone's and a desktop's width in both languages: nothing scrolls
 // sideways, not even with every operation unfolded, where long paths and
 // schema names must wrap (docs/RULES.md §19.6). GPUQUOTE_SCREENSHOT_DIR
-// keeps the images.
+// keeps the images, and then also takes, at both widths, the page's top
+// unfolded, an operation and a schema's table, to read in each language.
 func TestBrowserAPIDocs(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
@@ -45,6 +48,16 @@ func TestBrowserAPIDocs(t *testing.T) {
 			}
 			if width == 390 {
 				testutil.Screenshot(t, b, "apidocs-unfolded-"+lang+"-390")
+			}
+			if os.Getenv("GPUQUOTE_SCREENSHOT_DIR") != "" {
+				// Only for a person to read: the top at 1280 px too, an
+				// operation, a schema's table.
+				name := fmt.Sprintf("apidocs-%s-%d", lang, width)
+				if width != 390 {
+					testutil.Screenshot(t, b, "apidocs-unfolded-"+lang+"-1280")
+				}
+				testutil.ViewportScreenshot(t, b, name+"-operation", `#op-publishQuote`)
+				testutil.ViewportScreenshot(t, b, name+"-schema", `#schema-QuoteInput`)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -353,8 +354,10 @@ func TestAPITokenFormScopesAndLifetime(t *testing.T) {
 // TestAPIDocsPage: /api/docs shows every operation of the description,
 // grouped by tag, with its method, path, scope and summary from the
 // catalogs in the reader's language, and every schema; every operation
-// has its summary in both catalogs; the page is the same bytes each time
-// and links the machine-readable description (docs/RULES.md §19.6).
+// has its summary in both catalogs; every summary and description the page
+// shows holds Chinese in Chinese and none in English, while the served
+// description stays English; the page is the same bytes each time and
+// links the machine-readable description (docs/RULES.md §19.6).
 func TestAPIDocsPage(t *testing.T) {
 	t.Parallel()
 	app := testutil.NewApp(t)
@@ -415,9 +418,33 @@ func TestAPIDocsPage(t *testing.T) {
 				t.Errorf("%s: schema %s has no table", lang, name)
 			}
 		}
+		// The page's words are the reader's language: every summary and
+		// description (of a tag, an operation, its body, parameters and
+		// answers, a schema and its properties) holds a Chinese character in
+		// Chinese, none in English.
+		texts, foreign := 0, []string{}
+		page.Find(`.apidoc-summary, .apidoc-desc`).Each(func(_ int, s *goquery.Selection) {
+			text := strings.Join(strings.Fields(s.Text()), " ")
+			if text == "" {
+				return
+			}
+			texts++
+			if hasHan(text) != (lang == "zh-CN") {
+				foreign = append(foreign, text)
+			}
+		})
+		if texts < 300 {
+			t.Errorf("%s: only %d summaries and descriptions found on the page", lang, texts)
+		}
+		if len(foreign) > 0 {
+			t.Errorf("%s: %d of %d summaries and descriptions are in the other language, such as %q", lang, len(foreign), texts, foreign[:min(3, len(foreign))])
+		}
 		if lang == "en" && page.Find(`[data-testid="apidoc-tag-admin"] h2`).Text() != "Administration" {
 			t.Errorf("admin group heading %q", page.Find(`[data-testid="apidoc-tag-admin"] h2`).Text())
 		}
+	}
+	if hasHan(string(raw)) {
+		t.Error("the served description holds Chinese: its words are English, the page translates them")
 	}
 	// Every operation's summary is in both catalogs.
 	for _, item := range doc.Paths {
@@ -429,6 +456,11 @@ func TestAPIDocsPage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hasHan reports whether s holds a Chinese character.
+func hasHan(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
 }
 
 // stripCSRF drops the per-session CSRF token from a page, for comparing
