@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/url"
 	"strconv"
 	"strings"
@@ -263,4 +264,13 @@ func (v *ProposalFormView) SetVendorProblems(tr *i18n.Translator, msgProblem, fi
 	if fileProblem != "" {
 		v.FileError = tr.T(fileProblem)
 	}
+}
+
+// proposalListTitle is the proposal list's title: the editors' queue or
+// the reader's own proposals.
+func proposalListTitle(ctx context.Context, queue bool) string {
+	if queue {
+		return T(ctx, "proposal.queue.title")
+	}
+	return T(ctx, "proposal.mine.title")
 }
