@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,9 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/market"
+	"gpuquote/internal/quote"
+	"gpuquote/internal/sample"
+	"gpuquote/internal/store"
 	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
@@ -114,6 +118,83 @@ func TestBrowserQuotesReadOnAPhone(t *testing.T) {
 				t.Errorf("%s: the column headings are not shown (%v)", where, err)
 			}
 			testutil.ViewportScreenshot(t, ctx, "quote-lines-"+lang+"-1280", `[data-testid="quote-lines"]`)
+		}
+	}
+}
+
+// chartText is what the charts on a page measure: how many texts they
+// hold and the smallest any of them is drawn on screen, in CSS pixels.
+type chartText struct {
+	Texts    int     `json:"texts"`
+	Smallest float64 `json:"smallest"`
+	Where    string  `json:"where"`
+}
+
+const measureChartText = `(() => {
+	let n = 0, smallest = 1e9, where = '';
+	for (const svg of document.querySelectorAll('svg.chart')) {
+		const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+		for (const t of svg.querySelectorAll('text')) {
+			n++;
+			const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+			if (px < smallest) { smallest = px; where = (svg.querySelector('title') || {}).textContent + ': "' + t.textContent.slice(0, 20) + '"'; }
+		}
+	}
+	return {texts: n, smallest: Math.round(smallest * 10) / 10, where: where};
+})()`
+
+// TestBrowserChartTextStaysReadable: the compare page's and a saved
+// report's charts of the sample market's four HOSTKEY offers, and the price
+// history's, draw no text smaller than 11 px on screen at 390 and at 1280
+// px, in both languages; where the screen is narrower than a chart, the
+// chart scrolls in its box (docs/RULES.md §21.2).
+func TestBrowserChartTextStaysReadable(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	if err := sample.LoadMarket(t.Context(), app.Store, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	var platform, gpu int64
+	if err := app.Store.ExportQuotes(t.Context(), store.QuoteFilter{Query: "HOSTKEY"}, func(q quote.Quote) error {
+		ids = append(ids, q.ID)
+		platform, gpu = q.PlatformID, q.GPUModelID
+		return nil
+	}); err != nil || len(ids) != 4 {
+		t.Fatalf("sample HOSTKEY quotes: %d, %v", len(ids), err)
+	}
+	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+	c := app.Client()
+	c.Login(email, pw)
+	report := saveReport(t, c, reportForm("charts", "200", ids...))
+	pages := map[string]string{"compare": compareURL("200", ids...), "report": "/reports/" + itoa(report),
+		"history": "/history?platform=" + itoa(platform) + "&gpu=" + itoa(gpu)}
+	ctx := testutil.Browser(t)
+	if err := chromedp.Do(ctx, signIn(app, email, pw)); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"zh-CN", "en"} {
+		useLanguage(t, ctx, lang)
+		for _, width := range []int64{390, 1280} {
+			for _, name := range []string{"compare", "report", "history"} {
+				where := fmt.Sprintf("%s in %s at %d px", name, lang, width)
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(app.URL+pages[name]),
+					chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] svg.chart`))); err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+				m, err := chromedp.Run(ctx, chromedp.Evaluate[chartText](measureChartText))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Texts == 0 || m.Smallest < 11 {
+					t.Errorf("%s: the smallest of %d chart texts is %.1f px on screen (%s); want 11 px or more", where, m.Texts, m.Smallest, m.Where)
+				}
+				wide, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`))
+				if err != nil || wide {
+					t.Errorf("%s: the page scrolls sideways (%v)", where, err)
+				}
+				testutil.ViewportScreenshot(t, ctx, fmt.Sprintf("charts-%s-%s-%d", name, lang, width), `svg.chart`)
+			}
 		}
 	}
 }
