@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/sample"
@@ -194,6 +195,79 @@ func TestBrowserChartTextStaysReadable(t *testing.T) {
 					t.Errorf("%s: the page scrolls sideways (%v)", where, err)
 				}
 				testutil.ViewportScreenshot(t, ctx, fmt.Sprintf("charts-%s-%s-%d", name, lang, width), `svg.chart`)
+			}
+		}
+	}
+}
+
+// sortSeen is what the compare page shows of its sort orders: the
+// legend's visible text, the sort links a reader can see and whether the
+// results' headings are shown.
+type sortSeen struct {
+	Legend   string   `json:"legend"`
+	Links    []string `json:"links"`
+	Headings bool     `json:"headings"`
+}
+
+// TestBrowserCompareSaysHowToSort: where the results are cards (390 px)
+// their headings are not shown, so the legend does not say to click one
+// and the sort orders are links a reader sees, which sort; at 1280 px the
+// legend says to click a heading and the headings sort. In both
+// languages (docs/RULES.md §21.2).
+func TestBrowserCompareSaysHowToSort(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	ids := []int64{publishQuote(app, "EUR", "0.471", "284", nil), publishQuote(app, "EUR", "0.5", "118", nil)}
+	email, pw, _ := app.CreateUser(auth.RoleAnalyst)
+	ctx := testutil.Browser(t)
+	if err := chromedp.Do(ctx, signIn(app, email, pw)); err != nil {
+		t.Fatal(err)
+	}
+	// Seen: rendered, and not inside a box clipped away for screen
+	// readers only (the cards' headings).
+	const read = `(() => {
+		const seen = e => {
+			if (!e.checkVisibility({visibilityProperty: true})) return false;
+			for (let a = e; a; a = a.parentElement) if (getComputedStyle(a).clip === 'rect(0px, 0px, 0px, 0px)') return false;
+			return true;
+		};
+		return {legend: [...document.querySelectorAll('section:has([data-testid="compare-table"]) > p.hint')].map(p => p.innerText).join(' '),
+			links: [...document.querySelectorAll('a[href*="sort="]')].filter(seen).map(a => a.innerText.trim()),
+			headings: seen(document.querySelector('[data-testid="compare-table"] thead th'))};
+	})()`
+	for _, lang := range []string{"zh-CN", "en"} {
+		useLanguage(t, ctx, lang)
+		click := app.Catalog.Translator(i18n.Lang(lang)).T("compare.legend.sort_headings")
+		for _, width := range []int64{390, 1280} {
+			where := fmt.Sprintf("%s at %d px", lang, width)
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(app.URL+compareURL("200", ids...)),
+				chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] [data-testid="compare-table"]`))); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			s, err := chromedp.Run(ctx, chromedp.Evaluate[sortSeen](read))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Headings != strings.Contains(s.Legend, click) {
+				t.Errorf("%s: headings shown %v, but the legend says %q", where, s.Headings, s.Legend)
+			}
+			if len(s.Links) < 5 {
+				t.Errorf("%s: the sort orders a reader sees: %q; want each of the five", where, s.Links)
+				continue
+			}
+			testutil.ViewportScreenshot(t, ctx, fmt.Sprintf("compare-sort-%s-%d", lang, width), `[data-testid="compare-table"]`)
+			// The last order a reader sees, the break-even hours, sorts.
+			if !strings.Contains(s.Links[len(s.Links)-1], app.Catalog.Translator(i18n.Lang(lang)).T("calc.result.break_even_hours")) {
+				t.Errorf("%s: the last sort order seen is %q, not the break-even hours", where, s.Links[len(s.Links)-1])
+				continue
+			}
+			link := `[data-testid="sort-card-break_even"]`
+			if s.Headings {
+				link = `[data-testid="sort-break_even"]`
+			}
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(link)),
+				chromedp.WaitReady(chromedp.CSS(`th:not([aria-sort="none"]) [data-testid="sort-break_even"]`))); err != nil {
+				t.Errorf("%s: the break-even order did not sort: %v", where, err)
 			}
 		}
 	}
