@@ -272,3 +272,56 @@ func TestBrowserCompareSaysHowToSort(t *testing.T) {
 		}
 	}
 }
+
+// selectsCut is a script that lists the calculator's line selects too
+// narrow for one of their choices (the width a select of that one choice
+// takes), and the lines' table wider than its box.
+const selectsCut = `(() => {
+	const out = [], t = document.querySelector('[data-testid="calc-lines"] table');
+	for (const sel of t.querySelectorAll('select')) {
+		for (const o of sel.options) {
+			const c = sel.cloneNode(false);
+			c.appendChild(o.cloneNode(true));
+			c.style.width = 'auto';
+			c.style.minWidth = '0';
+			sel.parentElement.appendChild(c);
+			const need = c.getBoundingClientRect().width;
+			c.remove();
+			if (need > sel.getBoundingClientRect().width + 0.5) {
+				out.push(sel.id + ' "' + o.text + '" needs ' + Math.round(need) + ' px, has ' + Math.round(sel.getBoundingClientRect().width));
+				break;
+			}
+		}
+	}
+	const box = t.closest('.table-wrap');
+	if (box.scrollWidth > box.clientWidth) out.push('the table is ' + box.scrollWidth + ' px wide in a ' + box.clientWidth + ' px box');
+	return out;
+})()`
+
+// TestBrowserCalculatorUnitsShowWhole: at 1280 px, beside the result, the
+// calculator's twelve lines show every choice of their status and unit
+// selects whole ("每 Mbps·月", not "每 Mb…"), and all five controls of a
+// line without scrolling, in both languages (docs/RULES.md §21.2).
+func TestBrowserCalculatorUnitsShowWhole(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	ctx := testutil.Browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/calculator")); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"zh-CN", "en"} {
+		useLanguage(t, ctx, lang)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(app.URL+"/calculator"),
+			chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] [data-testid="calc-lines"] select`))); err != nil {
+			t.Fatal(err)
+		}
+		cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](selectsCut))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cut) > 0 {
+			t.Errorf("%s at 1280 px: %s", lang, strings.Join(cut, "; "))
+		}
+		testutil.ViewportScreenshot(t, ctx, "calculator-lines-"+lang+"-1280", `[data-testid="calc-lines"] table`)
+	}
+}
