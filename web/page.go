@@ -80,6 +80,9 @@ type NavItem struct {
 	Href    string
 	LabelID string
 	TestID  string
+	// Group is the group the entry is listed under (NavGroups); "" lists
+	// it among the main entries.
+	Group string
 	// Badges are the small counts drawn after the label, set per request.
 	Badges []NavBadge
 }
@@ -108,13 +111,60 @@ var NavItems = []NavItem{
 	{Href: "/trials", LabelID: "nav.trials", TestID: "nav-trials"},
 	{Href: "/reports", LabelID: "nav.reports", TestID: "nav-reports"},
 	{Href: "/reports/inbox", LabelID: "nav.report_inbox", TestID: "nav-report-inbox"},
-	{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices"},
-	{Href: "/dashboard", LabelID: "nav.dashboard", TestID: "nav-dashboard"},
+	{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices", Group: NavGroupEditing},
+	{Href: "/dashboard", LabelID: "nav.dashboard", TestID: "nav-dashboard", Group: NavGroupEditing},
 	{Href: "/own-hardware", LabelID: "nav.own", TestID: "nav-own"},
-	{Href: "/electricity", LabelID: "nav.electricity", TestID: "nav-electricity"},
-	{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users"},
-	{Href: "/admin/audit", LabelID: "nav.audit", TestID: "nav-audit"},
-	{Href: "/quotes/review", LabelID: "proposal.nav.queue", TestID: "nav-proposal-queue"},
+	{Href: "/electricity", LabelID: "nav.electricity", TestID: "nav-electricity", Group: NavGroupEditing},
+	{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users", Group: NavGroupAdmin},
+	{Href: "/admin/audit", LabelID: "nav.audit", TestID: "nav-audit", Group: NavGroupAdmin},
+	{Href: "/quotes/review", LabelID: "proposal.nav.queue", TestID: "nav-proposal-queue", Group: NavGroupEditing},
+}
+
+// The navigation's groups: the editors' upkeep of the market and the
+// administration, each folded under its name beside the main entries
+// (docs/RULES.md §21.2).
+const (
+	NavGroupEditing = "editing"
+	NavGroupAdmin   = "admin"
+)
+
+// NavGroup is a group of navigation entries the reader may open.
+type NavGroup struct {
+	ID      string
+	LabelID string
+	Items   []NavItem
+	// Current: one of its entries is the current section.
+	Current bool
+}
+
+// MainNav are the entries listed outside every group.
+func (p Page) MainNav() []NavItem {
+	var out []NavItem
+	for _, it := range p.Nav {
+		if it.Group == "" {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// NavGroups are the groups holding an entry the reader may open, in the
+// order of NavGroupEditing, NavGroupAdmin.
+func (p Page) NavGroups() []NavGroup {
+	var out []NavGroup
+	for _, id := range []string{NavGroupEditing, NavGroupAdmin} {
+		g := NavGroup{ID: id, LabelID: "nav.group." + id}
+		for _, it := range p.Nav {
+			if it.Group == id {
+				g.Items = append(g.Items, it)
+				g.Current = g.Current || p.Active(it.Href)
+			}
+		}
+		if len(g.Items) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // Active reports whether a navigation entry is the current section.

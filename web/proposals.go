@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/url"
 	"strconv"
 	"strings"
@@ -301,4 +302,13 @@ func (v *ProposalFormView) SetRateProblem(tr *i18n.Translator, e *proposal.RateE
 		id = "proposal.error.rate.one"
 	}
 	v.RateError = tr.T(id, "Count", e.RetryMinutes(), "Limit", e.Limit)
+}
+
+// proposalListTitle is the proposal list's title: the editors' queue or
+// the reader's own proposals.
+func proposalListTitle(ctx context.Context, queue bool) string {
+	if queue {
+		return T(ctx, "proposal.queue.title")
+	}
+	return T(ctx, "proposal.mine.title")
 }

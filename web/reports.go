@@ -706,3 +706,12 @@ func (v *ReportView) UseFrozen(f ReportView) {
 	v.ScenarioChanges, v.Crossings = f.ScenarioChanges, f.Crossings
 	v.Own, v.FrozenHTML = f.Own, f.FrozenHTML
 }
+
+// reportListTitle is the report list's title: the finance inbox or the
+// list of reports.
+func reportListTitle(ctx context.Context, inbox bool) string {
+	if inbox {
+		return T(ctx, "report.inbox.title")
+	}
+	return T(ctx, "report.list.title")
+}

@@ -121,7 +121,7 @@ func TestCalculatorUnitLabelsByItem(t *testing.T) {
 	if r.StatusCode != http.StatusOK {
 		t.Fatalf("calculator: %d", r.StatusCode)
 	}
-	row := between(r.Body, `data-testid="line-data_disk"`, "</tr>")
+	row := between(r.Body, `data-testid="line-data_disk"`, "</tbody>")
 	if !strings.Contains(row, "per GB per month") || strings.Contains(row, "per unit per month") {
 		t.Errorf("data disk row: %q", row)
 	}

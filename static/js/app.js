@@ -181,4 +181,28 @@
     var form = elt && elt.closest && elt.closest("form");
     if (form && overLimit(form)) e.preventDefault();
   });
+  // The navigation's menu and its groups (docs/RULES.md §21.2) open and
+  // close without this; with it they close as menus do: when another
+  // opens, on a click elsewhere, and on Escape (which returns the focus to
+  // the toggle of what it closed).
+  var openMenus = function () {
+    return document.querySelectorAll("details.nav-menu[open], details.nav-group[open]");
+  };
+  document.addEventListener("click", function (e) {
+    openMenus().forEach(function (d) {
+      if (!d.contains(e.target)) d.open = false;
+    });
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Escape") return;
+    var inner = null;
+    openMenus().forEach(function (d) {
+      if (d.contains(document.activeElement)) inner = d;
+    });
+    // The innermost open one holding the focus closes; else every one.
+    (inner ? [inner] : Array.prototype.slice.call(openMenus())).forEach(function (d) {
+      d.open = false;
+    });
+    if (inner) inner.querySelector("summary").focus();
+  });
 })();
