@@ -801,6 +801,27 @@ func (e ReportDetailStatus) Valid() bool {
 	}
 }
 
+// Defines values for ReportFactAnswerValue.
+const (
+	ReportFactAnswerValueNo      ReportFactAnswerValue = "no"
+	ReportFactAnswerValueUnknown ReportFactAnswerValue = "unknown"
+	ReportFactAnswerValueYes     ReportFactAnswerValue = "yes"
+)
+
+// Valid indicates whether the value is a known member of the ReportFactAnswerValue enum.
+func (e ReportFactAnswerValue) Valid() bool {
+	switch e {
+	case ReportFactAnswerValueNo:
+		return true
+	case ReportFactAnswerValueUnknown:
+		return true
+	case ReportFactAnswerValueYes:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportHeadStatus.
 const (
 	ReportHeadStatusApproved  ReportHeadStatus = "approved"
@@ -1445,19 +1466,19 @@ func (e ListPlatformsParamsQual) Valid() bool {
 
 // Defines values for ListPlatformsParamsHas.
 const (
-	No      ListPlatformsParamsHas = "no"
-	Unknown ListPlatformsParamsHas = "unknown"
-	Yes     ListPlatformsParamsHas = "yes"
+	ListPlatformsParamsHasNo      ListPlatformsParamsHas = "no"
+	ListPlatformsParamsHasUnknown ListPlatformsParamsHas = "unknown"
+	ListPlatformsParamsHasYes     ListPlatformsParamsHas = "yes"
 )
 
 // Valid indicates whether the value is a known member of the ListPlatformsParamsHas enum.
 func (e ListPlatformsParamsHas) Valid() bool {
 	switch e {
-	case No:
+	case ListPlatformsParamsHasNo:
 		return true
-	case Unknown:
+	case ListPlatformsParamsHasUnknown:
 		return true
-	case Yes:
+	case ListPlatformsParamsHasYes:
 		return true
 	default:
 		return false
@@ -2726,6 +2747,22 @@ type ReportFXRate struct {
 	Rate Decimal `json:"rate"`
 }
 
+// ReportFactAnswer One kind of fact's answer in force when the report was saved, with the record it came from (none for a kind never recorded).
+type ReportFactAnswer struct {
+	// AsOf The day of the record, YYYY-MM-DD.
+	AsOf   *string `json:"as_of,omitempty"`
+	FactId *int    `json:"fact_id,omitempty"`
+	Kind   string  `json:"kind"`
+
+	// Minutes The measured minutes of a measured yes.
+	Minutes *int                  `json:"minutes,omitempty"`
+	Source  *string               `json:"source,omitempty"`
+	Value   ReportFactAnswerValue `json:"value"`
+}
+
+// ReportFactAnswerValue defines model for ReportFactAnswer.Value.
+type ReportFactAnswerValue string
+
 // ReportGPU defines model for ReportGPU.
 type ReportGPU struct {
 	Id           int    `json:"id"`
@@ -3026,6 +3063,14 @@ type ReportPerson struct {
 	Name string `json:"name"`
 }
 
+// ReportPlatformFacts One compared platform's facts as the report froze them, in the order of the kinds of fact.
+type ReportPlatformFacts struct {
+	Facts      []ReportFactAnswer `json:"facts"`
+	NameEn     string             `json:"name_en"`
+	NameZh     string             `json:"name_zh"`
+	PlatformId int                `json:"platform_id"`
+}
+
 // ReportProfile defines model for ReportProfile.
 type ReportProfile struct {
 	BetweenRuns string `json:"between_runs"`
@@ -3307,21 +3352,24 @@ type ReportScenarioRow struct {
 
 // ReportSnapshot A comparison frozen as a report stores it: the page state, the profile, every quote version compared with its figures, the dated rates and reference prices used.
 type ReportSnapshot struct {
-	Availability    *[]ReportAvailabilityStat `json:"availability,omitempty"`
-	Descending      bool                      `json:"descending"`
-	FiguresDate     string                    `json:"figures_date"`
-	FxRates         *[]ReportFXRate           `json:"fx_rates"`
-	Own             *[]ReportOwnRow           `json:"own,omitempty"`
-	Profile         ReportProfile             `json:"profile"`
-	ReferencePrices *[]ReportReferencePrice   `json:"reference_prices"`
-	ReferenceRates  *[]ReportFXRate           `json:"reference_rates,omitempty"`
-	ReportCurrency  string                    `json:"report_currency"`
-	Rows            *[]ReportRow              `json:"rows"`
-	RulesVersion    string                    `json:"rules_version"`
-	ScenarioB       *ReportScenario           `json:"scenario_b,omitempty"`
-	Sort            string                    `json:"sort"`
-	Values          *map[string][]string      `json:"values"`
-	Version         int                       `json:"version"`
+	Availability *[]ReportAvailabilityStat `json:"availability,omitempty"`
+	Descending   bool                      `json:"descending"`
+
+	// Facts The compared platforms' facts in force on the figures date, each kind's answer (yes, no or unknown); absent from a report saved before reports kept facts.
+	Facts           *[]ReportPlatformFacts  `json:"facts,omitempty"`
+	FiguresDate     string                  `json:"figures_date"`
+	FxRates         *[]ReportFXRate         `json:"fx_rates"`
+	Own             *[]ReportOwnRow         `json:"own,omitempty"`
+	Profile         ReportProfile           `json:"profile"`
+	ReferencePrices *[]ReportReferencePrice `json:"reference_prices"`
+	ReferenceRates  *[]ReportFXRate         `json:"reference_rates,omitempty"`
+	ReportCurrency  string                  `json:"report_currency"`
+	Rows            *[]ReportRow            `json:"rows"`
+	RulesVersion    string                  `json:"rules_version"`
+	ScenarioB       *ReportScenario         `json:"scenario_b,omitempty"`
+	Sort            string                  `json:"sort"`
+	Values          *map[string][]string    `json:"values"`
+	Version         int                     `json:"version"`
 
 	// VramFloorGb An exact decimal as a string, or null when not given.
 	VramFloorGb *NullableDecimal `json:"vram_floor_gb"`

@@ -161,6 +161,10 @@ func axePages() map[string]axePage {
 	}
 }
 
+// who are the five kinds of caller every route is tried with (the route
+// policy table's and this test's).
+var who = []string{"anonymous", "analyst", "finance", "editor", "admin"}
+
 // newAxeWorld loads the sample market and makes the users and records the
 // pages show.
 func newAxeWorld(t *testing.T) *axeWorld {

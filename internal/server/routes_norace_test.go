@@ -20,8 +20,6 @@ import (
 	"gpuquote/internal/testutil"
 )
 
-// who are the five kinds of caller every route is tried with.
-var who = []string{"anonymous", "analyst", "finance", "editor", "admin"}
 
 // want lists the expected status per caller, in the order of who.
 type want [5]int
