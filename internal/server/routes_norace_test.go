@@ -20,7 +20,6 @@ import (
 	"gpuquote/internal/testutil"
 )
 
-
 // want lists the expected status per caller, in the order of who.
 type want [5]int
 
