@@ -78,4 +78,19 @@ func TestBrowserPrintedLineNotes(t *testing.T) {
 	if m.Cell == 0 || m.Note == 0 || m.Note > m.Cell {
 		t.Errorf("printed, the twelve-line table's cells are %.1f px and its notes up to %.1f px", m.Cell, m.Note)
 	}
+	// Every printed page's foot names the report: a fixed element, which
+	// Chromium repeats on each page (pages after the first named nothing).
+	foot, err := chromedp.Run(b, chromedp.Evaluate[string](`(() => {
+		const f = document.querySelector('[data-testid="report-print-footer"]');
+		if (!f) return "";
+		const cs = getComputedStyle(f);
+		return cs.display + " " + cs.position + " " + f.innerText.trim();
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	number := strings.TrimSpace(document(t, analyst.Get(path).Body).Find(`[data-testid="report-number"]`).Text())
+	if want := "block fixed " + number + " · 出网参考价"; foot != want {
+		t.Errorf("printed, the page foot is %q, want %q", foot, want)
+	}
 }
