@@ -406,31 +406,28 @@ func currencyNote(tr *i18n.Translator, cmp *compare.Comparison) string {
 // profile B.
 func CompareSummary(tr *i18n.Translator, cmp *compare.Comparison) string {
 	p := cmp.In.Profile
-	hours := money.Group(money.String(p.HoursPerMonth))
+	// Hours may be a decimal: its form is chosen here, its digits written
+	// as typed.
+	hoursID := "compare.summary.hours.other"
+	if p.HoursPerMonth.Equal(decimal.New(1, 0)) {
+		hoursID = "compare.summary.hours.one"
+	}
 	parts := []string{
-		pluralOf(tr, "compare.summary.hours", p.HoursPerMonth.Equal(decimal.New(1, 0)), "Count", hours),
-		pluralOf(tr, "compare.summary.months", p.Months == 1, "Count", p.Months),
-		pluralOf(tr, "compare.summary.instances", p.Instances == 1, "Count", p.Instances),
+		tr.T(hoursID, "Count", money.Group(money.String(p.HoursPerMonth))),
+		plural(tr, "compare.summary.months", p.Months),
+		plural(tr, "compare.summary.instances", p.Instances),
 		cmp.In.ReportCurrency,
 	}
 	if n := len(cmp.Rows); n > 0 {
-		parts = append(parts, pluralOf(tr, "compare.summary.quotes", n == 1, "Count", n))
+		parts = append(parts, plural(tr, "compare.summary.quotes", n))
 	}
 	if n := len(cmp.Own); n > 0 {
-		parts = append(parts, pluralOf(tr, "compare.summary.own", n == 1, "Count", n))
+		parts = append(parts, plural(tr, "compare.summary.own", n))
 	}
 	if cmp.B != nil {
 		parts = append(parts, tr.T("compare.summary.scenario"))
 	}
 	return strings.Join(parts, " · ")
-}
-
-// pluralOf renders message id's ".one" form when one, else its ".other".
-func pluralOf(tr *i18n.Translator, id string, one bool, args ...any) string {
-	if one {
-		return tr.T(id+".one", args...)
-	}
-	return tr.T(id+".other", args...)
 }
 
 // CompareShown is the page state shown of the comparison cmp of the page
