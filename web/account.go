@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuquote/internal/notify"
 	"gpuquote/internal/user"
 )
 
@@ -40,6 +41,26 @@ type AccountView struct {
 	TokenForm APITokenForm
 	// Sessions are the user's live sessions, this browser's first.
 	Sessions []SessionRow
+	// MailChoice is how the user's notices reach them by mail
+	// (notify.MailEach, MailDaily or MailNone); MailOn says whether this
+	// site sends mail at all.
+	MailChoice string
+	MailOn     bool
+	// MailErrors are the errors of the mail choice form.
+	MailErrors Errors
+}
+
+// mailChoices are the mail choices in the order the account page offers
+// them.
+var mailChoices = notify.MailChoices
+
+// mailChoiceDescribedBy names what describes the mail choices: the hint,
+// and the error when there is one.
+func mailChoiceDescribedBy(errs Errors) string {
+	if errs.Has("mail_choice") {
+		return "mail-choice-hint err-mail_choice"
+	}
+	return "mail-choice-hint"
 }
 
 // SessionRow is one live session in the account page's list, named by its

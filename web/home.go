@@ -192,12 +192,7 @@ func NavBadges(nav []NavItem, c Counts) []NavItem {
 // is 1, id+".other" otherwise (Chinese says both alike), with {{.Count}}
 // and the name/value pairs in args.
 func Plural(ctx context.Context, id string, n int, args ...any) string {
-	if n == 1 {
-		id += ".one"
-	} else {
-		id += ".other"
-	}
-	return T(ctx, id, append([]any{"Count", n}, args...)...)
+	return i18n.FromContext(ctx).Plural(id, n, args...)
 }
 
 // HomeLists are the reports the home page lists: the reader's newest

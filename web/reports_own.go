@@ -44,12 +44,7 @@ type ReportOwnCrossing struct {
 
 // reportPlural renders id+".one" or id+".other" for n with {{.Count}}.
 func reportPlural(tr *i18n.Translator, id string, n int, args ...any) string {
-	if n == 1 {
-		id += ".one"
-	} else {
-		id += ".other"
-	}
-	return tr.T(id, append([]any{"Count", n}, args...)...)
+	return tr.Plural(id, n, args...)
 }
 
 // ReportOwn words a snapshot's own-hardware options for the report page

@@ -95,7 +95,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 	if cfg.SMTP != nil {
 		// Mail on (docs/RULES.md §18.4): notices queue their mail from now
 		// on, and the sender works through the queue until ctx ends.
-		st.SetMail(&store.Mail{Render: mail.Renderer{Catalog: catalog, BaseURL: cfg.BaseURL()}.Render})
+		renderer := mail.Renderer{Catalog: catalog, BaseURL: cfg.BaseURL()}
+		st.SetMail(&store.Mail{Render: renderer.Render, RenderDigest: renderer.RenderDigest})
 		sender := mail.NewSender(st, *cfg.SMTP, cfg.BaseURL(), time.Now, log)
 		if err := srv.RegisterMetrics(sender.Collectors()...); err != nil {
 			return err

@@ -254,6 +254,18 @@ func (t *Translator) T(id string, args ...any) string {
 	})
 }
 
+// Plural renders the message family id for the count n: id+".one" when
+// n is 1, id+".other" otherwise (Chinese says both alike), with
+// {{.Count}} and the name/value pairs in args.
+func (t *Translator) Plural(id string, n int, args ...any) string {
+	if n == 1 {
+		id += ".one"
+	} else {
+		id += ".other"
+	}
+	return t.T(id, append([]any{"Count", n}, args...)...)
+}
+
 // TMap renders message id with its placeholder values given as a map.
 func (t *Translator) TMap(id string, data map[string]any) string {
 	m, ok := t.lookup(id)

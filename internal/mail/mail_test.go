@@ -17,6 +17,7 @@ import (
 	"gpuquote/internal/config"
 	"gpuquote/internal/i18n"
 	gqmail "gpuquote/internal/mail"
+	"gpuquote/internal/notify"
 	"gpuquote/internal/report"
 	"gpuquote/internal/store"
 	"gpuquote/internal/testutil"
@@ -301,5 +302,166 @@ func TestTwoSendersSendEachMailOnce(t *testing.T) {
 	}
 	if len(msgs) != mails-2 || len(ids) != mails-2 || sent[0]+sent[1] != mails-2 {
 		t.Errorf("%d messages, %d distinct, senders counted %v; want %d each once", len(msgs), len(ids), sent, mails-2)
+	}
+}
+
+// TestMailChoices: each finance user is told of a submitted report as
+// they chose (docs/RULES.md §18.4): one mail per notice, nothing, or one
+// digest the next UTC day holding every notice of the days before — built
+// once even when a second process builds the same day's digests at the
+// same time, and sent like any other mail.
+func TestMailChoices(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, url := testutil.DB(t)
+	cat, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderer := gqmail.Renderer{Catalog: cat, BaseURL: site}
+	st2 := mailStore(t, url)
+	st2.SetMail(&store.Mail{Render: renderer.Render, RenderDigest: renderer.RenderDigest})
+	// st1 renders digests like serve, but the first time it does — inside
+	// its transaction, before its digest is queued — the other process
+	// builds the same day's digests to the end.
+	st1 := testutil.Open(t, url)
+	var other sync.Once
+	var otherBuilt int
+	var otherErr error
+	st1.SetMail(&store.Mail{Render: renderer.Render, RenderDigest: func(items []notify.Item, more int, name string) (string, string) {
+		other.Do(func() { otherBuilt, otherErr = st2.BuildDigests(ctx, day.Add(17*time.Hour)) })
+		return renderer.RenderDigest(items, more, name)
+	}})
+
+	author := newUser(t, st1, "analyst", "李雷")
+	each := newUser(t, st1, "finance", "每封")
+	daily := newUser(t, st1, "finance", "摘要")
+	none := newUser(t, st1, "finance", "不要")
+	for u, choice := range map[user.Actor]string{daily: notify.MailDaily, none: notify.MailNone} {
+		if err := st1.SetMailChoice(ctx, u, u.UserID, choice); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r1 := submit(t, st1, author, "第一份")
+	r2 := submit(t, st1, author, "第二份")
+
+	var perNotice, waiting, noticesOfNone int
+	if err := st1.Pool().QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM mail_queue WHERE recipient = $1),
+		(SELECT count(*) FROM mail_queue),
+		(SELECT count(*) FROM mail_digest_notices WHERE user_id = $2 AND mail_id IS NULL),
+		(SELECT count(*) FROM notifications WHERE user_id = $3)`, each.Email, daily.UserID, none.UserID).
+		Scan(&perNotice, new(int), &waiting, &noticesOfNone); err != nil {
+		t.Fatal(err)
+	}
+	var all int
+	_ = st1.Pool().QueryRow(ctx, `SELECT count(*) FROM mail_queue`).Scan(&all)
+	if perNotice != 2 || all != 2 || waiting != 2 || noticesOfNone != 2 {
+		t.Fatalf("after two submissions: %d mails to 'each' (%d in all), %d notices waiting for the digest, %d notices of 'none'; want 2, 2, 2, 2",
+			perNotice, all, waiting, noticesOfNone)
+	}
+
+	// The same UTC day: nothing is due yet.
+	if n, err := st1.BuildDigests(ctx, day.Add(15*time.Hour)); err != nil || n != 0 {
+		t.Fatalf("digests on the notices' own day: %d, %v", n, err)
+	}
+	// The next day (00:30 UTC, 08:30 in China): one digest, built by the
+	// other process while this one was rendering its own.
+	n, err := st1.BuildDigests(ctx, day.Add(16*time.Hour+30*time.Minute))
+	if err != nil || otherErr != nil || n+otherBuilt != 1 || otherBuilt != 1 {
+		t.Fatalf("digests the next day: this process %d (%v), the other %d (%v); want exactly one, the other's", n, err, otherBuilt, otherErr)
+	}
+	var digestID int64
+	var digests int
+	if err := st1.Pool().QueryRow(ctx, `SELECT max(id), count(*) FROM mail_queue WHERE digest_user_id = $1`, daily.UserID).
+		Scan(&digestID, &digests); err != nil || digests != 1 {
+		t.Fatalf("%d digests for the user (%v), want 1", digests, err)
+	}
+	held, err := st1.DigestNotices(ctx, digestID)
+	if err != nil || len(held) != 2 {
+		t.Fatalf("the digest holds %v (%v), want both notices", held, err)
+	}
+	if n, err := st1.BuildDigests(ctx, day.Add(20*time.Hour)); err != nil || n != 0 {
+		t.Fatalf("a second pass the same day built %d (%v)", n, err)
+	}
+
+	sink := testutil.NewSMTPSink(t)
+	clock := testutil.NewClock(day.Add(17 * time.Hour))
+	if p, err := sender(t, st1, sink, clock).SendDue(ctx); err != nil || p.Sent != 3 {
+		t.Fatalf("send: %+v, %v; want 3 mails (two to 'each', one digest)", p, err)
+	}
+	var digest string
+	for _, m := range sink.Messages() {
+		if m.To[0] == none.Email {
+			t.Errorf("a user who chose no mail got one")
+		}
+		if m.To[0] == daily.Email {
+			digest = m.Data
+		}
+	}
+	m, err := mail.ReadMessage(strings.NewReader(digest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, _ := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
+	if subject != "【gpuquote】每日摘要：2 条新通知 / gpuquote · daily digest: 2 new notifications" {
+		t.Errorf("digest subject %q", subject)
+	}
+	body, _ := io.ReadAll(quotedprintable.NewReader(m.Body))
+	text := string(body)
+	for _, r := range []report.Report{r1, r2} {
+		if strings.Count(text, fmt.Sprintf("%s/reports/%d\r\n", site, r.ID)) != 2 || !strings.Contains(text, r.Number) {
+			t.Errorf("the digest does not name %s with its link in both languages:\n%s", r.Number, text)
+		}
+	}
+	if zh, en := strings.Index(text, "摘要，您好"), strings.Index(text, "Hello 摘要,"); zh < 0 || en < zh {
+		t.Errorf("digest body: Chinese then English:\n%s", text)
+	}
+
+	// A third notice waits; leaving the digest drops it from the waiting
+	// list (the notice stays), audited.
+	submit(t, st1, author, "第三份")
+	if err := st1.SetMailChoice(ctx, daily, daily.UserID, notify.MailEach); err != nil {
+		t.Fatal(err)
+	}
+	var left, audited int
+	if err := st1.Pool().QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM mail_digest_notices WHERE user_id = $1 AND mail_id IS NULL),
+		(SELECT count(*) FROM audit_log WHERE action = 'user.mail_choice' AND entity_id = $1::text)`, daily.UserID).
+		Scan(&left, &audited); err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 || audited != 2 {
+		t.Errorf("after leaving the digest: %d notices wait, %d choices audited; want 0 and 2", left, audited)
+	}
+	if n, err := st1.BuildDigests(ctx, day.Add(48*time.Hour)); err != nil || n != 0 {
+		t.Errorf("a digest for a user who left it: %d, %v", n, err)
+	}
+	if err := st1.SetMailChoice(ctx, daily, daily.UserID, "weekly"); err == nil {
+		t.Errorf("an unknown choice was stored")
+	}
+}
+
+// TestDigestListsThirty: a digest lists its first 30 notices and counts
+// the rest, in both languages.
+func TestDigestListsThirty(t *testing.T) {
+	cat, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := make([]notify.Item, notify.DigestListed)
+	for i := range items {
+		items[i] = notify.Item{Notification: notify.Notification{ID: int64(i + 1), Kind: notify.ReportSubmitted, Entity: "report",
+			EntityID: int64(100 + i), ActorName: "李雷"}, About: notify.About{ReportNumber: fmt.Sprintf("R-%03d", i), ReportTitle: "t"}}
+	}
+	sub, body := gqmail.Renderer{Catalog: cat, BaseURL: site}.RenderDigest(items, 5, "王")
+	if !strings.Contains(sub, "35 条新通知") || !strings.Contains(sub, "35 new notifications") {
+		t.Errorf("subject %q does not count all 35", sub)
+	}
+	if got := strings.Count(body, site+"/reports/"); got != 60 {
+		t.Errorf("%d report links, want 30 per language", got)
+	}
+	if !strings.Contains(body, "另有 5 条未在此列出") || !strings.Contains(body, "5 more are not listed here") {
+		t.Errorf("the 5 unlisted are not counted:\n%s", body)
 	}
 }

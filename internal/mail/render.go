@@ -48,6 +48,41 @@ func (r Renderer) Render(it notify.Item, recipientName string) (subject, body st
 	return subject, b.String()
 }
 
+// RenderDigest returns a daily digest's subject and body for the user
+// named (docs/RULES.md §18.4): in each language, one sentence and link per
+// notice listed, oldest first, then how many more it holds.
+func (r Renderer) RenderDigest(items []notify.Item, more int, recipientName string) (subject, body string) {
+	zh, en := r.Catalog.Translator(i18n.ZH), r.Catalog.Translator(i18n.EN)
+	n := len(items) + more
+	subject = oneLine(zh.Plural("notify.digest.subject", n) + " / " + en.Plural("notify.digest.subject", n))
+	var b strings.Builder
+	for i, tr := range []*i18n.Translator{zh, en} {
+		if i > 0 {
+			b.WriteString("\n-- \n\n")
+		}
+		b.WriteString(tr.T("notify.mail.greeting", "Name", recipientName))
+		b.WriteString("\n\n")
+		b.WriteString(tr.Plural("notify.digest.intro", n))
+		b.WriteString("\n")
+		for _, it := range items {
+			b.WriteString("\n- ")
+			b.WriteString(oneLine(notify.Sentence(tr, it)))
+			b.WriteString("\n  ")
+			b.WriteString(r.BaseURL + it.Path())
+			b.WriteString("\n")
+		}
+		if more > 0 {
+			b.WriteString("\n")
+			b.WriteString(tr.Plural("notify.digest.more", more))
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+		b.WriteString(tr.T("notify.digest.footer", "URL", r.BaseURL+"/notifications", "Account", r.BaseURL+"/account"))
+		b.WriteString("\n")
+	}
+	return subject, b.String()
+}
+
 // oneLine keeps a header on one line and within the queue's bound.
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")

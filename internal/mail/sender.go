@@ -128,11 +128,19 @@ func (s *Sender) count(ctx context.Context) error {
 	return nil
 }
 
-// Run sends due mail every interval until ctx is cancelled.
+// Run queues the day's digests and sends due mail every interval until
+// ctx is cancelled.
 func (s *Sender) Run(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		// Digests due today are queued first, then sent with the rest
+		// (docs/RULES.md §18.4).
+		if n, err := s.Store.BuildDigests(ctx, s.Now()); err != nil && ctx.Err() == nil {
+			s.Log.Warn("mail: build digests", "err", err)
+		} else if n > 0 {
+			s.Log.Info("mail: digests queued", "count", n)
+		}
 		p, err := s.SendDue(ctx)
 		if err != nil && ctx.Err() == nil {
 			s.Log.Warn("mail: send pass", "err", err)

@@ -9,6 +9,7 @@ import (
 
 	"gpuquote/internal/auth"
 	"gpuquote/internal/form"
+	"gpuquote/internal/notify"
 	"gpuquote/internal/server"
 	"gpuquote/web"
 )
@@ -126,4 +127,29 @@ func (s *Handlers) ChangePassword(c echo.Context) error {
 		return err
 	}
 	return s.RedirectWithFlash(c, "/account", "ok", "account.password.changed")
+}
+
+// SetMailChoice records how the signed-in user's notices reach them by
+// mail: each one, a daily digest, or none (docs/RULES.md §18.4). Anything
+// else re-shows the page with the choice's error (422) and stores nothing.
+func (s *Handlers) SetMailChoice(c echo.Context) error {
+	values, err := server.FormValues(c)
+	if err != nil {
+		return err
+	}
+	choice := values.Get("mail_choice")
+	if !notify.ValidMailChoice(choice) {
+		errs := web.Errors{}
+		if choice == "" {
+			errs.Set("mail_choice", "form.required")
+		} else {
+			errs.Set("mail_choice", "account.mail.invalid")
+		}
+		return s.renderAccountView(c, http.StatusUnprocessableEntity, web.AccountView{MailErrors: errs})
+	}
+	cur := auth.CurrentUser(c)
+	if err := s.Store.SetMailChoice(c.Request().Context(), s.Actor(c), cur.UserID, choice); err != nil {
+		return err
+	}
+	return s.RedirectWithFlash(c, "/account#mail", "ok", "account.mail.saved."+choice)
 }

@@ -32,6 +32,14 @@ func (s *Handlers) renderAccountView(c echo.Context, status int, v web.AccountVi
 	if err != nil {
 		return err
 	}
+	// What the form was sent with when it was refused, else the stored
+	// choice (docs/RULES.md §18.4).
+	if v.MailChoice == "" {
+		if v.MailChoice, err = s.Store.MailChoice(ctx, cur.UserID); err != nil {
+			return err
+		}
+	}
+	v.MailOn = s.Config.SMTP != nil
 	v = v.WithTokens(tokens, string(cur.Role))
 	v.Sessions = web.NewSessionRows(sessions)
 	v.Page = s.Page(c, "account.title")

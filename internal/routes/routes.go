@@ -159,6 +159,7 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: p.Logout},
 		{Method: http.MethodGet, Path: "/account", Policy: auth.AnyUser, Handler: p.Account},
 		{Method: http.MethodPost, Path: "/account/password", Policy: auth.AnyUser, Handler: p.ChangePassword},
+		{Method: http.MethodPost, Path: "/account/mail", Policy: auth.AnyUser, Handler: p.SetMailChoice},
 		{Method: http.MethodPost, Path: "/account/tokens", Policy: auth.AnyUser, Handler: p.CreateAPIToken},
 		{Method: http.MethodPost, Path: "/account/tokens/:id/revoke", Policy: auth.AnyUser, Handler: p.RevokeAPIToken},
 		{Method: http.MethodPost, Path: "/account/sessions/:id/end", Policy: auth.AnyUser, Handler: p.EndSession},

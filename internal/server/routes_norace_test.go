@@ -136,6 +136,8 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /account/password": {form: func(*testutil.App) url.Values {
 			return url.Values{"current": {"not my password"}, "new": {"a new long password"}, "confirm": {"a new long password"}}
 		}, want: want{401, 422, 422, 422, 422}},
+		"POST /account/mail": {form: func(*testutil.App) url.Values { return url.Values{"mail_choice": {"daily"}} },
+			want: want{401, 303, 303, 303, 303}},
 		// Market: platforms and GPU models.
 		"GET /platforms":     {want: want{303, 200, 200, 200, 200}},
 		"GET /platforms/new": {want: want{303, 403, 403, 200, 200}},

@@ -18,7 +18,7 @@ import (
 // (audit.action.<action> in both catalogs) and the tests use. A new Action…
 // constant belongs here too; TestEveryAuditActionIsListed fails otherwise.
 var AuditActions = []string{
-	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword,
+	ActionUserCreate, ActionUserRole, ActionUserDisable, ActionUserEnable, ActionUserPassword, ActionUserMailChoice,
 	ActionLogin, ActionLoginFailed, ActionLogout, ActionSessionEnd, ActionFXRateCreate,
 	ActionPlatformCreate, ActionPlatformUpdate, ActionPlatformTermsUpdate, ActionPlatformFactCreate, ActionGPUModelCreate, ActionGPUModelUpdate,
 	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,

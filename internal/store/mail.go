@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -20,6 +21,9 @@ type Mail struct {
 	// Render writes a notice's mail to the user named: subject and body,
 	// rendered once, when it is queued.
 	Render func(it notify.Item, recipientName string) (subject, body string)
+	// RenderDigest writes a daily digest to the user named: the notices
+	// listed, oldest first, and how many more it holds unlisted.
+	RenderDigest func(items []notify.Item, more int, recipientName string) (subject, body string)
 }
 
 // SetMail turns mail on (m non-nil) or off (nil). Call it before the store
@@ -50,27 +54,33 @@ func mailOf(q Querier) *Mail {
 }
 
 // queueMail puts the mail of the notices ids in mail_queue, in the
-// caller's transaction, due at once (docs/RULES.md §18.4). A notice whose
-// recipient has been disabled since is not mailed.
+// caller's transaction, due at once (docs/RULES.md §18.4), as each
+// recipient chose: a mail of its own, a place in the recipient's next daily
+// digest, or nothing. A notice whose recipient has been disabled since is
+// not mailed.
 func queueMail(ctx context.Context, q Querier, m *Mail, at time.Time, ids []int64) error {
 	if m == nil || len(ids) == 0 {
 		return nil
 	}
-	rows, err := q.Query(ctx, `SELECT `+notificationColumns+`, u.email, u.display_name`+notificationFrom+`
+	rows, err := q.Query(ctx, `SELECT `+notificationColumns+`, u.email, u.display_name, u.mail_choice`+notificationFrom+`
 		JOIN users u ON u.id = n.user_id
-		WHERE n.id = ANY($1) AND NOT u.disabled ORDER BY n.id`, ids)
+		WHERE n.id = ANY($1) AND NOT u.disabled AND u.mail_choice <> $2 ORDER BY n.id`, ids, notify.MailNone)
 	if err != nil {
 		return fmt.Errorf("queue mail: %w", err)
 	}
 	type mailRow struct {
-		id            int64
+		id, userID    int64
+		daily         bool
 		to, sub, body string
 	}
 	mails, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (mailRow, error) {
-		var to, name string
-		it, err := scanNotification(r, &to, &name)
+		var to, name, choice string
+		it, err := scanNotification(r, &to, &name, &choice)
 		if err != nil {
 			return mailRow{}, err
+		}
+		if choice == notify.MailDaily {
+			return mailRow{id: it.ID, userID: it.UserID, daily: true}, nil
 		}
 		sub, body := m.Render(it, name)
 		return mailRow{id: it.ID, to: to, sub: sub, body: body}, nil
@@ -79,12 +89,140 @@ func queueMail(ctx context.Context, q Querier, m *Mail, at time.Time, ids []int6
 		return fmt.Errorf("queue mail: %w", err)
 	}
 	for _, ml := range mails {
+		if ml.daily {
+			if _, err := q.Exec(ctx, `INSERT INTO mail_digest_notices (notification_id, user_id, created_at) VALUES ($1, $2, $3)`,
+				ml.id, ml.userID, at); err != nil {
+				return fmt.Errorf("queue mail: %w", err)
+			}
+			continue
+		}
 		if _, err := q.Exec(ctx, `INSERT INTO mail_queue (notification_id, recipient, subject, body, next_attempt_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $5)`, ml.id, ml.to, ml.sub, ml.body, at); err != nil {
 			return fmt.Errorf("queue mail: %w", err)
 		}
 	}
 	return nil
+}
+
+// mailBodyMax is the longest body mail_queue holds (characters).
+const mailBodyMax = 20000
+
+// BuildDigests queues today's digest of every user who chose the daily
+// digest and has notices waiting from before today (docs/RULES.md §18.4):
+// one mail per user and day, holding every such notice, the first
+// notify.DigestListed of them listed. Each user's digest is built in a
+// transaction of its own; the unique (user, day) index makes a second
+// process's digest of the same user and day wait for the first and then
+// add nothing, so a digest is never built twice. It says how many digests
+// it queued. With mail off it does nothing.
+func (s *Store) BuildDigests(ctx context.Context, now time.Time) (int, error) {
+	m := s.mail
+	if m == nil || m.RenderDigest == nil {
+		return 0, nil
+	}
+	day := notify.DigestDay(now)
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT d.user_id FROM mail_digest_notices d
+		JOIN users u ON u.id = d.user_id
+		WHERE d.mail_id IS NULL AND d.created_at < $1 AND NOT u.disabled AND u.mail_choice = $2
+		  AND NOT EXISTS (SELECT 1 FROM mail_queue mq WHERE mq.digest_user_id = d.user_id AND mq.digest_day = $1::date)
+		ORDER BY d.user_id`, day, notify.MailDaily)
+	if err != nil {
+		return 0, fmt.Errorf("build digests: %w", err)
+	}
+	users, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return 0, fmt.Errorf("build digests: %w", err)
+	}
+	built := 0
+	for _, uid := range users {
+		if ctx.Err() != nil {
+			return built, ctx.Err()
+		}
+		ok, err := s.buildDigest(ctx, m, uid, day, now)
+		if err != nil {
+			return built, err
+		}
+		if ok {
+			built++
+		}
+	}
+	return built, nil
+}
+
+// buildDigest queues user uid's digest of day, unless one exists.
+func (s *Store) buildDigest(ctx context.Context, m *Mail, uid int64, day, now time.Time) (bool, error) {
+	built := false
+	err := s.InTx(ctx, func(tx pgx.Tx) error {
+		var to, name string
+		err := tx.QueryRow(ctx, `SELECT email, display_name FROM users WHERE id = $1 AND NOT disabled AND mail_choice = $2`,
+			uid, notify.MailDaily).Scan(&to, &name)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("build digest: %w", err)
+		}
+		rows, err := tx.Query(ctx, `SELECT `+notificationColumns+notificationFrom+`
+			JOIN mail_digest_notices d ON d.notification_id = n.id
+			WHERE d.user_id = $1 AND d.mail_id IS NULL AND d.created_at < $2
+			ORDER BY n.created_at, n.id`, uid, day)
+		if err != nil {
+			return fmt.Errorf("build digest: %w", err)
+		}
+		items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (notify.Item, error) { return scanNotification(r) })
+		if err != nil {
+			return fmt.Errorf("build digest: %w", err)
+		}
+		if len(items) == 0 {
+			return nil
+		}
+		listed := items[:min(len(items), notify.DigestListed)]
+		sub, body := m.RenderDigest(listed, len(items)-len(listed), name)
+		// The queue holds bodies of at most mailBodyMax characters: long
+		// titles list fewer notices, the rest counted.
+		for utf8.RuneCountInString(body) > mailBodyMax && len(listed) > 0 {
+			listed = listed[:len(listed)/2]
+			sub, body = m.RenderDigest(listed, len(items)-len(listed), name)
+		}
+		var mailID int64
+		err = tx.QueryRow(ctx, `INSERT INTO mail_queue (recipient, subject, body, next_attempt_at, created_at, digest_user_id, digest_day)
+			VALUES ($1, $2, $3, $4, $4, $5, $6::date)
+			ON CONFLICT (digest_user_id, digest_day) WHERE digest_user_id IS NOT NULL DO NOTHING RETURNING id`,
+			to, sub, body, now, uid, day).Scan(&mailID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// Another process built this day's digest first; the notices
+			// it did not take wait for tomorrow's.
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("build digest: %w", err)
+		}
+		ids := make([]int64, len(items))
+		for i, it := range items {
+			ids[i] = it.ID
+		}
+		if _, err := tx.Exec(ctx, `UPDATE mail_digest_notices SET mail_id = $2 WHERE notification_id = ANY($1) AND mail_id IS NULL`,
+			ids, mailID); err != nil {
+			return fmt.Errorf("build digest: %w", err)
+		}
+		built = true
+		return nil
+	})
+	return built, err
+}
+
+// DigestNotices returns the ids of the notices digest mail mailID holds,
+// oldest first.
+func (s *Store) DigestNotices(ctx context.Context, mailID int64) ([]int64, error) {
+	rows, err := s.pool.Query(ctx, `SELECT notification_id FROM mail_digest_notices WHERE mail_id = $1 ORDER BY notification_id`, mailID)
+	if err != nil {
+		return nil, fmt.Errorf("digest notices: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("digest notices: %w", err)
+	}
+	return ids, nil
 }
 
 // QueuedMail is one row of mail_queue (notify.QueuedMail).

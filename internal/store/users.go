@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"gpuquote/internal/notify"
 	"gpuquote/internal/user"
 )
 
@@ -19,6 +20,7 @@ const (
 	ActionUserDisable          = "user.disable"
 	ActionUserEnable           = "user.enable"
 	ActionUserPassword         = "user.password"
+	ActionUserMailChoice       = "user.mail_choice"
 	ActionLogin                = "session.login"
 	ActionLoginFailed          = "session.login_failed"
 	ActionLogout               = "session.logout"
@@ -226,5 +228,46 @@ func (s *Store) SetUserPassword(ctx context.Context, a user.Actor, id int64, has
 		// The hash itself is never written to the log.
 		return audit(ctx, tx, a, AuditEntry{Action: ActionUserPassword, Entity: "user",
 			EntityID: strconv.FormatInt(id, 10)})
+	})
+}
+
+// MailChoice is how user id's notices reach them by mail (notify.Mail…).
+func (s *Store) MailChoice(ctx context.Context, id int64) (string, error) {
+	var c string
+	err := s.pool.QueryRow(ctx, `SELECT mail_choice FROM users WHERE id = $1`, id).Scan(&c)
+	if err != nil {
+		return "", notFound(fmt.Errorf("mail choice: %w", err))
+	}
+	return c, nil
+}
+
+// SetMailChoice records how user id's notices reach them by mail
+// (docs/RULES.md §18.4), audited. Leaving the daily digest drops the list
+// of notices waiting for it in the same transaction: they stay on
+// /notifications and are never mailed. Choosing what is already chosen
+// changes and records nothing.
+func (s *Store) SetMailChoice(ctx context.Context, a user.Actor, id int64, choice string) error {
+	if !notify.ValidMailChoice(choice) {
+		return fmt.Errorf("set mail choice: %q is not a choice", choice)
+	}
+	return s.InTx(ctx, func(tx pgx.Tx) error {
+		var before string
+		err := tx.QueryRow(ctx, `SELECT mail_choice FROM users WHERE id = $1 FOR UPDATE`, id).Scan(&before)
+		if err != nil {
+			return notFound(fmt.Errorf("set mail choice: %w", err))
+		}
+		if before == choice {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE users SET mail_choice = $2, updated_at = now() WHERE id = $1`, id, choice); err != nil {
+			return fmt.Errorf("set mail choice: %w", err)
+		}
+		if before == notify.MailDaily {
+			if _, err := tx.Exec(ctx, `DELETE FROM mail_digest_notices WHERE user_id = $1 AND mail_id IS NULL`, id); err != nil {
+				return fmt.Errorf("set mail choice: %w", err)
+			}
+		}
+		return audit(ctx, tx, a, AuditEntry{Action: ActionUserMailChoice, Entity: "user", EntityID: strconv.FormatInt(id, 10),
+			Before: map[string]string{"mail_choice": before}, After: map[string]string{"mail_choice": choice}})
 	})
 }
