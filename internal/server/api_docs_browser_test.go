@@ -47,6 +47,18 @@ func TestBrowserAPIDocs(t *testing.T) {
 				t.Errorf("%s /api/docs unfolded at %d px scrolls sideways", lang, width)
 			}
 			if width == 390 {
+				// Nor does any table of parameters, responses or
+				// properties scroll in its box, hiding its descriptions.
+				boxes, err := chromedp.Run(b, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".table-wrap")]
+					.filter(w => w.scrollWidth > w.clientWidth + 1).map(w => w.getAttribute("aria-label"))`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(boxes) > 0 {
+					t.Errorf("%s /api/docs at 390 px: %d tables scroll sideways in their box, e.g. %q", lang, len(boxes), boxes[0])
+				}
+			}
+			if width == 390 {
 				testutil.Screenshot(t, b, "apidocs-unfolded-"+lang+"-390")
 			}
 			if os.Getenv("GPUQUOTE_SCREENSHOT_DIR") != "" {
