@@ -11,8 +11,8 @@ import (
 	"gpuquote/internal/testutil"
 )
 
-// TestBrowserAPIDocs opens /api/docs and the account page's token section
-// at a phone's and a desktop's width in both languages: nothing scrolls
+// TestBrowserAPIDocs opens /api/docs and the account page's token and mail
+// sections at a phone's and a desktop's width in both languages: nothing scrolls
 // sideways, not even with every operation unfolded, where long paths and
 // schema names must wrap (docs/RULES.md §19.6). GPUQUOTE_SCREENSHOT_DIR
 // keeps the images, and then also takes, at both widths, the page's top
@@ -28,6 +28,7 @@ func TestBrowserAPIDocs(t *testing.T) {
 	pagesFit(t, b, app, "apidocs", []fitPage{
 		{"docs", "/api/docs", `[data-testid="apidoc-schemas"]`, false},
 		{"tokens", "/account#api-tokens", `[data-testid="api-token-form"]`, true},
+		{"mail", "/account#mail", `[data-testid="mail-choice"]`, true},
 	})
 	for _, lang := range []string{"zh-CN", "en"} {
 		useLanguage(t, b, lang)
