@@ -25,13 +25,7 @@ func (r Renderer) Render(it notify.Item, recipientName string) (subject, body st
 	// One prefix, then the sentence in each language.
 	subject = oneLine(zh.T("notify.mail.subject", "Text", notify.Sentence(zh, it)) + " / " + notify.Sentence(en, it))
 	link := r.BaseURL + it.Path()
-	var b strings.Builder
-	for i, tr := range []*i18n.Translator{zh, en} {
-		if i > 0 {
-			b.WriteString("\n-- \n\n")
-		}
-		b.WriteString(tr.T("notify.mail.greeting", "Name", recipientName))
-		b.WriteString("\n\n")
+	body = r.bilingual(recipientName, func(b *strings.Builder, tr *i18n.Translator) {
 		b.WriteString(notify.Sentence(tr, it))
 		b.WriteString("\n")
 		if it.Comment != "" {
@@ -43,9 +37,8 @@ func (r Renderer) Render(it notify.Item, recipientName string) (subject, body st
 		b.WriteString(tr.T("notify.mail.open", "URL", link))
 		b.WriteString("\n\n")
 		b.WriteString(tr.T("notify.mail.footer", "URL", r.BaseURL+"/notifications"))
-		b.WriteString("\n")
-	}
-	return subject, b.String()
+	})
+	return subject, body
 }
 
 // RenderDigest returns a daily digest's subject and body for the user
@@ -55,13 +48,7 @@ func (r Renderer) RenderDigest(items []notify.Item, more int, recipientName stri
 	zh, en := r.Catalog.Translator(i18n.ZH), r.Catalog.Translator(i18n.EN)
 	n := len(items) + more
 	subject = oneLine(zh.Plural("notify.digest.subject", n) + " / " + en.Plural("notify.digest.subject", n))
-	var b strings.Builder
-	for i, tr := range []*i18n.Translator{zh, en} {
-		if i > 0 {
-			b.WriteString("\n-- \n\n")
-		}
-		b.WriteString(tr.T("notify.mail.greeting", "Name", recipientName))
-		b.WriteString("\n\n")
+	body = r.bilingual(recipientName, func(b *strings.Builder, tr *i18n.Translator) {
 		b.WriteString(tr.Plural("notify.digest.intro", n))
 		b.WriteString("\n")
 		for _, it := range items {
@@ -78,9 +65,26 @@ func (r Renderer) RenderDigest(items []notify.Item, more int, recipientName stri
 		}
 		b.WriteString("\n")
 		b.WriteString(tr.T("notify.digest.footer", "URL", r.BaseURL+"/notifications", "Account", r.BaseURL+"/account"))
+	})
+	return subject, body
+}
+
+// bilingual writes a mail's body: Simplified Chinese, then English after
+// a signature line, each the greeting to the user named, then what part
+// writes, then a line's end.
+func (r Renderer) bilingual(recipientName string, part func(b *strings.Builder, tr *i18n.Translator)) string {
+	var b strings.Builder
+	for i, lang := range []i18n.Lang{i18n.ZH, i18n.EN} {
+		if i > 0 {
+			b.WriteString("\n-- \n\n")
+		}
+		tr := r.Catalog.Translator(lang)
+		b.WriteString(tr.T("notify.mail.greeting", "Name", recipientName))
+		b.WriteString("\n\n")
+		part(&b, tr)
 		b.WriteString("\n")
 	}
-	return subject, b.String()
+	return b.String()
 }
 
 // oneLine keeps a header on one line and within the queue's bound.
