@@ -618,3 +618,33 @@ func someCatalogImport(t testing.TB, a *testutil.App) int64 {
 	}
 	return id
 }
+
+// TestCatalogImportPublishedTwiceAtOnce: two presses of publish at the
+// same moment publish each draft once; one of them finds nothing left.
+func TestCatalogImportPublishedTwiceAtOnce(t *testing.T) {
+	t.Parallel()
+	w := newCatalogWorld(t)
+	editor, _ := w.app.AsUser(auth.RoleEditor)
+	page := w.importCatalog(t, editor, catalogFile(t, "runpod"), catalogDay1)
+	action, form := publishForm(t, editor.Get(page).Body)
+	statuses := make(chan int, 2)
+	for range 2 {
+		go func() { statuses <- editor.PostRaw(action, form).StatusCode }()
+	}
+	for range 2 {
+		select {
+		case s := <-statuses:
+			if s != http.StatusSeeOther {
+				t.Errorf("publish: %d", s)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("a publication did not answer within 30 s")
+		}
+	}
+	if n := rowCount(t, w.app, `SELECT count(*) FROM quotes WHERE platform_id = $1 AND state = 'published'`, w.platform.ID); n != 20 {
+		t.Errorf("%d published, want 20", n)
+	}
+	if n := rowCount(t, w.app, `SELECT count(*) FROM audit_log WHERE action = 'catalog.publish'`); n != 1 {
+		t.Errorf("%d publications audited, want 1: the second found nothing to publish", n)
+	}
+}

@@ -149,6 +149,7 @@ func Read(r io.Reader) (Catalog, quote.CSVProblems) {
 
 	var c Catalog
 	folded := map[string]int{} // fold key → index in c.Offers
+	memory := gpuMemory{}
 	regions := []map[string]bool{}
 	for rowNum := 2; ; rowNum++ {
 		rec, err := cr.Read()
@@ -186,7 +187,7 @@ func Read(r io.Reader) (Catalog, quote.CSVProblems) {
 			}
 			return ""
 		}
-		o, kind, problems := readRow(get)
+		o, kind, problems := readRow(get, memory)
 		switch kind {
 		case rowNoGPU:
 			c.NoGPURows++
@@ -288,7 +289,7 @@ const (
 
 // readRow reads one row: whether it offers GPUs, and for a GPU row its
 // offer (region aside) and its problems by column.
-func readRow(get func(string) string) (Offer, rowKind, form.Errors) {
+func readRow(get func(string) string, memory gpuMemory) (Offer, rowKind, form.Errors) {
 	errs := form.Errors{}
 	name := get(ColAcceleratorName)
 	rawCount := get(ColAcceleratorCount)
@@ -355,13 +356,32 @@ func readRow(get func(string) string) (Offer, rowKind, form.Errors) {
 		errs[k] = m
 	}
 	if o.GPUCount > 0 {
-		vram, err := vramPerGPU(get(ColGpuInfo), o.GPUCount)
+		vram, err := memory.perGPU(get(ColGpuInfo), o.GPUCount)
 		if err != nil {
 			errs.Set(ColGpuInfo, MsgGpuInfo)
 		}
 		o.VRAMGiB = vram
 	}
 	return o, rowGPU, errs
+}
+
+// gpuMemory keeps what each GpuInfo cell and count came to: a catalog
+// repeats the same cell on every row of an instance type.
+type gpuMemory map[string]gpuMemoryOf
+
+type gpuMemoryOf struct {
+	vram decimal.NullDecimal
+	err  error
+}
+
+func (m gpuMemory) perGPU(cell string, count int) (decimal.NullDecimal, error) {
+	k := strconv.Itoa(count) + "\x00" + cell
+	if r, ok := m[k]; ok {
+		return r.vram, r.err
+	}
+	v, err := vramPerGPU(cell, count)
+	m[k] = gpuMemoryOf{v, err}
+	return v, err
 }
 
 // checkText refuses text a quote cannot store on one line, or too long.
