@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,11 +32,17 @@ func TestBrowserCatalogImport(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="catalog-form"]`)),
 		chromedp.SetValue(chromedp.ID("catalog-platform"), itoa(w.platform.ID)),
 		chromedp.SetUploadFiles(chromedp.ID("catalog-file"), []string{file}),
+	); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Screenshot(t, ctx, "catalog-import-form")
+	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="catalog-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="catalog-drafts-table"]`)),
 	); err != nil {
 		t.Fatal(err)
 	}
+	testutil.Screenshot(t, ctx, "catalog-import-drafts")
 	body, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("main")))
 	if err != nil {
 		t.Fatal(err)
@@ -73,5 +80,31 @@ func TestBrowserCatalogImport(t *testing.T) {
 	list, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid="quotes-table"]`)))
 	if err != nil || !strings.Contains(list, "8x_H200-SXM_SECURE") || !strings.Contains(list, zh.T("quote.state.published")) {
 		t.Errorf("the quote list does not show the published catalog (%v)", err)
+	}
+
+	// The next catalog with two prices changed: two drafts, old → new.
+	changed := filepath.Join(t.TempDir(), "vms.csv")
+	if err := os.WriteFile(changed, withPrices(t, catalogFile(t, "runpod"), map[string]string{"1x_H100-SXM_SECURE": "2.79",
+		"8x_H200-SXM_SECURE": "33.52"}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(app.URL+"/quotes/import/skypilot"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="catalog-form"]`)),
+		chromedp.SetValue(chromedp.ID("catalog-platform"), itoa(w.platform.ID)),
+		chromedp.SetUploadFiles(chromedp.ID("catalog-file"), []string{changed}),
+		chromedp.Click(chromedp.CSS(`[data-testid="catalog-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="catalog-drafts-table"]`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Screenshot(t, ctx, "catalog-import-changes")
+	table, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid="catalog-drafts-table"]`)))
+	if err != nil || !strings.Contains(table, "→") || !strings.Contains(table, "2.79") || !strings.Contains(table, "33.52") {
+		t.Errorf("the second import's drafts: %q (%v)", table, err)
+	}
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="catalog-drafts-table"] tbody tr').length`))
+	if err != nil || n != 2 {
+		t.Errorf("%d drafts (%v), want 2", n, err)
 	}
 }
