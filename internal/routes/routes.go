@@ -17,6 +17,7 @@ import (
 	"gpuquote/internal/quote"
 	"gpuquote/internal/report"
 	"gpuquote/internal/server"
+	"gpuquote/internal/skycatalog"
 	"gpuquote/internal/user"
 	"gpuquote/internal/verify"
 	"gpuquote/static"
@@ -53,6 +54,13 @@ const proposalBodyLimit = proposal.MaxFileBytes + 1<<20
 // proposalUpload reads the proposal form's vendor_file as it arrives,
 // keeping at most 5 MiB of it.
 var proposalUpload = &server.Upload{File: "vendor_file", MaxFile: proposal.MaxFileBytes}
+
+// catalogBodyLimit is the upload limit of the catalog import: the file
+// (skycatalog.MaxBytes) and the form around it; catalogUpload reads the
+// file as it arrives, keeping at most that much (docs/RULES.md §7.7).
+const catalogBodyLimit = skycatalog.MaxBytes + 1<<20
+
+var catalogUpload = &server.Upload{File: skycatalog.FieldFile, MaxFile: skycatalog.MaxBytes}
 
 // apiAnyUser admits every signed-in user, by session or by a token
 // holding scope (docs/RULES.md §19.2).
@@ -235,6 +243,13 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodGet, Path: "/quotes/export.csv", Policy: auth.AnyUser, Handler: p.ExportQuotesCSV},
 		{Method: http.MethodGet, Path: "/quotes/import", Policy: editor, Handler: p.ImportForm},
 		{Method: http.MethodPost, Path: "/quotes/import", Policy: editor, Handler: p.ImportQuotesCSV, BodyLimit: importBodyLimit},
+		// A SkyPilot price catalog imported as drafts, reviewed and
+		// published in one step (docs/RULES.md §7.7).
+		{Method: http.MethodGet, Path: "/quotes/import/skypilot", Policy: editor, Handler: p.CatalogImportForm},
+		{Method: http.MethodPost, Path: "/quotes/import/skypilot", Policy: editor, Handler: p.CatalogImport, BodyLimit: catalogBodyLimit,
+			Upload: catalogUpload},
+		{Method: http.MethodGet, Path: "/quotes/import/skypilot/:id", Policy: editor, Handler: p.CatalogImportShow},
+		{Method: http.MethodPost, Path: "/quotes/import/skypilot/:id/publish", Policy: editor, Handler: p.CatalogImportPublish},
 
 		// Trials and platform terms.
 		{Method: http.MethodGet, Path: "/trials", Policy: auth.AnyUser, Handler: p.TrialList},

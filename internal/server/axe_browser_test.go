@@ -65,6 +65,7 @@ type axeWorld struct {
 	platform, gpu, draft  int64
 	sharedOption, trialID int64
 	report                int64
+	catalogImport         int64
 	compare               url.Values
 }
 
@@ -111,9 +112,15 @@ func axePages() map[string]axePage {
 		"GET /quotes/:id/review": {path: func(w *axeWorld, _ string) string {
 			return "/quotes/" + itoa(w.pending) + "/review"
 		}},
-		"GET /quotes/:id":       {path: func(w *axeWorld, _ string) string { return "/quotes/" + itoa(w.quotes[0]) }},
-		"GET /quotes/:id/edit":  {path: func(w *axeWorld, _ string) string { return "/quotes/" + itoa(w.draft) + "/edit" }},
-		"GET /quotes/import":    {},
+		"GET /quotes/:id":      {path: func(w *axeWorld, _ string) string { return "/quotes/" + itoa(w.quotes[0]) }},
+		"GET /quotes/:id/edit": {path: func(w *axeWorld, _ string) string { return "/quotes/" + itoa(w.draft) + "/edit" }},
+		"GET /quotes/import":   {},
+		// The catalog import's form (with the recent imports) and an
+		// import's page: new and changed drafts, a name not known.
+		"GET /quotes/import/skypilot": {},
+		"GET /quotes/import/skypilot/:id": {path: func(w *axeWorld, _ string) string {
+			return "/quotes/import/skypilot/" + itoa(w.catalogImport)
+		}},
 		"GET /prices":           {},
 		"GET /own-hardware":     {},
 		"GET /own-hardware/new": {},
@@ -226,6 +233,7 @@ func newAxeWorld(t *testing.T) *axeWorld {
 	}
 	w.pending = w.propose(w.ids["analyst"]).ID // waits in the editors' queue
 	w.trialID, _, _ = routeTrialOutputs(app)
+	w.catalogImport = someCatalogImport(t, app)
 	w.compare = url.Values{"profile.hours_per_month": {"100"}, "profile.months": {"1"}, "profile.instances": {"1"},
 		"report_currency": {"EUR"}, "b.profile.hours_per_month": {"300"}, "own": {itoa(w.sharedOption)}}
 	for _, id := range w.quotes {

@@ -252,6 +252,16 @@ func TestRoutePolicies(t *testing.T) {
 		"GET /quotes/export.csv": {want: want{303, 200, 200, 200, 200}},
 		"GET /quotes/import":     {want: want{303, 403, 403, 200, 200}},
 		"POST /quotes/import":    {want: want{401, 403, 403, 422, 422}}, // no file: the form comes back
+		// The SkyPilot catalog import (docs/RULES.md §7.7): no file, the
+		// form comes back; nothing ticked, the import's page.
+		"GET /quotes/import/skypilot":  {want: want{303, 403, 403, 200, 200}},
+		"POST /quotes/import/skypilot": {want: want{401, 403, 403, 422, 422}},
+		"GET /quotes/import/skypilot/:id": {setup: func(a *testutil.App) string {
+			return "/quotes/import/skypilot/" + itoa(someCatalogImport(a.T, a))
+		}, want: want{303, 403, 403, 200, 200}},
+		"POST /quotes/import/skypilot/:id/publish": {setup: func(a *testutil.App) string {
+			return "/quotes/import/skypilot/" + itoa(someCatalogImport(a.T, a)) + "/publish"
+		}, want: want{401, 403, 403, 303, 303}},
 
 		// Compare.
 		"GET /compare": {want: want{303, 200, 200, 200, 200}},

@@ -177,6 +177,16 @@ func walkCases() map[string]walkCase {
 			return "/history?platform=" + itoa(pid) + "&gpu=" + itoa(gid)
 		}), query: []string{"platform", "gpu", "currency"}},
 		"GET /quotes/export.csv": {query: listQuery},
+		"POST /quotes/import/skypilot": {form: func(a *testutil.App) url.Values {
+			return url.Values{"platform": {itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID)}, "as_of": {"2026-01-01"},
+				"source": {"walk"}, "sharing": {"dedicated"}, "billing_granularity": {"second"}}
+		}},
+		"GET /quotes/import/skypilot/:id": {path: p(func(a *testutil.App) string {
+			return "/quotes/import/skypilot/" + itoa(someCatalogImport(a.T, a))
+		})},
+		"POST /quotes/import/skypilot/:id/publish": {path: p(func(a *testutil.App) string {
+			return "/quotes/import/skypilot/" + itoa(someCatalogImport(a.T, a)) + "/publish"
+		}), fields: []string{"quote"}},
 
 		"GET /trials": {query: listQuery},
 		"GET /trials/new": {path: p(func(a *testutil.App) string { return "/trials/new?quote=" + itoa(publishedQuote(a)) }),

@@ -22,7 +22,7 @@ var AuditActions = []string{
 	ActionLogin, ActionLoginFailed, ActionLogout, ActionSessionEnd, ActionFXRateCreate,
 	ActionPlatformCreate, ActionPlatformUpdate, ActionPlatformTermsUpdate, ActionPlatformFactCreate, ActionGPUModelCreate, ActionGPUModelUpdate,
 	ActionQuoteCreate, ActionQuoteUpdate, ActionQuotePublish, ActionQuoteNewVersion, ActionQuoteArchive,
-	ActionQuoteDeleteDraft, ActionQuoteImport,
+	ActionQuoteDeleteDraft, ActionQuoteImport, ActionCatalogImport, ActionCatalogPublish,
 	ActionQuotePropose, ActionQuoteRepropose, ActionQuoteReviewPublish, ActionQuoteReviewReturn, ActionQuoteAttach, ActionQuoteWithdrawFile,
 	ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,
 	ActionTrialCreate, ActionTrialRecord, ActionTrialPaste, ActionTrialPerf,
@@ -37,7 +37,7 @@ var AuditActions = []string{
 var AuditEntities = []string{
 	"user", "login", "fx_rate", "platform", "gpu_model", "quote", "reference_price",
 	"usage_profile", "trial", "report", "api_token", "own_option", "electricity_price",
-	"availability_record",
+	"availability_record", "catalog_import",
 }
 
 // IsAuditAction reports whether a is one of AuditActions.

@@ -23,17 +23,19 @@ const DefaultAppRole = "gpuquote_app"
 // (docs/RULES.md §17.4), and the availability records (docs/RULES.md §18.2),
 // and the proposals' history: vendor's messages, the records of their files
 // and of files withdrawn, editors' decisions (docs/RULES.md §18.1; a file's
-// bytes, in quote_attachment_data, are deleted when it is withdrawn).
+// bytes, in quote_attachment_data, are deleted when it is withdrawn), and
+// the records of catalog imports (docs/RULES.md §7.7).
 var appendOnly = []string{"audit_log", "report_events", "server_keys", "trial_check_results", "trial_pastes", "trial_perf",
 	"electricity_prices", "own_option_versions", "availability_records",
-	"quote_messages", "quote_attachments", "quote_reviews", "platform_facts", "quote_attachment_withdrawals"}
+	"quote_messages", "quote_attachments", "quote_reviews", "platform_facts", "quote_attachment_withdrawals",
+	"catalog_imports"}
 
 // readOnly are the tables the serving role may only read.
 var readOnly = []string{"goose_db_version"}
 
 // GrantsVersion changes whenever the grants below change, so that cached
 // migrated databases (the tests' templates) are rebuilt.
-const GrantsVersion = "4"
+const GrantsVersion = "5"
 
 var roleName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
