@@ -331,7 +331,7 @@ func (d *doc) readCPU() {
 				if v, ok := num.int(); ok {
 					e := d.skipSpaces(num.e, 1)
 					// "CPU: 64核" is read above; "CPU: 16" here.
-					if e >= len(n) || !isASCIILetter(n[e]) && !isCJK(n[e]) || n[e] == '。' || n[e] == '，' {
+					if e >= len(n) || strings.ContainsRune("\n,;。，；)）|", n[e]) {
 						d.add("cpu_cores", strconv.Itoa(v), span{h.s, num.e})
 					}
 				}
@@ -359,8 +359,12 @@ var sizeUnits = []struct {
 // figures finds the sizes of the message. A size after "×" is a part of
 // a product ("4×3.84TB") and is not one.
 func (d *doc) figures() []figure {
+	if d.figs != nil {
+		return *d.figs
+	}
 	n := d.n
-	var out []figure
+	out := []figure{}
+	defer func() { d.figs = &out }()
 	for _, t := range d.nums {
 		if t.afterLetter {
 			continue
@@ -417,7 +421,17 @@ func (d *doc) attach(f figure, keep func(hit) bool) (hit, bool) {
 			break
 		}
 		if keep(h) {
-			left, dl = h, g
+			// A word with a nearer size before it is that size's ("48 GB
+			// RAM and 200 GB": RAM is the 48's).
+			taken := false
+			for _, f2 := range d.figures() {
+				if g2, ok := d.fillerTo(f2.e, h.s); ok && f2.e <= h.s && g2 <= g {
+					taken = true
+				}
+			}
+			if !taken {
+				left, dl = h, g
+			}
 			break
 		}
 	}

@@ -8,10 +8,13 @@ type class uint8
 // The classes of the lexicon's words.
 const (
 	cNone class = iota
-	// cMode names a billing mode; arg hourly, monthly, yearly, spot or
-	// sub (包年包月: monthly or yearly, by the price's own period).
+	// cMode names a billing mode; arg hourly, monthly, yearly, spot, sub
+	// (包年包月: monthly or yearly, by the price's own period) or reserved
+	// (a reserved price, which needs a term the form holds apart).
 	cMode
 	cDeposit
+	// cNoDeposit says there is no deposit ("免押金", "no deposit").
+	cNoDeposit
 	// cItem names one of the twelve hidden-cost items; arg its key.
 	cItem
 	// cBlock names something a price may be for that is not on the form
@@ -118,6 +121,10 @@ func lexiconWords() []word {
 			"preempted", "min bid", "bid"),
 		words(cMode, "sub", "包年包月"),
 		words(cDeposit, "", "押金", "保证金", "deposit", "security deposit"),
+		words(cNoDeposit, "", "不用押金", "无需押金", "不需要押金", "无押金", "免押金", "免押", "no deposit", "no deposit required",
+			"deposit not required", "without deposit", "without a deposit"),
+		words(cMode, "yearly", "2-year", "3-year", "two-year", "three-year", "2 year", "3 year", "两年", "三年"),
+		words(cMode, "reserved", "reserved", "savings plan"),
 
 		// The twelve hidden-cost items (docs/RULES.md §3).
 		words(cItem, "bandwidth", "带宽", "公网带宽", "带宽费", "固定带宽", "独享带宽", "共享带宽", "bandwidth"),
@@ -138,7 +145,7 @@ func lexiconWords() []word {
 		words(cItem, "bundled_addon", "捆绑", "捆绑销售", "必选", "强制搭配", "搭配购买", "需搭配", "配套服务", "mandatory add-on",
 			"required add-on", "bundled", "bundle"),
 		words(cItem, "snapshot", "快照", "snapshot"),
-		words(cItem, "image", "自定义镜像", "私有镜像", "镜像存储", "镜像保存", "custom image", "private image", "image storage",
+		words(cItem, "image", "自定义镜像", "私有镜像", "实例镜像", "镜像存储", "镜像保存", "custom image", "private image", "image storage",
 			"saved image"),
 		words(cItem, "stopped_retention", "关机", "停机", "关机后", "关机保留", "关机保留费", "停机保留", "关机状态", "stopped",
 			"stopped instance", "while stopped", "when stopped", "stopping an instance"),
@@ -158,7 +165,7 @@ func lexiconWords() []word {
 		words(cFree, "", "免费", "免费提供", "免费赠送", "不收费", "不收", "不计费", "不另收费", "不额外收费", "不扣费", "包含", "已包含",
 			"已含", "含在", "赠送", "送", "不限", "不限量", "不限速", "无限", "无限制", "free", "free of charge", "included", "include",
 			"includes", "unmetered", "unlimited", "no charge", "no charges", "no extra charge", "not billed", "not charged",
-			"at no cost", "at no charge", "on us", "is free", "are free", "for free", "without charge"),
+			"at no cost", "at no charge", "on us", "is free", "are free", "for free", "without charge", "no fee", "no fees"),
 		words(cNotFree, "", "不免费", "不包含", "不含", "非免费", "收费", "另收费", "另计", "照常计费", "正常计费", "照常收费", "仍收费",
 			"仍计费", "not included", "not free", "excluded", "charged", "billed separately", "charged separately", "costs extra",
 			"keep costing", "continue to be billed", "still billed", "still charged"),
@@ -176,7 +183,8 @@ func lexiconWords() []word {
 			"promo", "promotion", "promotional", "limited time", "limited-time", "with code", "or more", "and above", "or longer",
 			"longer terms", "for longer", "commit to", "after discount", "discounted"),
 		words(cFrom, "", "from", "starting at", "starting from", "start from", "as low as", "低至", "最低", "最低价", "起价", "起步价"),
-		words(cFormer, "", "原价", "划线价", "市场价", "官网价", "标价", "was", "list price", "regular price", "normally", "usually"),
+		words(cFormer, "", "原价", "划线价", "市场价", "官网价", "标价", "was", "were", "list price", "regular price", "normally",
+			"usually", "previously", "formerly"),
 		words(cApprox, "", "约", "大约", "大概", "估计", "预计", "约为", "approx", "approx.", "approximately", "about", "around",
 			"roughly", "circa", "estimated", "est."),
 		words(cApproxAfter, "", "左右", "上下", "or so", "ish"),
@@ -191,25 +199,27 @@ func lexiconWords() []word {
 
 		// Billing granularity (docs/RULES.md §4.1).
 		words(cGran, "second", "按秒计费", "按秒计", "秒级计费", "按秒扣费", "精确到秒", "per-second billing", "per second billing",
-			"billed per second", "billed by the second", "billing per second", "by the second", "billing: per second"),
+			"billed per second", "billed by the second", "billing per second", "by the second", "billing: per second", "billing is per second"),
 		words(cGran, "minute", "按分钟计费", "按分钟计", "按分钟扣费", "分钟级计费", "精确到分钟", "per-minute billing",
 			"per minute billing", "billed per minute", "billed by the minute", "billing per minute", "by the minute",
-			"billed to the minute", "billing: per minute"),
+			"billed to the minute", "billing: per minute", "billing is per minute"),
 		words(cGran, "hour", "按小时计费", "按小时计", "小时级计费", "按小时扣费", "不足一小时按一小时", "不足 1 小时按 1 小时",
 			"billed hourly", "hourly billing", "billed per hour", "billed by the hour", "per-hour billing", "billing per hour",
-			"rounded up to the hour", "rounded up to the next hour", "partial hours", "billing: per hour"),
+			"rounded up to the hour", "rounded up to the next hour", "partial hours", "billing: per hour", "billing is per hour"),
 
 		// Contract terms.
 		words(cCommitLabel, "", "最短租期", "最低租期", "最少租期", "最短租用期", "最低租用期", "最短租用", "起租期", "最短合同期",
 			"合同期", "合同期限", "租期", "签约", "至少租", "至少租用", "至少签", "minimum term", "minimum commitment",
-			"minimum contract", "minimum rental", "minimum period", "contract term", "term", "commitment of", "lock-in"),
+			"minimum contract", "minimum rental", "minimum period", "contract term", "term", "commitment of", "lock-in",
+			"minimum contract period", "minimum rental period", "contract period", "minimum term period"),
 		words(cCommitSuffix, "", "起租", "起签", "minimum", "minimum commitment", "minimum term", "commitment", "contract", "lock-in",
 			"min", "合同"),
 		words(cNoCommit, "", "no minimum commitment", "no minimum term", "no commitment", "no long-term commitment", "no minimum",
 			"no contract", "no lock-in", "无最低租期", "无最短租期", "无需长期合约", "随租随退"),
 		words(cEarlyTerm, "", "提前解约", "提前退租", "提前终止", "提前解除", "提前退订", "违约金", "early termination",
 			"terminate early", "early cancellation", "cancel early", "termination fee", "break fee"),
-		words(cRefundable, "", "退还", "返还", "退回", "可退", "可退还", "refundable", "refunded", "returned", "refund"),
+		words(cRefundable, "", "退还", "返还", "退回", "可退", "可退还", "可以退", "可退款", "随时退", "refundable", "refunded",
+			"returned", "refund"),
 		words(cNonRefundable, "", "不退", "不予退还", "不可退", "不可退还", "概不退还", "不退还", "non-refundable", "nonrefundable",
 			"not refundable", "no refund", "will not be refunded", "forfeited"),
 		words(cBalance, "", "余额", "账户余额", "充值余额", "balance", "account balance", "credit", "prepaid balance", "unused credit"),
@@ -249,7 +259,7 @@ func lexiconWords() []word {
 		words(cRAM, "", "内存", "系统内存", "内存容量", "ram", "memory", "system memory", "ddr4", "ddr5"),
 		words(cCPU, "", "cpu", "vcpu", "cores", "核数", "cpu 核数"),
 		words(cGPUCount, "", "gpus", "gpu count", "gpu 数量", "卡数", "显卡数量", "gpu 数", "num gpus"),
-		words(cBWFigure, "", "port", "uplink", "connection", "network port", "网口"),
+		words(cBWFigure, "", "port", "uplink", "connection", "network port", "网口", "公网"),
 		words(cInfra, "", "infiniband", "ib", "nvlink", "roce", "rdma", "内网"),
 		words(cCurrency, "CNY", "人民币", "rmb", "cny", "单位: 元", "单位:元", "(元)"),
 		words(cCurrency, "USD", "美元", "usd"),
@@ -393,7 +403,7 @@ func buildLexicon(ws []word) lexicon {
 		}
 		last := rs[len(rs)-1]
 		lw := lexWord{text: rs, cls: w.cls, arg: w.arg,
-			plural: isASCIILetter(last) && last != 's' && w.cls != cModel && w.cls != cPlatform && w.cls != cCurrency}
+			plural: isASCIIAlnum(last) && last != 's' && w.cls != cPlatform && w.cls != cCurrency && (isASCIILetter(last) || w.cls == cModel)}
 		l.byFirst[rs[0]] = append(l.byFirst[rs[0]], lw)
 	}
 	for k, list := range l.byFirst {
@@ -407,7 +417,8 @@ func buildLexicon(ws []word) lexicon {
 // matches any run of spaces (none too); an English word must stand alone
 // (no ASCII letter or digit touches it).
 func (w lexWord) match(n []rune, i int) int {
-	if isASCIIAlnum(w.text[0]) && i > 0 && isASCIIAlnum(n[i-1]) {
+	if isASCIIAlnum(w.text[0]) && i > 0 && isASCIIAlnum(n[i-1]) &&
+		!(w.cls == cModel && n[i-1] == 'x' && i > 1 && isDigit(n[i-2])) { // "8xH100"
 		return -1
 	}
 	j := i

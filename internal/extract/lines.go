@@ -44,7 +44,7 @@ var gbItems = map[string]bool{"system_disk": true, "data_disk": true, "object_st
 // stated in words (docs/RULES.md §22.6); priced lines were read with the
 // prices.
 func (d *doc) readLines() {
-	sized := map[int]bool{} // item words that carry a size
+	sized := map[span]bool{} // {clause start, item index} of the items that carry a size
 	for _, f := range d.figures() {
 		c := d.clause(f.s)
 		if d.has(c.s, c.e, cMax) || f.unit == "mbps" && d.has(c.s, c.e, cInfra) {
@@ -64,7 +64,7 @@ func (d *doc) readLines() {
 			item != "bandwidth" && !gbItems[item] {
 			continue
 		}
-		sized[h.s] = true
+		sized[span{c.s, catalog.ItemIndex(catalog.ItemKey(item))}] = true
 		if f.unit == "tb" || d.clauseHasMoney(c) {
 			// A size in TB is not read (GB or GiB is not said); a size
 			// with a price beside it is what that price buys.
@@ -119,8 +119,8 @@ func (d *doc) readLines() {
 		if !ok || h.cls != cItem || h.arg != "public_ip" {
 			continue
 		}
-		sized[h.s] = true
 		c := d.clause(t.s)
+		sized[span{c.s, catalog.ItemIndex(catalog.ItemPublicIP)}] = true
 		if d.clauseHasMoney(c) {
 			continue
 		}
@@ -168,7 +168,7 @@ func (d *doc) allowance(item string, v decimal.Decimal, ev ...span) {
 // with 免费 / free / unmetered / not billed and no price, and no size, in
 // its clause is included; "no … fees" likewise; an item the message says
 // cannot occur (关机即释放, no mandatory add-ons) is not applicable.
-func (d *doc) readStatuses(sized map[int]bool) {
+func (d *doc) readStatuses(sized map[span]bool) {
 	for _, c := range d.clauses {
 		hs := d.hitsIn(c.s, c.e)
 		var items []hit
@@ -206,7 +206,7 @@ func (d *doc) readStatuses(sized map[int]bool) {
 			case release != nil && it.arg == string(catalog.ItemStoppedRetention):
 				d.statuses = append(d.statuses, lineStatus{it.arg, string(catalog.StatusNotApplicable),
 					[]span{{it.s, it.e}, {release.s, release.e}}})
-			case free != nil && !sized[it.s]:
+			case free != nil && !sized[span{c.s, catalog.ItemIndex(catalog.ItemKey(it.arg))}]:
 				if noAt >= 0 && free.s == hs[noAt].s && !(it.s > free.s && it.e <= free.e) {
 					continue
 				}

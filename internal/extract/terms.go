@@ -107,6 +107,8 @@ func (d *doc) readTerms() {
 		if !has(cCond, cFrom, cDiscount) {
 			for _, h := range hs {
 				switch h.cls {
+				case cNoDeposit:
+					d.add("deposit", "0", span{h.s, h.e})
 				case cNoCommit:
 					d.add("commitment_months", "0", span{h.s, h.e})
 				case cCommitLabel, cCommitSuffix:

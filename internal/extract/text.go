@@ -28,6 +28,8 @@ type doc struct {
 	charges               []charge
 	statuses              []lineStatus
 	skips                 []Skip
+	// figs caches the sizes of the message (figures).
+	figs *[]figure
 	// oneModel: the message names at most one GPU model.
 	oneModel bool
 	// declared is a currency the message names on its own ("单位：元",
