@@ -211,7 +211,14 @@ func (d *doc) scanNumbers() {
 				continue
 			}
 		}
-		v, e, _ := readNumber(n, i, false)
+		v, e, ok := readNumber(n, i, false)
+		if !ok {
+			// Too long to be a number of a quote: skip its digits.
+			for e = i; e < len(n) && isDigit(n[e]); e++ {
+			}
+			i = e
+			continue
+		}
 		t := numTok{s: i, e: e, val: v, afterLetter: afterLetter}
 		p := d.skipSpaces(e, 1)
 		switch {
