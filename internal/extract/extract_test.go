@@ -2,11 +2,14 @@ package extract
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"gpuquote/internal/i18n"
 )
 
 func TestReadNumber(t *testing.T) {
@@ -429,4 +432,31 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReasonsAreInTheCatalogs: every reason a skip names has its words in
+// both languages, so a page can show it.
+func TestReasonsAreInTheCatalogs(t *testing.T) {
+	c, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range Reasons {
+		for _, l := range i18n.Langs {
+			if !c.Has(l, id) {
+				t.Errorf("%s is missing in %s", id, l)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, m := range loadCorpus(t) {
+		for _, s := range Read(m.text).Skipped {
+			seen[s.Reason] = true
+		}
+	}
+	for id := range seen {
+		if !slices.Contains(Reasons, id) {
+			t.Errorf("skip reason %s is not in Reasons", id)
+		}
+	}
 }
