@@ -192,7 +192,7 @@ func (d *doc) readUnits(p int) (period, measure string, s, e int) {
 // readMention reads a price whose amount starts at i, or says there is
 // none: an amount with a currency before or after it, or with units after
 // it; with a range ("¥1.8~2.2", "$1.60-$2.00") it is one mention marked
-// rng (docs/RULES.md §22.4–22.5).
+// rng (docs/RULES.md §22.4, §22.5).
 func (d *doc) readMention(i int) (*mention, bool) {
 	n := d.n
 	m := &mention{s: i, numS: i, curS: -1, curE: -1}

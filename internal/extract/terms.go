@@ -88,7 +88,7 @@ func (d *doc) termBefore(p int) (int, int, bool) {
 }
 
 // readTerms reads the contract terms: minimum term, early termination,
-// deposit and balance refunds (docs/RULES.md §22.7).
+// deposit and balance refunds (docs/RULES.md §22.8).
 func (d *doc) readTerms() {
 	n := d.n
 	for _, st := range d.stmts {
