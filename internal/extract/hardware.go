@@ -90,7 +90,11 @@ func (d *doc) readModels() []modelTok {
 				u := d.skipSpaces(e, 1)
 				for _, unit := range []string{"gib", "gb", "g"} {
 					if ue, ok := d.startsWith(u, unit); ok && !(ue < len(n) && isASCIILetter(n[ue])) {
-						t.mem, t.memAt, j, matched = v, span{q, ue}, ue, true
+						j, matched = ue, true
+						// "A100 40G/80G": two sizes offered, neither is the quote's.
+						if !(ue+1 < len(n) && n[ue] == '/' && isDigit(n[ue+1])) {
+							t.mem, t.memAt = v, span{q, ue}
+						}
 						break
 					}
 				}
@@ -164,6 +168,12 @@ func (d *doc) comparing(p int) bool {
 	return d.has(s.s, s.e, cCompare)
 }
 
+// inHit reports whether p lies inside a hit of class c.
+func (d *doc) inHit(p int, c class) bool {
+	i := sort.Search(len(d.hits), func(i int) bool { return d.hits[i].e > p })
+	return i < len(d.hits) && d.hits[i].s <= p && d.hits[i].cls == c
+}
+
 func (d *doc) modelAt(p int, models []modelTok) (modelTok, bool) {
 	for _, t := range models {
 		if t.s == p {
@@ -197,6 +207,15 @@ func (d *doc) skipVendor(p int) int {
 func (d *doc) readCounts(models []modelTok) {
 	n := d.n
 	count := func(v, s, e int) {
+		c := d.clause(s)
+		for _, h := range d.hitsIn(c.s, s) {
+			if h.cls == cMax {
+				return // "up to 8 GPUs", 最多 8 卡: a limit, not the count
+			}
+		}
+		if h, ok := d.hitAt(s); ok && h.cls == cPerGPU || s > 0 && d.inHit(s, cPerGPU) {
+			return
+		}
 		if v >= 1 && v <= 1024 {
 			d.add("gpu_count", strconv.Itoa(v), span{s, e})
 		}
@@ -369,7 +388,7 @@ func (d *doc) figures() []figure {
 		if t.afterLetter {
 			continue
 		}
-		if p := d.back(t.s, 1); p > 0 && (n[p-1] == '×' || n[p-1] == '*' || n[p-1] == 'x') {
+		if p := d.back(t.s, 1); p > 0 && (n[p-1] == '×' || n[p-1] == '*' || n[p-1] == 'x' || n[p-1] == '/') {
 			continue
 		}
 		q := d.skipSpaces(t.e, 1)
@@ -377,6 +396,9 @@ func (d *doc) figures() []figure {
 			e, ok := d.startsWith(q, u.text)
 			if !ok || e < len(n) && isASCIILetter(n[e]) {
 				continue
+			}
+			if e+1 < len(n) && n[e] == '/' && (isDigit(n[e+1]) || n[e+1] == 's') {
+				break // "40G/80G": sizes offered, not one size; "1008GB/s": a rate
 			}
 			out = append(out, figure{s: t.s, e: e, val: t.val.Mul(decimal.New(u.times, 0)), unit: u.unit})
 			break

@@ -13,6 +13,8 @@ const (
 	// (a reserved price, which needs a term the form holds apart).
 	cMode
 	cDeposit
+	// cPerGPU says the price after it is per GPU ("每卡每小时 ¥1.98").
+	cPerGPU
 	// cNoDeposit says there is no deposit ("免押金", "no deposit").
 	cNoDeposit
 	// cItem names one of the twelve hidden-cost items; arg its key.
@@ -125,6 +127,9 @@ func lexiconWords() []word {
 			"deposit not required", "without deposit", "without a deposit"),
 		words(cMode, "yearly", "2-year", "3-year", "two-year", "three-year", "2 year", "3 year", "两年", "三年"),
 		words(cMode, "reserved", "reserved", "savings plan"),
+		words(cMode, "yearly", "billed annually", "paid annually", "billed yearly", "paid yearly", "annual billing", "按年付费",
+			"按年支付"),
+		words(cPerGPU, "", "每卡", "每张卡", "单卡价格", "单卡单价", "单卡价", "per gpu", "per card", "each gpu"),
 
 		// The twelve hidden-cost items (docs/RULES.md §3).
 		words(cItem, "bandwidth", "带宽", "公网带宽", "带宽费", "固定带宽", "独享带宽", "共享带宽", "bandwidth"),
@@ -181,6 +186,7 @@ func lexiconWords() []word {
 		words(cCond, "", "首月", "首单", "首充", "新用户", "新客", "新人", "限时", "活动价", "活动期间", "优惠价", "促销", "特价", "秒杀",
 			"如需", "若", "如果", "立减", "满减", "折后", "if", "when you", "for new", "new customer", "new user", "first month",
 			"promo", "promotion", "promotional", "limited time", "limited-time", "with code", "or more", "and above", "or longer",
+			"优惠期间", "优惠期", "活动", "个月以上", "月以上", "年以上", "个月及以上", "during the promotion",
 			"longer terms", "for longer", "commit to", "after discount", "discounted"),
 		words(cFrom, "", "from", "starting at", "starting from", "start from", "as low as", "低至", "最低", "最低价", "起价", "起步价"),
 		words(cFormer, "", "原价", "划线价", "市场价", "官网价", "标价", "was", "were", "list price", "regular price", "normally",
@@ -192,7 +198,7 @@ func lexiconWords() []word {
 		words(cContinue, "", "超出", "超出部分", "超过", "超过部分", "超出后", "之后", "额外", "多出", "另外", "beyond", "over", "above",
 			"after", "additional", "extra", "thereafter", "overage", "excess"),
 		words(cFirst, "", "前", "first"),
-		words(cMax, "", "扩容至", "可扩容", "扩展至", "可扩展", "最大", "最高", "up to", "max", "maximum", "expandable", "upgradable",
+		words(cMax, "", "扩容至", "可扩容", "扩展至", "可扩展", "最大", "最高", "最多", "up to", "max", "maximum", "expandable", "upgradable",
 			"upgrade to"),
 		words(cOneOff, "", "一次性", "one-time", "one time", "one-off", "once"),
 		words(cCut, "", "plus", "另", "另有", "另加", "以及", "and", "or", "或", "并且", "but", "但"),

@@ -202,6 +202,16 @@ type charge struct {
 	at                span // the item's word
 }
 
+// digitIn reports whether [s, e) holds a digit.
+func (d *doc) digitIn(s, e int) bool {
+	for i := s; i < e; i++ {
+		if isDigit(d.n[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // gapOnly reports whether [s, e) holds only spaces and colons.
 func (d *doc) gapOnly(s, e int) bool {
 	for i := s; i < e; i++ {
@@ -265,10 +275,17 @@ func (d *doc) whyNot(k int) string {
 			return MsgSkipFormer
 		}
 	}
+	// A condition after the price is its own up to the next number: in
+	// "13,800 元/卡/月（3 个月以上 12,800）" the condition is the 12,800's.
 	for _, h := range ah {
-		if h.cls == cCond {
+		if h.cls == cCond && !d.digitIn(m.e, h.s) {
 			return MsgSkipConditional
 		}
+	}
+	// A mode right after the price that does not fit its period ("$1,500/month
+	// billed annually").
+	if len(ah) > 0 && ah[0].cls == cMode && m.period != "" && !compatible(ah[0].arg, m.period) && d.gapOnly(m.e, ah[0].s) {
+		return MsgSkipPeriod
 	}
 	// 满 followed by a number: a price for buying at least so much.
 	for i := before.s; i < before.e; i++ {
@@ -292,6 +309,9 @@ func (d *doc) readPrices(gpuCount int, countEv []span) {
 		}
 		subj := d.subjectOf(k)
 		ms := span{m.s, m.e}
+		if before, _ := d.window(k); m.measure == "" && d.has(before.s, before.e, cPerGPU) {
+			m.measure = "gpu"
+		}
 		switch subj.kind {
 		case "item":
 			oneOff := d.has(d.clause(m.s).s, d.clause(m.s).e, cOneOff)
