@@ -216,6 +216,14 @@ func (d *doc) readCounts(models []modelTok) {
 		if h, ok := d.hitAt(s); ok && h.cls == cPerGPU || s > 0 && d.inHit(s, cPerGPU) {
 			return
 		}
+		if q := d.skipSpaces(e, 1); q < len(d.n) && (d.n[q] == '-' || d.n[q] == ' ') {
+			e = q
+		}
+		for _, w := range []string{"cluster", "集群", "gpu cluster"} {
+			if _, ok := d.startsWith(d.skipSpaces(e, 1), w); ok {
+				return // a cluster's GPUs, not one instance's
+			}
+		}
 		if v >= 1 && v <= 1024 {
 			d.add("gpu_count", strconv.Itoa(v), span{s, e})
 		}
@@ -388,7 +396,7 @@ func (d *doc) figures() []figure {
 		if t.afterLetter {
 			continue
 		}
-		if p := d.back(t.s, 1); p > 0 && (n[p-1] == '×' || n[p-1] == '*' || n[p-1] == 'x' || n[p-1] == '/') {
+		if p := d.back(t.s, 1); p > 0 && (n[p-1] == '×' || n[p-1] == '*' || n[p-1] == 'x') || t.s > 0 && n[t.s-1] == '/' {
 			continue
 		}
 		q := d.skipSpaces(t.e, 1)

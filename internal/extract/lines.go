@@ -206,7 +206,10 @@ func (d *doc) readStatuses(sized map[span]bool) {
 			case release != nil && it.arg == string(catalog.ItemStoppedRetention):
 				d.statuses = append(d.statuses, lineStatus{it.arg, string(catalog.StatusNotApplicable),
 					[]span{{it.s, it.e}, {release.s, release.e}}})
-			case free != nil && !sized[span{c.s, catalog.ItemIndex(catalog.ItemKey(it.arg))}]:
+			case free != nil && !sized[span{c.s, catalog.ItemIndex(catalog.ItemKey(it.arg))}] &&
+				!d.chargedIn(it.arg, d.sentence(it.s)):
+				// Free beside the item's own price in the sentence is its
+				// allowance ("free for the first 50 GB, then $0.03/GB").
 				if noAt >= 0 && free.s == hs[noAt].s && !(it.s > free.s && it.e <= free.e) {
 					continue
 				}

@@ -23,6 +23,13 @@ func (d *doc) window(k int) (before, after span) {
 	before = span{c.s, m.s}
 	if k > 0 && d.money[k-1].e > c.s && d.money[k-1].e <= m.s {
 		before.s = d.money[k-1].e
+		// "$0.01/GB for storage and $0.05/GB egress": the words after the
+		// previous price, up to "and", are that price's.
+		for _, h := range d.hitsIn(before.s, before.e) {
+			if h.cls == cCut {
+				before.s = h.e
+			}
+		}
 	}
 	after = span{m.e, c.e}
 	if c.e < m.e {
@@ -100,7 +107,7 @@ func (d *doc) subjectOf(k int) subject {
 	}
 	ah := d.hitsIn(after.s, after.e)
 	if h, ok := pick(ah, false, func(h hit) bool {
-		return h.cls == cItem || h.cls == cMode && (m.period == "" || compatible(h.arg, m.period))
+		return h.cls == cItem || h.cls == cDeposit || h.cls == cMode && (m.period == "" || compatible(h.arg, m.period))
 	}); ok {
 		return subject{kindOf(h.cls), h.arg, span{h.s, h.e}}
 	}

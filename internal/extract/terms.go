@@ -248,8 +248,21 @@ func (d *doc) readTax() {
 		v := p.val.Div(hundred)
 		d.add("tax_rate", money.String(v), span{p.s, p.e})
 		d.used(p)
-		if r := d.back(p.s, 1); r > 0 && n[r-1] == '含' {
+		r := d.back(p.s, 1)
+		if r > 0 && n[r-1] == '含' {
 			d.add("prices_include_tax", "true", span{r - 1, p.e})
+		}
+		for _, w := range []string{"不含", "exclude", "excludes", "excluding", "excl.", "ex.", "plus", "+"} {
+			if s, ok := d.endsWith(r, w); ok && !(s > 0 && isASCIILetter(n[s-1])) {
+				d.add("prices_include_tax", "false", span{s, p.e})
+				break
+			}
+		}
+		for _, w := range []string{"including", "include", "includes", "incl.", "inc."} {
+			if s, ok := d.endsWith(r, w); ok && !(s > 0 && isASCIILetter(n[s-1])) {
+				d.add("prices_include_tax", "true", span{s, p.e})
+				break
+			}
 		}
 	}
 }
