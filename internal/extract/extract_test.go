@@ -460,3 +460,38 @@ func TestReasonsAreInTheCatalogs(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecisionTraps: messages that read wrongly unless a rule holds.
+func TestPrecisionTraps(t *testing.T) {
+	expect(t, "每卡每小时 ¥1.98，8 卡整机", map[string]string{"gpu_count": "8", "currency": "CNY", "hourly": "15.84"})
+	expect(t, "8卡服务器，单卡价格 ¥1.98/小时", map[string]string{"gpu_count": "8", "currency": "CNY", "hourly": "15.84"})
+	expect(t, "Up to 8 GPUs per node, $2/GPU/hr", map[string]string{"currency": "USD"}, MsgSkipPerGPU)
+	expect(t, "For your 16-GPU cluster (2 nodes × 8 H100), the price is $35/hr per node.",
+		map[string]string{"gpu_model": "H100", "currency": "USD", "hourly": "35"})
+	expect(t, "A100 40G/80G 均有，¥7/小时", map[string]string{"gpu_model": "A100", "currency": "CNY", "hourly": "7"})
+	expect(t, "H100 80GB，内存带宽 1008GB/s，内存 512GB", map[string]string{"gpu_model": "H100", "vram_gb": "80", "ram_gb": "512"})
+	expect(t, "8 vCPU / 64 GB RAM / 500 GB SSD system disk", map[string]string{"cpu_cores": "8", "ram_gb": "64",
+		"included_system_disk_gb": "500"})
+	expect(t, "优惠期间 ¥1.5/小时", map[string]string{"currency": "CNY"}, MsgSkipConditional)
+	expect(t, "3 个月以上 ¥1,000/月", map[string]string{"currency": "CNY"}, MsgSkipConditional)
+	expect(t, "price: $1,500.00/month billed annually", map[string]string{"currency": "USD"}, MsgSkipPeriod)
+	expect(t, "We charge $0.01/GB for storage and $0.05/GB egress.", map[string]string{"currency": "USD",
+		"egress.status": "charged", "egress.unit": "per_gb", "egress.unit_price": "0.05"})
+	expect(t, "带宽：默认 5Mbps，可升级至 100Mbps，每 Mbps ¥20/月", map[string]string{"currency": "CNY",
+		"bandwidth.status": "charged", "bandwidth.unit": "per_month", "bandwidth.unit_price": "20", "bandwidth.free_allowance": "5"})
+	expect(t, "Snapshots free for the first 50 GB, then $0.03/GB-month.", map[string]string{"currency": "USD",
+		"snapshot.status": "charged", "snapshot.unit": "per_month", "snapshot.unit_price": "0.03", "snapshot.free_allowance": "50"})
+	expect(t, "押金 5000 元（可退），余额不可提现", map[string]string{"currency": "CNY", "deposit": "5000",
+		"deposit_refundable": "true", "balance_withdrawable": "false"})
+	expect(t, "All prices are in EUR and exclude 19% VAT.", map[string]string{"currency": "EUR",
+		"prices_include_tax": "false", "tax_rate": "0.19"})
+	expect(t, "Our A100 is $1.10/hr; the H100 is $2.49/hr.", map[string]string{"currency": "USD"}, MsgSkipConflict)
+	expect(t, "GPU 服务器托管费 ¥800/月", map[string]string{"currency": "CNY"})
+	expect(t, "流量包：¥100/月 包含 1TB 流量", map[string]string{"currency": "CNY"})
+	expect(t, "充值 ¥1000 送 ¥100", map[string]string{"currency": "CNY"})
+	expect(t, "我们比 AutoDL 便宜", map[string]string{})
+	expect(t, "We need a $500 deposit.", map[string]string{"currency": "USD", "deposit": "500"})
+	// The free words beside egress's own price are not read as a free line.
+	expect(t, "Data transfer: free inbound, $0.08/GB outbound.", map[string]string{"currency": "USD",
+		"egress.status": "charged", "egress.unit": "per_gb", "egress.unit_price": "0.08"})
+}

@@ -209,6 +209,29 @@ type charge struct {
 	at                span // the item's word
 }
 
+// measureBefore reads a measure written before a price ("每 Mbps ¥20/月",
+// "per GB $0.09").
+func (d *doc) measureBefore(p int) string {
+	q := d.back(p, 2)
+	for _, u := range unitWords {
+		if u.measure == "" || u.period != "" {
+			continue
+		}
+		s, ok := d.endsWith(q, u.text)
+		if !ok || isASCIILetter([]rune(u.text)[0]) && s > 0 && isASCIILetter(d.n[s-1]) {
+			continue
+		}
+		r := d.back(s, 1)
+		if _, ok := d.endsWith(r, "每"); ok {
+			return u.measure
+		}
+		if s2, ok := d.endsWith(r, "per"); ok && !(s2 > 0 && isASCIILetter(d.n[s2-1])) {
+			return u.measure
+		}
+	}
+	return ""
+}
+
 // digitIn reports whether [s, e) holds a digit.
 func (d *doc) digitIn(s, e int) bool {
 	for i := s; i < e; i++ {
@@ -314,11 +337,13 @@ func (d *doc) readPrices(gpuCount int, countEv []span) {
 			m.skipped = true
 			continue
 		}
-		subj := d.subjectOf(k)
-		ms := span{m.s, m.e}
 		if before, _ := d.window(k); m.measure == "" && d.has(before.s, before.e, cPerGPU) {
 			m.measure = "gpu"
+		} else if m.measure == "" {
+			m.measure = d.measureBefore(m.s)
 		}
+		subj := d.subjectOf(k)
+		ms := span{m.s, m.e}
 		switch subj.kind {
 		case "item":
 			oneOff := d.has(d.clause(m.s).s, d.clause(m.s).e, cOneOff)

@@ -153,25 +153,48 @@ func (d *doc) readTerms() {
 				}
 			}
 		}
-		// Deposit refundable or not; balance withdrawable or not.
-		switch {
-		case has(cDeposit) && !has(cBalance):
-			for _, h := range hs {
-				switch h.cls {
-				case cRefundable:
-					d.add("deposit_refundable", "true", span{h.s, h.e})
-				case cNonRefundable:
-					d.add("deposit_refundable", "false", span{h.s, h.e})
+		// Deposit refundable or not; balance withdrawable or not: by
+		// statement, or by clause where a statement speaks of both.
+		if has(cDeposit) && has(cBalance) {
+			for _, c := range d.clauses {
+				if c.s >= st.s && c.e <= st.e {
+					d.refunds(d.hitsIn(c.s, c.e))
 				}
 			}
-		case has(cBalance) && !has(cDeposit):
-			for _, h := range hs {
-				switch h.cls {
-				case cRefundable, cWithdrawable:
-					d.add("balance_withdrawable", "true", span{h.s, h.e})
-				case cNonRefundable, cNotWithdrawable:
-					d.add("balance_withdrawable", "false", span{h.s, h.e})
-				}
+			continue
+		}
+		d.refunds(hs)
+	}
+}
+
+// refunds reads whether the deposit is refundable or the balance
+// withdrawable from the words hs of one statement or clause.
+func (d *doc) refunds(hs []hit) {
+	has := func(c class) bool {
+		for _, h := range hs {
+			if h.cls == c {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(cDeposit) && !has(cBalance):
+		for _, h := range hs {
+			switch h.cls {
+			case cRefundable:
+				d.add("deposit_refundable", "true", span{h.s, h.e})
+			case cNonRefundable:
+				d.add("deposit_refundable", "false", span{h.s, h.e})
+			}
+		}
+	case has(cBalance) && !has(cDeposit):
+		for _, h := range hs {
+			switch h.cls {
+			case cRefundable, cWithdrawable:
+				d.add("balance_withdrawable", "true", span{h.s, h.e})
+			case cNonRefundable, cNotWithdrawable:
+				d.add("balance_withdrawable", "false", span{h.s, h.e})
 			}
 		}
 	}
