@@ -201,6 +201,16 @@ func (d *doc) readStatuses(sized map[span]bool) {
 		if free == nil && noAt >= 0 && feeAt > noAt {
 			free = &hit{s: hs[noAt].s, e: hs[feeAt].e}
 		}
+		// "Unmetered 1 Gbit/s port": the port's traffic is not metered.
+		if len(items) == 0 && free != nil && string(d.n[free.s:free.e]) == "unmetered" {
+			for _, h := range hs {
+				if h.cls == cBWFigure {
+					d.statuses = append(d.statuses, lineStatus{string(catalog.ItemEgress), string(catalog.StatusIncluded),
+						[]span{{free.s, free.e}, {h.s, h.e}}})
+					break
+				}
+			}
+		}
 		for _, it := range items {
 			switch {
 			case release != nil && it.arg == string(catalog.ItemStoppedRetention):
