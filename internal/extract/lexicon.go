@@ -432,7 +432,7 @@ func (w lexWord) match(n []rune, i int) int {
 		return -1
 	}
 	j := i
-	for k, r := range w.text {
+	for _, r := range w.text {
 		if r == ' ' {
 			for j < len(n) && n[j] == ' ' {
 				j++
@@ -443,7 +443,6 @@ func (w lexWord) match(n []rune, i int) int {
 			return -1
 		}
 		j++
-		_ = k
 	}
 	last := w.text[len(w.text)-1]
 	if isASCIIAlnum(last) && j < len(n) && isASCIIAlnum(n[j]) {

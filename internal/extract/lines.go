@@ -1,8 +1,6 @@
 package extract
 
 import (
-	"strconv"
-
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
@@ -229,6 +227,3 @@ func (d *doc) readStatuses(sized map[span]bool) {
 		}
 	}
 }
-
-// itoa is strconv.Itoa.
-func itoa(v int) string { return strconv.Itoa(v) }
