@@ -1,5 +1,5 @@
 // Package pdftext reads the text layer of a PDF a vendor sent, so that the
-// vendor-message reader can read a quote from it (docs/RULES.md §22.6).
+// vendor-message reader can read a quote from it (docs/RULES.md §22.9).
 // It does no IO beyond the bytes it is given: rows of text top to bottom,
 // page after page, each row's runs joined left to right. A PDF whose pages
 // carry no text (a scan, a picture of a price list) is ErrNoText, never an
