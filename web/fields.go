@@ -1,5 +1,7 @@
 package web
 
+import "strings"
+
 // Option is one choice of a select field.
 type Option struct {
 	Value string
@@ -27,6 +29,10 @@ type Field struct {
 	// error (empty), so a page that recalculates with htmx can swap it in
 	// out of band as the reader types.
 	LiveError bool
+	// Source is the phrase of the vendor's message the field was filled
+	// from, when it was (docs/RULES.md §22.11): the field is marked and
+	// says it.
+	Source string
 }
 
 // ID is the element id of the field.
@@ -36,13 +42,22 @@ func (f Field) ID() string { return "f-" + sanitizeID(f.Name) }
 // when LiveError), which the input names in aria-describedby.
 func (f Field) ErrorID() string { return f.ID() + "-error" }
 
+// SourceID is the element id of the phrase a prefilled field was read
+// from.
+func (f Field) SourceID() string { return f.ID() + "-source" }
+
 // describedBy is the input's aria-describedby: its error, when it has one
-// or its error's container is always there.
+// or its error's container is always there, and the phrase it was read
+// from, when it was.
 func (f Field) describedBy() string {
+	var ids []string
 	if f.Error != "" || f.LiveError {
-		return f.ErrorID()
+		ids = append(ids, f.ErrorID())
 	}
-	return ""
+	if f.Source != "" {
+		ids = append(ids, f.SourceID())
+	}
+	return strings.Join(ids, " ")
 }
 
 func sanitizeID(s string) string {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"gpuquote/internal/extract"
+
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/catalog"
@@ -73,6 +75,24 @@ type QuoteFormView struct {
 	// Conflict is set when someone else saved the draft meanwhile: the
 	// reader's input is kept and they decide what to do.
 	Conflict bool
+	// Read is a reading of the vendor's message to show in the form
+	// (docs/RULES.md §22.11): WithFields marks the fields it filled and
+	// lists it in Reading.
+	Read *ReadingInput
+	// Reading is what the reading did, listed under the form.
+	Reading *VendorReading
+	// VendorText is the message an editor pasted to be read (never
+	// stored); VendorTextError the translated problem with it.
+	VendorText      string
+	VendorTextError string
+}
+
+// ReadingInput is a reading of a vendor's message and the plan of what it
+// filled, with what became of an attached file.
+type ReadingInput struct {
+	Fill                 extract.Fill
+	Result               extract.Result
+	FileNoteID, FileName string
 }
 
 // quoteWidgets is the form control of each kind of quote field.
@@ -421,6 +441,21 @@ func (v QuoteFormView) WithFields(tr *i18n.Translator, values url.Values, errs E
 	}
 	v.Sections, v.Lines = QuoteForm(values, msgs, RefOptions(tr.Lang, platforms), GPUOptions(gpus))
 	v.Errors = QuoteFormErrors(v.Sections, v.Lines)
+	if v.Read != nil {
+		src := v.Read.Fill.Sources
+		for i := range v.Sections {
+			for j := range v.Sections[i].Fields {
+				v.Sections[i].Fields[j].Source = src[v.Sections[i].Fields[j].Name]
+			}
+		}
+		for i := range v.Lines {
+			l := &v.Lines[i]
+			for _, f := range []*Field{&l.Status, &l.Unit, &l.UnitPrice, &l.Allowance} {
+				f.Source = src[f.Name]
+			}
+		}
+		v.Reading = NewVendorReading(tr, v, v.Read.Fill, v.Read.Result, v.Read.FileNoteID, v.Read.FileName)
+	}
 	return v
 }
 

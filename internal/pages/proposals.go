@@ -105,6 +105,9 @@ func (s *Handlers) ProposalCreate(c echo.Context) error {
 		return err
 	}
 	v := web.ProposalFormView{Form: web.QuoteFormView{IsNew: true, Action: "/quotes/proposals"}}
+	if wantsReading(values) {
+		return s.readProposalForm(c, values, v) // docs/RULES.md §22.11
+	}
 	q, file, errs, ok, err := s.readProposal(c, values, &v)
 	if err != nil {
 		return err
@@ -216,6 +219,9 @@ func (s *Handlers) ProposalUpdate(c echo.Context) error {
 	}
 	lock, _ := strconv.Atoi(values.Get("lock_version"))
 	v.Form.LockVersion = lock
+	if wantsReading(values) {
+		return s.readProposalForm(c, values, v) // docs/RULES.md §22.11
+	}
 	q, file, errs, ok, err := s.readProposal(c, values, &v)
 	if err != nil {
 		return err

@@ -41,6 +41,9 @@ func (s *Handlers) renderQuoteForm(c echo.Context, status int, v web.QuoteFormVi
 		return err
 	}
 	v = v.WithFields(server.Translator(c), values, errs, platforms, gpus)
+	if v.IsNew && v.VendorText == "" {
+		v.VendorText = values.Get("vendor_text") // kept when the form comes back
+	}
 	v.Page = s.Page(c, v.TitleID())
 	return s.Render(c, status, v.Page, web.QuoteFormPage(v))
 }
@@ -58,6 +61,9 @@ func (s *Handlers) QuoteCreate(c echo.Context) error {
 	values, err := server.FormValues(c)
 	if err != nil {
 		return err
+	}
+	if wantsReading(values) {
+		return s.readQuoteForm(c, values, web.QuoteFormView{IsNew: true, Action: "/quotes"}) // docs/RULES.md §22.11
 	}
 	refs, err := s.QuoteRefs(ctx)
 	if err != nil {
