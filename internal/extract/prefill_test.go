@@ -26,7 +26,7 @@ func TestPrefill(t *testing.T) {
 	msg := "AutoDL RTX 4090 单卡：按量 ¥1.98/小时，按秒计费；包月 ¥1,150。数据盘 50GB 免费，超出部分 ¥0.01/GB/天。公网IP ¥20/月。"
 	r := Read(msg)
 	form := url.Values{"gpu_count": {"1"}, "sharing": {"dedicated"}, "prices_include_tax": {"true"},
-		"monthly": {"1100"}, // typed: the reader's value stays
+		"monthly":          {"1100"}, // typed: the reader's value stays
 		"public_ip.status": {"included"}}
 	f := Prefill(r, form.Get, untouched, refs)
 	set := map[string]string{}

@@ -25,7 +25,7 @@ func formValue(doc *goquery.Document, name string) string {
 	if in := doc.Find(`input[name="` + name + `"]`); in.Length() > 0 {
 		return in.AttrOr("value", "")
 	}
-	return doc.Find(`select[name="` + name + `"] option[selected]`).AttrOr("value", "")
+	return doc.Find(`select[name="`+name+`"] option[selected]`).AttrOr("value", "")
 }
 
 func quotesAndAudits(t *testing.T, app *testutil.App) (quotes, audits int) {
