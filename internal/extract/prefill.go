@@ -48,8 +48,14 @@ type Unknown struct {
 func Prefill(r Result, current func(string) string, untouched func(field, value string) bool, refs quote.Refs) Fill {
 	f := Fill{Sources: map[string]string{}}
 	// A field's phrases in the order of the text: "按量 … ¥1.98/小时".
+	// Each phrase once: a currency read from four prices is "¥".
 	source := map[string]string{}
+	seen := map[[2]string]bool{}
 	for _, e := range r.Evidence {
+		if seen[[2]string{e.Field, e.Text}] {
+			continue
+		}
+		seen[[2]string{e.Field, e.Text}] = true
 		if prev, ok := source[e.Field]; ok {
 			source[e.Field] = prev + " … " + e.Text
 		} else {

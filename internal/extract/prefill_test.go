@@ -52,6 +52,9 @@ func TestPrefill(t *testing.T) {
 			}
 		}
 	}
+	if got := f.Sources["currency"]; got != "¥" {
+		t.Errorf("the currency's source %q, want the sign once", got)
+	}
 	if _, ok := set["monthly"]; ok {
 		t.Error("the typed monthly price was replaced")
 	}
