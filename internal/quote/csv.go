@@ -276,7 +276,7 @@ func ReadCSV(r io.Reader, refs Refs, today time.Time) ([]Quote, CSVProblems) {
 		if blank(rec) {
 			continue
 		}
-		if !validText(rec) {
+		if !ValidText(rec) {
 			p.BadRows++
 			p.row(rowNum, "", "import.error.encoding", func() []any { return []any{"Row", rowNum} })
 			continue
@@ -341,9 +341,10 @@ func blank(rec []string) bool {
 	return true
 }
 
-// validText reports whether every field is UTF-8 without NUL bytes
-// (PostgreSQL text cannot hold NUL).
-func validText(rec []string) bool {
+// ValidText reports whether every field of a CSV record is UTF-8 without
+// NUL bytes (PostgreSQL text cannot hold NUL): the quote CSV and the
+// SkyPilot catalog refuse any other row.
+func ValidText(rec []string) bool {
 	for _, f := range rec {
 		if !utf8.ValidString(f) || strings.IndexByte(f, 0) >= 0 {
 			return false

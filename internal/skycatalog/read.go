@@ -176,7 +176,7 @@ func Read(r io.Reader) (Catalog, quote.CSVProblems) {
 			rowProblem(&p, rowNum, "", id, "Row", rowNum, "Got", len(rec), "Want", len(header))
 			continue
 		}
-		if !validUTF8(rec) {
+		if !quote.ValidText(rec) {
 			p.BadRows++
 			rowProblem(&p, rowNum, "", "import.error.encoding", "Row", rowNum)
 			continue
@@ -470,15 +470,6 @@ func cmpNull(a, b decimal.NullDecimal) int {
 		return 1
 	}
 	return a.Decimal.Cmp(b.Decimal)
-}
-
-func validUTF8(rec []string) bool {
-	for _, f := range rec {
-		if !utf8.ValidString(f) {
-			return false
-		}
-	}
-	return true
 }
 
 // syntaxLine is the line a CSV syntax error was found on.

@@ -209,19 +209,8 @@ func insertCatalogDrafts(ctx context.Context, tx pgx.Tx, a user.Actor, plan skyc
 			series, version = items[i].Base.SeriesID, next[items[i].Base.SeriesID]
 			predecessor = &items[i].Base.ID
 		}
-		row := append([]any{ids[i], series, version, predecessor, author, author}, writableArgs(q)...)
-		for j, v := range row {
-			row[j] = copyValue(v)
-		}
-		quoteRows[i] = row
-		for _, l := range q.Lines {
-			var unit *string
-			if l.Unit != "" {
-				unit = &l.Unit
-			}
-			lineRows = append(lineRows, []any{ids[i], l.Item, l.Status, unit, numeric(l.UnitPrice.Decimal, l.UnitPrice.Valid),
-				numeric(l.FreeAllowance, true), l.Note, l.InWriting})
-		}
+		quoteRows[i] = copyQuoteRow(q, ids[i], series, version, predecessor, author, author)
+		lineRows = appendCopyLines(lineRows, ids[i], q.Lines)
 	}
 	cols := append([]string{"id", "series_id", "version", "predecessor_id", "created_by", "updated_by"}, importQuoteColumns[5:]...)
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"quotes"}, cols, pgx.CopyFromRows(quoteRows)); err != nil {

@@ -57,19 +57,8 @@ func (s *Store) ImportQuotes(ctx context.Context, a user.Actor, quotes []quote.Q
 		lineRows := make([][]any, 0, nLines)
 		for i := range quotes {
 			q := &quotes[i]
-			row := append([]any{ids[i], ids[i], 1, author, author}, writableArgs(q)...)
-			for j, v := range row {
-				row[j] = copyValue(v)
-			}
-			quoteRows[i] = row
-			for _, l := range q.Lines {
-				var unit *string
-				if l.Unit != "" {
-					unit = &l.Unit
-				}
-				lineRows = append(lineRows, []any{ids[i], l.Item, l.Status, unit, numeric(l.UnitPrice.Decimal, l.UnitPrice.Valid),
-					numeric(l.FreeAllowance, true), l.Note, l.InWriting})
-			}
+			quoteRows[i] = copyQuoteRow(q, ids[i], ids[i], 1, author, author)
+			lineRows = appendCopyLines(lineRows, ids[i], q.Lines)
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"quotes"}, importQuoteColumns, pgx.CopyFromRows(quoteRows)); err != nil {
 			return fmt.Errorf("import: quotes: %w", err)
@@ -115,4 +104,27 @@ func copyValue(v any) any {
 		return numeric(d.Decimal, d.Valid)
 	}
 	return v
+}
+
+// copyQuoteRow is quote q's row for COPY: the head values, then its
+// writable columns, each as COPY takes it.
+func copyQuoteRow(q *quote.Quote, head ...any) []any {
+	row := append(head, writableArgs(q)...)
+	for j, v := range row {
+		row[j] = copyValue(v)
+	}
+	return row
+}
+
+// appendCopyLines appends the rows of quote id's lines for COPY.
+func appendCopyLines(rows [][]any, id int64, lines []quote.Line) [][]any {
+	for _, l := range lines {
+		var unit *string
+		if l.Unit != "" {
+			unit = &l.Unit
+		}
+		rows = append(rows, []any{id, l.Item, l.Status, unit, numeric(l.UnitPrice.Decimal, l.UnitPrice.Valid),
+			numeric(l.FreeAllowance, true), l.Note, l.InWriting})
+	}
+	return rows
 }
