@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -242,34 +244,20 @@ func (d *doc) scanNumbers() {
 
 // numAt returns the plain number starting at p, if any.
 func (d *doc) numAt(p int) (numTok, bool) {
-	lo, hi := 0, len(d.nums)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if d.nums[m].s < p {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(d.nums) && d.nums[lo].s == p {
-		return d.nums[lo], true
-	}
-	return numTok{}, false
+	return d.numWhere(p, func(n numTok) int { return n.s })
 }
 
 // numEndingAt returns the plain number ending at p, if any.
 func (d *doc) numEndingAt(p int) (numTok, bool) {
-	lo, hi := 0, len(d.nums)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if d.nums[m].e < p {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(d.nums) && d.nums[lo].e == p {
-		return d.nums[lo], true
+	return d.numWhere(p, func(n numTok) int { return n.e })
+}
+
+// numWhere finds the number whose edge (its start or its end, both in
+// text order across d.nums) is at p.
+func (d *doc) numWhere(p int, edge func(numTok) int) (numTok, bool) {
+	i, ok := slices.BinarySearchFunc(d.nums, p, func(n numTok, p int) int { return cmp.Compare(edge(n), p) })
+	if ok {
+		return d.nums[i], true
 	}
 	return numTok{}, false
 }
