@@ -141,6 +141,210 @@ func (e CompareRequestSort) Valid() bool {
 	}
 }
 
+// Defines values for ExtractSkipReason.
+const (
+	ExtractSkipApproximate ExtractSkipReason = "extract.skip.approximate"
+	ExtractSkipBounds      ExtractSkipReason = "extract.skip.bounds"
+	ExtractSkipConditional ExtractSkipReason = "extract.skip.conditional"
+	ExtractSkipConflict    ExtractSkipReason = "extract.skip.conflict"
+	ExtractSkipCurrency    ExtractSkipReason = "extract.skip.currency"
+	ExtractSkipDiscount    ExtractSkipReason = "extract.skip.discount"
+	ExtractSkipEquivalent  ExtractSkipReason = "extract.skip.equivalent"
+	ExtractSkipFormer      ExtractSkipReason = "extract.skip.former"
+	ExtractSkipNoCurrency  ExtractSkipReason = "extract.skip.no_currency"
+	ExtractSkipPerGpu      ExtractSkipReason = "extract.skip.per_gpu"
+	ExtractSkipPeriod      ExtractSkipReason = "extract.skip.period"
+	ExtractSkipRange       ExtractSkipReason = "extract.skip.range"
+	ExtractSkipUnit        ExtractSkipReason = "extract.skip.unit"
+)
+
+// Valid indicates whether the value is a known member of the ExtractSkipReason enum.
+func (e ExtractSkipReason) Valid() bool {
+	switch e {
+	case ExtractSkipApproximate:
+		return true
+	case ExtractSkipBounds:
+		return true
+	case ExtractSkipConditional:
+		return true
+	case ExtractSkipConflict:
+		return true
+	case ExtractSkipCurrency:
+		return true
+	case ExtractSkipDiscount:
+		return true
+	case ExtractSkipEquivalent:
+		return true
+	case ExtractSkipFormer:
+		return true
+	case ExtractSkipNoCurrency:
+		return true
+	case ExtractSkipPerGpu:
+		return true
+	case ExtractSkipPeriod:
+		return true
+	case ExtractSkipRange:
+		return true
+	case ExtractSkipUnit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExtractedQuoteBillingGranularity.
+const (
+	ExtractedQuoteBillingGranularityEmpty       ExtractedQuoteBillingGranularity = ""
+	ExtractedQuoteBillingGranularityHour        ExtractedQuoteBillingGranularity = "hour"
+	ExtractedQuoteBillingGranularityLessThannil ExtractedQuoteBillingGranularity = "<nil>"
+	ExtractedQuoteBillingGranularityMinute      ExtractedQuoteBillingGranularity = "minute"
+	ExtractedQuoteBillingGranularitySecond      ExtractedQuoteBillingGranularity = "second"
+)
+
+// Valid indicates whether the value is a known member of the ExtractedQuoteBillingGranularity enum.
+func (e ExtractedQuoteBillingGranularity) Valid() bool {
+	switch e {
+	case ExtractedQuoteBillingGranularityEmpty:
+		return true
+	case ExtractedQuoteBillingGranularityHour:
+		return true
+	case ExtractedQuoteBillingGranularityLessThannil:
+		return true
+	case ExtractedQuoteBillingGranularityMinute:
+		return true
+	case ExtractedQuoteBillingGranularitySecond:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExtractedQuoteInvoiceType.
+const (
+	ExtractedQuoteInvoiceTypeCommercial  ExtractedQuoteInvoiceType = "commercial"
+	ExtractedQuoteInvoiceTypeEmpty       ExtractedQuoteInvoiceType = ""
+	ExtractedQuoteInvoiceTypeLessThannil ExtractedQuoteInvoiceType = "<nil>"
+	ExtractedQuoteInvoiceTypeNone        ExtractedQuoteInvoiceType = "none"
+	ExtractedQuoteInvoiceTypeVatGeneral  ExtractedQuoteInvoiceType = "vat_general"
+	ExtractedQuoteInvoiceTypeVatSpecial  ExtractedQuoteInvoiceType = "vat_special"
+)
+
+// Valid indicates whether the value is a known member of the ExtractedQuoteInvoiceType enum.
+func (e ExtractedQuoteInvoiceType) Valid() bool {
+	switch e {
+	case ExtractedQuoteInvoiceTypeCommercial:
+		return true
+	case ExtractedQuoteInvoiceTypeEmpty:
+		return true
+	case ExtractedQuoteInvoiceTypeLessThannil:
+		return true
+	case ExtractedQuoteInvoiceTypeNone:
+		return true
+	case ExtractedQuoteInvoiceTypeVatGeneral:
+		return true
+	case ExtractedQuoteInvoiceTypeVatSpecial:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExtractedQuoteSharing.
+const (
+	ExtractedQuoteSharingDedicated   ExtractedQuoteSharing = "dedicated"
+	ExtractedQuoteSharingEmpty       ExtractedQuoteSharing = ""
+	ExtractedQuoteSharingLessThannil ExtractedQuoteSharing = "<nil>"
+	ExtractedQuoteSharingShared      ExtractedQuoteSharing = "shared"
+	ExtractedQuoteSharingVgpu        ExtractedQuoteSharing = "vgpu"
+)
+
+// Valid indicates whether the value is a known member of the ExtractedQuoteSharing enum.
+func (e ExtractedQuoteSharing) Valid() bool {
+	switch e {
+	case ExtractedQuoteSharingDedicated:
+		return true
+	case ExtractedQuoteSharingEmpty:
+		return true
+	case ExtractedQuoteSharingLessThannil:
+		return true
+	case ExtractedQuoteSharingShared:
+		return true
+	case ExtractedQuoteSharingVgpu:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExtractedQuoteLineStatus.
+const (
+	ExtractedQuoteLineStatusCharged       ExtractedQuoteLineStatus = "charged"
+	ExtractedQuoteLineStatusEmpty         ExtractedQuoteLineStatus = ""
+	ExtractedQuoteLineStatusIncluded      ExtractedQuoteLineStatus = "included"
+	ExtractedQuoteLineStatusLessThannil   ExtractedQuoteLineStatus = "<nil>"
+	ExtractedQuoteLineStatusNotApplicable ExtractedQuoteLineStatus = "not_applicable"
+	ExtractedQuoteLineStatusUnconfirmed   ExtractedQuoteLineStatus = "unconfirmed"
+)
+
+// Valid indicates whether the value is a known member of the ExtractedQuoteLineStatus enum.
+func (e ExtractedQuoteLineStatus) Valid() bool {
+	switch e {
+	case ExtractedQuoteLineStatusCharged:
+		return true
+	case ExtractedQuoteLineStatusEmpty:
+		return true
+	case ExtractedQuoteLineStatusIncluded:
+		return true
+	case ExtractedQuoteLineStatusLessThannil:
+		return true
+	case ExtractedQuoteLineStatusNotApplicable:
+		return true
+	case ExtractedQuoteLineStatusUnconfirmed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExtractedQuoteLineUnit.
+const (
+	ExtractedQuoteLineUnitEmpty       ExtractedQuoteLineUnit = ""
+	ExtractedQuoteLineUnitFlatMonth   ExtractedQuoteLineUnit = "flat_month"
+	ExtractedQuoteLineUnitLessThannil ExtractedQuoteLineUnit = "<nil>"
+	ExtractedQuoteLineUnitOneOff      ExtractedQuoteLineUnit = "one_off"
+	ExtractedQuoteLineUnitPerDay      ExtractedQuoteLineUnit = "per_day"
+	ExtractedQuoteLineUnitPerEvent    ExtractedQuoteLineUnit = "per_event"
+	ExtractedQuoteLineUnitPerGb       ExtractedQuoteLineUnit = "per_gb"
+	ExtractedQuoteLineUnitPerHour     ExtractedQuoteLineUnit = "per_hour"
+	ExtractedQuoteLineUnitPerMonth    ExtractedQuoteLineUnit = "per_month"
+)
+
+// Valid indicates whether the value is a known member of the ExtractedQuoteLineUnit enum.
+func (e ExtractedQuoteLineUnit) Valid() bool {
+	switch e {
+	case ExtractedQuoteLineUnitEmpty:
+		return true
+	case ExtractedQuoteLineUnitFlatMonth:
+		return true
+	case ExtractedQuoteLineUnitLessThannil:
+		return true
+	case ExtractedQuoteLineUnitOneOff:
+		return true
+	case ExtractedQuoteLineUnitPerDay:
+		return true
+	case ExtractedQuoteLineUnitPerEvent:
+		return true
+	case ExtractedQuoteLineUnitPerGb:
+		return true
+	case ExtractedQuoteLineUnitPerHour:
+		return true
+	case ExtractedQuoteLineUnitPerMonth:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GPUModelInterconnect.
 const (
 	GPUModelInterconnectNvlink GPUModelInterconnect = "nvlink"
@@ -1822,6 +2026,149 @@ type ErrorItem struct {
 	Message string `json:"message"`
 }
 
+// ExtractEvidence Where one value was read. start and end are character (Unicode code point) offsets into the text, end exclusive; text is exactly those characters.
+type ExtractEvidence struct {
+	// End Offset after the last character.
+	End int `json:"end"`
+
+	// Field The quote's field, by its QuoteInput name; a line's field as lines.<item>.<field>.
+	Field string `json:"field"`
+
+	// Start Offset of the first character.
+	Start int `json:"start"`
+
+	// Text The characters the value was read from.
+	Text string `json:"text"`
+}
+
+// ExtractSkip A price the message gives that was deliberately not filled in (docs/RULES.md §22.7), with its span as in ExtractEvidence.
+type ExtractSkip struct {
+	// End Offset after the last character.
+	End int `json:"end"`
+
+	// Field The field it would have filled, named as in ExtractEvidence; null where that is not known.
+	Field *string `json:"field"`
+
+	// Message Why, in the request's language.
+	Message string `json:"message"`
+
+	// Reason Why, as a stable code.
+	Reason ExtractSkipReason `json:"reason"`
+
+	// Start Offset of the first character.
+	Start int `json:"start"`
+
+	// Text The phrase skipped.
+	Text string `json:"text"`
+}
+
+// ExtractSkipReason Why, as a stable code.
+type ExtractSkipReason string
+
+// ExtractedQuote The quote the message states, in the shape of QuoteInput: every property of QuoteInput, of the same JSON type, always present, null where the message does not state it. platform and gpu_model are the names the message gives, for the caller to resolve; platform_id and gpu_model_id are always null.
+type ExtractedQuote struct {
+	AsOf                 *openapi_types.Date               `json:"as_of"`
+	BalanceWithdrawable  *bool                             `json:"balance_withdrawable"`
+	BillingGranularity   *ExtractedQuoteBillingGranularity `json:"billing_granularity"`
+	CommitmentMonths     *int                              `json:"commitment_months"`
+	CpuCores             *int                              `json:"cpu_cores"`
+	Currency             *string                           `json:"currency"`
+	Deposit              *string                           `json:"deposit"`
+	DepositRefundable    *bool                             `json:"deposit_refundable"`
+	EarlyTerminationPct  *string                           `json:"early_termination_pct"`
+	GpuCount             *int                              `json:"gpu_count"`
+	GpuModel             *string                           `json:"gpu_model"`
+	GpuModelId           *int64                            `json:"gpu_model_id"`
+	Hourly               *string                           `json:"hourly"`
+	IncludedDataDiskGb   *string                           `json:"included_data_disk_gb"`
+	IncludedMbps         *string                           `json:"included_mbps"`
+	IncludedSystemDiskGb *string                           `json:"included_system_disk_gb"`
+	InvoiceType          *ExtractedQuoteInvoiceType        `json:"invoice_type"`
+	Label                *string                           `json:"label"`
+
+	// Lines The twelve hidden-cost lines in table order, every one present.
+	Lines              ExtractedQuoteLines    `json:"lines"`
+	Monthly            *string                `json:"monthly"`
+	Notes              *string                `json:"notes"`
+	Platform           *string                `json:"platform"`
+	PlatformId         *int64                 `json:"platform_id"`
+	PricesIncludeTax   *bool                  `json:"prices_include_tax"`
+	RamGb              *string                `json:"ram_gb"`
+	Region             *string                `json:"region"`
+	Sharing            *ExtractedQuoteSharing `json:"sharing"`
+	SlaAvailabilityPct *string                `json:"sla_availability_pct"`
+	SlaCompensation    *string                `json:"sla_compensation"`
+	Source             *string                `json:"source"`
+	SpotHourly         *string                `json:"spot_hourly"`
+	TaxRate            *string                `json:"tax_rate"`
+	VramGb             *string                `json:"vram_gb"`
+	Yearly             *string                `json:"yearly"`
+}
+
+// ExtractedQuoteBillingGranularity defines model for ExtractedQuote.BillingGranularity.
+type ExtractedQuoteBillingGranularity string
+
+// ExtractedQuoteInvoiceType defines model for ExtractedQuote.InvoiceType.
+type ExtractedQuoteInvoiceType string
+
+// ExtractedQuoteSharing defines model for ExtractedQuote.Sharing.
+type ExtractedQuoteSharing string
+
+// ExtractedQuoteLine One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+type ExtractedQuoteLine struct {
+	FreeAllowance *string                   `json:"free_allowance"`
+	InWriting     *bool                     `json:"in_writing"`
+	Note          *string                   `json:"note"`
+	Status        *ExtractedQuoteLineStatus `json:"status"`
+	Unit          *ExtractedQuoteLineUnit   `json:"unit"`
+	UnitPrice     *string                   `json:"unit_price"`
+}
+
+// ExtractedQuoteLineStatus defines model for ExtractedQuoteLine.Status.
+type ExtractedQuoteLineStatus string
+
+// ExtractedQuoteLineUnit defines model for ExtractedQuoteLine.Unit.
+type ExtractedQuoteLineUnit string
+
+// ExtractedQuoteLines The twelve hidden-cost lines in table order, every one present.
+type ExtractedQuoteLines struct {
+	// Bandwidth One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	Bandwidth ExtractedQuoteLine `json:"bandwidth"`
+
+	// BundledAddon One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	BundledAddon ExtractedQuoteLine `json:"bundled_addon"`
+
+	// DataDisk One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	DataDisk ExtractedQuoteLine `json:"data_disk"`
+
+	// DataMigration One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	DataMigration ExtractedQuoteLine `json:"data_migration"`
+
+	// Egress One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	Egress ExtractedQuoteLine `json:"egress"`
+
+	// Image One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	Image ExtractedQuoteLine `json:"image"`
+
+	// ObjectStorage One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	ObjectStorage ExtractedQuoteLine `json:"object_storage"`
+
+	// PublicIp One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	PublicIp ExtractedQuoteLine `json:"public_ip"`
+
+	// Snapshot One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	Snapshot ExtractedQuoteLine `json:"snapshot"`
+
+	// StartStopSchedule One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	StartStopSchedule ExtractedQuoteLine `json:"start_stop_schedule"`
+
+	// StoppedRetention One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	StoppedRetention ExtractedQuoteLine `json:"stopped_retention"`
+
+	// SystemDisk One hidden-cost line in the shape of WriteQuoteLine, every field present, null where the message does not state it (note and in_writing are never read).
+	SystemDisk ExtractedQuoteLine `json:"system_disk"`
+}
+
 // FXRate The rate in force for a pair on the day asked for: 1 base_currency = rate quote_currency.
 type FXRate struct {
 	// AsOf A day, RFC 3339 full-date.
@@ -2238,6 +2585,27 @@ type QuoteSharing string
 
 // QuoteState defines model for Quote.State.
 type QuoteState string
+
+// QuoteExtract What a vendor's message states. Nothing is stored.
+type QuoteExtract struct {
+	// Evidence Where each value was read, in the text's order; every value has at least one.
+	Evidence []ExtractEvidence `json:"evidence"`
+
+	// Quote The quote the message states, in the shape of QuoteInput: every property of QuoteInput, of the same JSON type, always present, null where the message does not state it. platform and gpu_model are the names the message gives, for the caller to resolve; platform_id and gpu_model_id are always null.
+	Quote ExtractedQuote `json:"quote"`
+
+	// Skipped Prices seen but not filled in, each with its reason, in the text's order.
+	Skipped []ExtractSkip `json:"skipped"`
+
+	// Unread The sentences holding a price that neither gave a value nor was skipped with a reason, in order, each once.
+	Unread []string `json:"unread"`
+}
+
+// QuoteExtractInput A vendor's message to read.
+type QuoteExtractInput struct {
+	// Text The message as received: not blank, at most 20,000 characters (spaces at either end not counted), the bound of a proposal's vendor_message. Offsets in the answer are into this text as sent.
+	Text string `json:"text"`
+}
 
 // QuoteInput A quote by the fields of the quote form and the CSV format (docs/CSV.md), validated by the same rules. null means not given.
 type QuoteInput struct {
@@ -4272,6 +4640,12 @@ type ExportQuotesCSVParams struct {
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
+// ExtractQuoteParams defines parameters for ExtractQuote.
+type ExtractQuoteParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
 // GetQuoteParams defines parameters for GetQuote.
 type GetQuoteParams struct {
 	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
@@ -4471,6 +4845,9 @@ type ProposeQuoteJSONRequestBody = ProposalInput
 
 // PublishQuoteJSONRequestBody defines body for PublishQuote for application/json ContentType.
 type PublishQuoteJSONRequestBody = QuoteInput
+
+// ExtractQuoteJSONRequestBody defines body for ExtractQuote for application/json ContentType.
+type ExtractQuoteJSONRequestBody = QuoteExtractInput
 
 // PublishQuoteVersionJSONRequestBody defines body for PublishQuoteVersion for application/json ContentType.
 type PublishQuoteVersionJSONRequestBody = QuoteInput
@@ -4752,6 +5129,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/quotes/export.csv (the `ExportQuotesCSV` operationId).
 	ExportQuotesCSV(ctx context.Context, params *ExportQuotesCSVParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExtractQuoteWithBody Read a vendor's message (an email, a chat message, a price list; Chinese or English) into the quote it states, with where each value was read; stores nothing.
+	//
+	// Reads the text by the rules of docs/RULES.md §22 and answers the quote it states in the shape of QuoteInput (every field present, null where the message does not state it), the exact characters each value was read from, the prices skipped with their reasons, and the sentences holding a price that gave no value. It never guesses: a value that is not plainly stated stays null. Stores nothing, so the read scope suffices. The answer is for a person to check before publishing or proposing the quote.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/quotes/extract (the `ExtractQuote` operationId).
+	ExtractQuoteWithBody(ctx context.Context, params *ExtractQuoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExtractQuote Read a vendor's message (an email, a chat message, a price list; Chinese or English) into the quote it states, with where each value was read; stores nothing.
+	//
+	// Reads the text by the rules of docs/RULES.md §22 and answers the quote it states in the shape of QuoteInput (every field present, null where the message does not state it), the exact characters each value was read from, the prices skipped with their reasons, and the sentences holding a price that gave no value. It never guesses: a value that is not plainly stated stays null. Stores nothing, so the read scope suffices. The answer is for a person to check before publishing or proposing the quote.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/quotes/extract (the `ExtractQuote` operationId).
+	ExtractQuote(ctx context.Context, params *ExtractQuoteParams, body ExtractQuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetQuote One quote version with its twelve hidden-cost lines, when the reader may read it.
 	//
@@ -5383,6 +5778,44 @@ func (c *Client) PublishQuote(ctx context.Context, params *PublishQuoteParams, b
 // Corresponds with GET /api/v1/quotes/export.csv (the `ExportQuotesCSV` operationId).
 func (c *Client) ExportQuotesCSV(ctx context.Context, params *ExportQuotesCSVParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewExportQuotesCSVRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExtractQuoteWithBody Read a vendor's message (an email, a chat message, a price list; Chinese or English) into the quote it states, with where each value was read; stores nothing.
+//
+// Reads the text by the rules of docs/RULES.md §22 and answers the quote it states in the shape of QuoteInput (every field present, null where the message does not state it), the exact characters each value was read from, the prices skipped with their reasons, and the sentences holding a price that gave no value. It never guesses: a value that is not plainly stated stays null. Stores nothing, so the read scope suffices. The answer is for a person to check before publishing or proposing the quote.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/quotes/extract (the `ExtractQuote` operationId).
+func (c *Client) ExtractQuoteWithBody(ctx context.Context, params *ExtractQuoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExtractQuoteRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExtractQuote Read a vendor's message (an email, a chat message, a price list; Chinese or English) into the quote it states, with where each value was read; stores nothing.
+//
+// Reads the text by the rules of docs/RULES.md §22 and answers the quote it states in the shape of QuoteInput (every field present, null where the message does not state it), the exact characters each value was read from, the prices skipped with their reasons, and the sentences holding a price that gave no value. It never guesses: a value that is not plainly stated stays null. Stores nothing, so the read scope suffices. The answer is for a person to check before publishing or proposing the quote.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/quotes/extract (the `ExtractQuote` operationId).
+func (c *Client) ExtractQuote(ctx context.Context, params *ExtractQuoteParams, body ExtractQuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExtractQuoteRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7445,6 +7878,61 @@ func NewExportQuotesCSVRequest(server string, params *ExportQuotesCSVParams) (*h
 	return req, nil
 }
 
+// NewExtractQuoteRequest calls the generic ExtractQuote builder with application/json body
+func NewExtractQuoteRequest(server string, params *ExtractQuoteParams, body ExtractQuoteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewExtractQuoteRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewExtractQuoteRequestWithBody constructs an http.Request for the ExtractQuote method, with any body, and a specified content type
+func NewExtractQuoteRequestWithBody(server string, params *ExtractQuoteParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/quotes/extract")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetQuoteRequest constructs an http.Request for the GetQuote method
 func NewGetQuoteRequest(server string, id PathId, params *GetQuoteParams) (*http.Request, error) {
 	var err error
@@ -8982,6 +9470,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/quotes/export.csv (the `ExportQuotesCSV` operationId).
 	ExportQuotesCSVWithResponse(ctx context.Context, params *ExportQuotesCSVParams, reqEditors ...RequestEditorFn) (*ExportQuotesCSVResponse, error)
+
+	// ExtractQuoteWithBodyWithResponse Read a vendor's message (an email, a chat message, a price list; Chinese or English) into the quote it states, with where each value was read; stores nothing.
+	//
+	// Reads the text by the rules of docs/RULES.md §22 and answers the quote it states in the shape of QuoteInput (every field present, null where the message does not state it), the exact characters each value was read from, the prices skipped with their reasons, and the sentences holding a price that gave no value. It never guesses: a value that is not plainly stated stays null. Stores nothing, so the read scope suffices. The answer is for a person to check before publishing or proposing the quote.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/quotes/extract (the `ExtractQuote` operationId).
+	ExtractQuoteWithBodyWithResponse(ctx context.Context, params *ExtractQuoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ExtractQuoteResponse, error)
+
+	// ExtractQuoteWithResponse Read a vendor's message (an email, a chat message, a price list; Chinese or English) into the quote it states, with where each value was read; stores nothing.
+	//
+	// Reads the text by the rules of docs/RULES.md §22 and answers the quote it states in the shape of QuoteInput (every field present, null where the message does not state it), the exact characters each value was read from, the prices skipped with their reasons, and the sentences holding a price that gave no value. It never guesses: a value that is not plainly stated stays null. Stores nothing, so the read scope suffices. The answer is for a person to check before publishing or proposing the quote.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/quotes/extract (the `ExtractQuote` operationId).
+	ExtractQuoteWithResponse(ctx context.Context, params *ExtractQuoteParams, body ExtractQuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*ExtractQuoteResponse, error)
 
 	// GetQuoteWithResponse One quote version with its twelve hidden-cost lines, when the reader may read it.
 	//
@@ -10606,6 +11112,82 @@ func (r ExportQuotesCSVResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ExportQuotesCSVResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ExtractQuoteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *QuoteExtract
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ExtractQuoteResponse) GetJSON200() *QuoteExtract {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ExtractQuoteResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExtractQuoteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExtractQuoteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ExtractQuoteResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ExtractQuoteResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ExtractQuoteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExtractQuoteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExtractQuoteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExtractQuoteResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12457,6 +13039,36 @@ func (c *ClientWithResponses) ExportQuotesCSVWithResponse(ctx context.Context, p
 	return ParseExportQuotesCSVResponse(rsp)
 }
 
+// ExtractQuoteWithBodyWithResponse Read a vendor's message (an email, a chat message, a price list; Chinese or English) into the quote it states, with where each value was read; stores nothing.
+//
+// Reads the text by the rules of docs/RULES.md §22 and answers the quote it states in the shape of QuoteInput (every field present, null where the message does not state it), the exact characters each value was read from, the prices skipped with their reasons, and the sentences holding a price that gave no value. It never guesses: a value that is not plainly stated stays null. Stores nothing, so the read scope suffices. The answer is for a person to check before publishing or proposing the quote.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/quotes/extract (the `ExtractQuote` operationId).
+func (c *ClientWithResponses) ExtractQuoteWithBodyWithResponse(ctx context.Context, params *ExtractQuoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ExtractQuoteResponse, error) {
+	rsp, err := c.ExtractQuoteWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExtractQuoteResponse(rsp)
+}
+
+// ExtractQuoteWithResponse Read a vendor's message (an email, a chat message, a price list; Chinese or English) into the quote it states, with where each value was read; stores nothing.
+//
+// Reads the text by the rules of docs/RULES.md §22 and answers the quote it states in the shape of QuoteInput (every field present, null where the message does not state it), the exact characters each value was read from, the prices skipped with their reasons, and the sentences holding a price that gave no value. It never guesses: a value that is not plainly stated stays null. Stores nothing, so the read scope suffices. The answer is for a person to check before publishing or proposing the quote.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/quotes/extract (the `ExtractQuote` operationId).
+func (c *ClientWithResponses) ExtractQuoteWithResponse(ctx context.Context, params *ExtractQuoteParams, body ExtractQuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*ExtractQuoteResponse, error) {
+	rsp, err := c.ExtractQuote(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExtractQuoteResponse(rsp)
+}
+
 // GetQuoteWithResponse One quote version with its twelve hidden-cost lines, when the reader may read it.
 //
 // Every field of one quote version and its twelve hidden-cost lines in the table's order, to whoever may read it on its page: published and archived versions everyone, drafts editors and admins, a proposal its author too. Anyone else gets 404, as for an id that is none.
@@ -14131,6 +14743,67 @@ func ParseExportQuotesCSVResponse(rsp *http.Response) (*ExportQuotesCSVResponse,
 			headers.ContentDisposition = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExtractQuoteResponse parses an HTTP response from a ExtractQuoteWithResponse call
+func ParseExtractQuoteResponse(rsp *http.Response) (*ExtractQuoteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExtractQuoteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest QuoteExtract
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	return response, nil

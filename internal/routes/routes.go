@@ -146,6 +146,10 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodGet, Path: "/api/v1/trials", Policy: apiRead, Handler: a.Trials},
 		// A comparison stores nothing: reading is all it takes.
 		{Method: http.MethodPost, Path: "/api/v1/compare", Policy: apiRead, Handler: a.Compare, BodyLimit: apiBodyLimit},
+		// Reading a vendor's message stores nothing either (docs/RULES.md
+		// §22.10); its 20,000 characters fit the JSON doors' bound even as
+		// \uXXXX escapes (120 KB).
+		{Method: http.MethodPost, Path: "/api/v1/quotes/extract", Policy: apiRead, Handler: a.QuoteExtract, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/quotes", Policy: apiEditor(user.ScopeQuotesWrite), Handler: a.QuoteCreate, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/quotes/:id/versions", Policy: apiEditor(user.ScopeQuotesWrite), Handler: a.QuoteNewVersion, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/proposals", Policy: apiAnyUser(user.ScopeQuotesWrite), Handler: a.ProposalCreate, BodyLimit: apiBodyLimit},

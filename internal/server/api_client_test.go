@@ -63,8 +63,9 @@ func generatedClient(t *testing.T, app *testutil.App, token string) *apiclient.C
 // finds their own-hardware option's version id, compares, prices renting
 // against buying (own.life_months an integer), saves the comparison as a
 // report, submits it and downloads it; finance approves it; the analyst
-// records availability naming the platform by name and proposes a quote,
-// counts as integers and flags as booleans (docs/RULES.md §19.6).
+// records availability naming the platform by name, reads a vendor's
+// message into a quote and proposes it, counts as integers and flags as
+// booleans (docs/RULES.md §19.6, §22.10).
 func TestGeneratedClientJourney(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -186,13 +187,29 @@ func TestGeneratedClientJourney(t *testing.T) {
 		t.Fatalf("availability: %v %d %s", err, rec.StatusCode(), rec.Body)
 	}
 
-	// A proposal: a count as an integer, flags as booleans.
-	count, yes, no := 1, true, false
-	monthly, sharing := "280", apiclient.ProposalInputSharingDedicated
+	// The vendor's message read into a quote, storing nothing; its values
+	// are of the Go types a proposal takes.
+	message := "Radeon AI PRO R9700, 1 GPU: monthly €280, prices include VAT."
+	read, err := analyst.ExtractQuoteWithResponse(ctx, &apiclient.ExtractQuoteParams{AcceptLanguage: &en},
+		apiclient.QuoteExtractInput{Text: message})
+	if err != nil || read.JSON200 == nil {
+		t.Fatalf("extract: %v %d %s", err, read.StatusCode(), read.Body)
+	}
+	stated := read.JSON200.Quote
+	if stated.GpuCount == nil || *stated.GpuCount != 1 || stated.Monthly == nil || *stated.Monthly != "280" ||
+		stated.Currency == nil || *stated.Currency != eur || stated.PricesIncludeTax == nil || !*stated.PricesIncludeTax ||
+		stated.Hourly != nil || stated.PlatformId != nil || len(read.JSON200.Evidence) == 0 {
+		t.Fatalf("extract read %s", read.Body)
+	}
+
+	// A proposal from what was read: a count as an integer, flags as
+	// booleans.
+	no := false
+	sharing := apiclient.ProposalInputSharingDedicated
 	prop, err := analyst.ProposeQuoteWithResponse(ctx, &apiclient.ProposeQuoteParams{}, apiclient.ProposalInput{
-		Platform: &platformName, GpuModelId: &gpuID, GpuCount: &count, Sharing: &sharing, Currency: &eur, Monthly: &monthly,
-		PricesIncludeTax: &yes, DepositRefundable: &no, AsOf: openapi_types.Date{Time: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)},
-		Source: "vendor mail", VendorMessage: "R9700 monthly at 280 EUR"})
+		Platform: &platformName, GpuModelId: &gpuID, GpuCount: stated.GpuCount, Sharing: &sharing, Currency: stated.Currency,
+		Monthly: stated.Monthly, PricesIncludeTax: stated.PricesIncludeTax, DepositRefundable: &no,
+		AsOf: openapi_types.Date{Time: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)}, Source: "vendor mail", VendorMessage: message})
 	if err != nil || prop.JSON201 == nil || prop.JSON201.State != "proposed" {
 		t.Fatalf("proposal: %v %d %s", err, prop.StatusCode(), prop.Body)
 	}

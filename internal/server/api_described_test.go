@@ -109,10 +109,10 @@ func TestTCOAPITakesWhatItDescribes(t *testing.T) {
 
 // TestAPIWritesTakeWhatTheyDescribe: the same for the data API's bodies a
 // signed-in analyst may send: a proposal, an availability record, a
-// comparison and a report, built from their descriptions, are never
-// refused for a value's JSON type or as a malformed body (api.error.json).
-// Naming a platform both by name and by id is refused as the description
-// says (one of the two).
+// comparison, a report and a message to read, built from their
+// descriptions, are never refused for a value's JSON type or as a
+// malformed body (api.error.json). Naming a platform both by name and by
+// id is refused as the description says (one of the two).
 func TestAPIWritesTakeWhatTheyDescribe(t *testing.T) {
 	t.Parallel()
 	doc, err := testutil.OpenAPI()
@@ -121,7 +121,7 @@ func TestAPIWritesTakeWhatTheyDescribe(t *testing.T) {
 	}
 	app := testutil.NewApp(t)
 	token, _ := apiToken(t, app, auth.RoleAnalyst)
-	for _, path := range []string{"/api/v1/proposals", "/api/v1/availability", "/api/v1/compare", "/api/v1/reports"} {
+	for _, path := range []string{"/api/v1/proposals", "/api/v1/availability", "/api/v1/compare", "/api/v1/reports", "/api/v1/quotes/extract"} {
 		schema := doc.Paths.Value(path).Post.RequestBody.Value.Content.Get("application/json").Schema.Value
 		body, err := json.Marshal(describedSample(t, schema, func(int) int { return 0 }))
 		if err != nil {

@@ -42,6 +42,7 @@ var apiMatrix = map[string]apiAccess{
 	"GET /api/v1/own-hardware":            {scope: user.ScopeRead},
 	"GET /api/v1/trials":                  {scope: user.ScopeRead},
 	"POST /api/v1/compare":                {scope: user.ScopeRead},
+	"POST /api/v1/quotes/extract":         {scope: user.ScopeRead},
 	"POST /api/v1/quotes":                 {scope: user.ScopeQuotesWrite, roles: []auth.Role{auth.RoleEditor}},
 	"POST /api/v1/quotes/:id/versions":    {scope: user.ScopeQuotesWrite, roles: []auth.Role{auth.RoleEditor}},
 	"POST /api/v1/proposals":              {scope: user.ScopeQuotesWrite},

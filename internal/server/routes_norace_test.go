@@ -106,6 +106,7 @@ func TestRoutePolicies(t *testing.T) {
 		"GET /api/v1/own-hardware":            {want: want{401, 200, 200, 200, 200}},
 		"GET /api/v1/trials":                  {want: want{401, 200, 200, 200, 200}},
 		"POST /api/v1/compare":                {want: want{401, 422, 422, 422, 422}},
+		"POST /api/v1/quotes/extract":         {want: want{401, 422, 422, 422, 422}},
 		"POST /api/v1/quotes":                 {want: want{401, 403, 403, 422, 422}},
 		"POST /api/v1/quotes/:id/versions":    {path: "/api/v1/quotes/999999/versions", want: want{401, 403, 403, 404, 404}},
 		"POST /api/v1/proposals":              {want: want{401, 422, 422, 422, 422}},

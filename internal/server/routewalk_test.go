@@ -85,6 +85,7 @@ func walkCases() map[string]walkCase {
 		"POST /api/v1/verify/nvidia-smi": {path: p(func(a *testutil.App) string {
 			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
 		}), query: []string{"gpu_model"}, fields: []string{"text"}},
+		"POST /api/v1/quotes/extract": {fields: []string{"text"}},
 		"POST /api/v1/availability": {fields: []string{"attempted_at", "gpu_count", "obtained", "wait_minutes", "note", "quote_id",
 			"trial_id", "platform", "gpu_model"}},
 		"GET /availability":  {path: p(availabilityPath), query: []string{"platform", "gpu", "page"}},
@@ -575,7 +576,10 @@ func jsonWalkCases(t *testing.T) map[string]jsonWalkCase {
 			return jsonObject(t, rentBuyBody("200", "12"))
 		}),
 		"POST /api/v1/compare": fixed("/api/v1/compare", compare),
-		"POST /api/v1/quotes":  fixed("/api/v1/quotes", walkQuoteBody),
+		"POST /api/v1/quotes/extract": fixed("/api/v1/quotes/extract", func(*testutil.App) map[string]any {
+			return map[string]any{"text": "AutoDL RTX 4090 单卡：按量 ¥1.98/小时，按秒计费；包月 ¥1,150。"}
+		}),
+		"POST /api/v1/quotes": fixed("/api/v1/quotes", walkQuoteBody),
 		"POST /api/v1/quotes/:id/versions": func(a *testutil.App, _ string) (string, map[string]any) {
 			return "/api/v1/quotes/" + itoa(publishedQuote(a)) + "/versions", walkQuoteBody(a)
 		},
