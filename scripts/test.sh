@@ -16,7 +16,7 @@ mode=${1:-all}
 # builds' packages.
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 
-step() { printf '\n==> %s\n' "$*"; }
+step() { printf '\n==> %s (at %ds)\n' "$*" "$SECONDS"; }
 die() { printf 'make test: %s\n' "$*" >&2; exit 1; }
 
 # oaslint installs the two OpenAPI linters TestOpenAPILinters runs
@@ -121,8 +121,10 @@ go test -count=1 -timeout 30m -run "^(TestBrowser.*${norace_tests:+|$norace_test
 norace_pid=$!
 race_rc=0
 go test -race -count=1 -timeout 30m -skip '^TestBrowser' ./... || race_rc=$?
+echo "(the tests with -race ended at ${SECONDS}s)"
 vet_rc=0; wait "$vet_pid" || vet_rc=$?
 norace_rc=0; wait "$norace_pid" || norace_rc=$?
+echo "(the tests without -race ended by ${SECONDS}s)"
 step "go vet"
 cat "$logs/vet"
 step "the browser tests and *_norace_test.go, without -race"
@@ -130,3 +132,4 @@ cat "$logs/norace"
 ((vet_rc == 0)) || die "go vet failed"
 ((race_rc == 0)) || die "go test -race failed"
 ((norace_rc == 0)) || die "the tests without -race failed"
+echo "make test: everything passed in ${SECONDS}s"

@@ -95,6 +95,13 @@ func sharedBrowser(t testing.TB) context.Context {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("disable-default-apps", true),
+		// Tests run side by side in tabs of one browser: a tab that is not
+		// in front must not have its timers slowed or its renderer put to
+		// sleep, or every test waits on the others.
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-ipc-flooding-protection", true),
 		// Site isolation gives every test page its own renderer process; the
 		// tests load one site, loopback, and pay for the processes only.
 		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints,IsolateOrigins,site-per-process"),
