@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -49,16 +48,5 @@ func TestOwnerCommandsNameTheirVariables(t *testing.T) {
 // input.
 func runBare(t *testing.T, args, stdin string, env ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(bareEnv(), append([]string{"GPUQUOTE_RUN_MAIN=1", "GPUQUOTE_ARGS=" + args}, env...)...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	return runChild(t, bareEnv(), args, stdin, env...)
 }

@@ -32,8 +32,16 @@ func TestMain(m *testing.M) {
 // runMain runs main() with args and env in a child process.
 func runMain(t *testing.T, args string, env ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runChild(t, os.Environ(), args, "", env...)
+}
+
+// runChild runs main() with args in a child process whose environment is
+// base and env, with stdin as its input.
+func runChild(t *testing.T, base []string, args, stdin string, env ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), append([]string{"GPUQUOTE_RUN_MAIN=1", "GPUQUOTE_ARGS=" + args}, env...)...)
+	cmd.Env = append(base, append([]string{"GPUQUOTE_RUN_MAIN=1", "GPUQUOTE_ARGS=" + args}, env...)...)
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
