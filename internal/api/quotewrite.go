@@ -213,7 +213,7 @@ func apiReadQuoteBody(c echo.Context, extra map[string]writeShape) (w *writeValu
 				continue
 			}
 			for f, name := range line.Keys {
-				if !isLineField(name) {
+				if !quote.IsLineField(name) {
 					problems = append(problems, jsonbody.Problem{Path: jsonbody.Join(path, name), Kind: jsonbody.Unknown})
 					continue
 				}
@@ -240,15 +240,6 @@ func apiReadQuoteBody(c echo.Context, extra map[string]writeShape) (w *writeValu
 		}
 	}
 	return w, byID, refused(problems)
-}
-
-func isLineField(name string) bool {
-	for _, f := range quote.LineFields {
-		if f == name {
-			return true
-		}
-	}
-	return false
 }
 
 // apiReadQuote reads and checks a quote through quote.Read, the one

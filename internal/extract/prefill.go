@@ -84,12 +84,12 @@ func Prefill(r Result, current func(string) string, untouched func(field, value 
 			}
 			value = strconv.FormatInt(id, 10)
 		}
-		if _, ok := quote.FieldByName(field); !ok && !isLineField(field) {
+		if _, ok := quote.FieldByName(field); !ok && !quote.IsFormLineField(field) {
 			continue // not a field of the form
 		}
 		cur := strings.TrimSpace(current(field))
 		free := untouched(field, cur)
-		if item, _, isLine := strings.Cut(field, "."); isLine && isLineField(field) {
+		if item, _, isLine := strings.Cut(field, "."); isLine && quote.IsFormLineField(field) {
 			free = !lineTyped[item]
 		}
 		switch {
@@ -103,22 +103,4 @@ func Prefill(r Result, current func(string) string, untouched func(field, value 
 		}
 	}
 	return f
-}
-
-// isLineField reports whether field names a field of one of the twelve
-// lines ("<item>.<field>").
-func isLineField(field string) bool {
-	item, name, ok := strings.Cut(field, ".")
-	if !ok {
-		return false
-	}
-	if _, known := catalog.LookupItem(catalog.ItemKey(item)); !known {
-		return false
-	}
-	for _, n := range quote.LineFields {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }

@@ -130,14 +130,8 @@ func (s *Handlers) ProposalCreate(c echo.Context) error {
 // quote fields' problems; the message's and the file's are set on v).
 func (s *Handlers) readProposal(c echo.Context, values url.Values, v *web.ProposalFormView) (q quote.Quote,
 	file *store.NewAttachment, errs web.Errors, ok bool, err error) {
-	// A multipart form passes no input guard of its own (docs/RULES.md
-	// §16.4): its values are checked here, as the guard checks others.
-	for k, vs := range values {
-		for _, x := range append([]string{k}, vs...) {
-			if !server.StorableText(x) {
-				return quote.Quote{}, nil, nil, false, echo.NewHTTPError(http.StatusBadRequest).SetInternal(server.ErrUnstorableText)
-			}
-		}
+	if err := storableForm(values); err != nil {
+		return quote.Quote{}, nil, nil, false, err
 	}
 	refs, err := s.QuoteRefs(c.Request().Context())
 	if err != nil {
@@ -501,4 +495,18 @@ func (s *Handlers) AttachmentWithdraw(c echo.Context) error {
 		return err
 	}
 	return s.RedirectWithFlash(c, target, "ok", "proposal.flash.file_withdrawn")
+}
+
+// storableForm checks a multipart form's names and values: such a form
+// passes no input guard of its own (docs/RULES.md §16.4), so they are
+// checked here, as the guard checks others (400 otherwise).
+func storableForm(values url.Values) error {
+	for k, vs := range values {
+		for _, x := range append([]string{k}, vs...) {
+			if !server.StorableText(x) {
+				return echo.NewHTTPError(http.StatusBadRequest).SetInternal(server.ErrUnstorableText)
+			}
+		}
+	}
+	return nil
 }

@@ -69,12 +69,8 @@ func fileText(file *store.NewAttachment) (text, noteID string) {
 // what was read (200); a message that is missing (with no file text) or
 // too long is the message's problem (422). Nothing is stored.
 func (s *Handlers) readProposalForm(c echo.Context, values url.Values, v web.ProposalFormView) error {
-	for k, vs := range values {
-		for _, x := range append([]string{k}, vs...) {
-			if !server.StorableText(x) {
-				return echo.NewHTTPError(http.StatusBadRequest).SetInternal(server.ErrUnstorableText)
-			}
-		}
+	if err := storableForm(values); err != nil {
+		return err
 	}
 	file, msgProblem, fileProblem := readVendorWords(c, values)
 	text, noteID := fileText(file)

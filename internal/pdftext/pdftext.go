@@ -70,9 +70,10 @@ func Text(data []byte) (text string, err error) {
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n\n")
+			chars += 2
 		}
 		b.WriteString(page)
-		chars = utf8.RuneCountInString(b.String())
+		chars += utf8.RuneCountInString(page)
 	}
 	text = b.String()
 	if strings.TrimSpace(text) == "" {

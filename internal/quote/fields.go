@@ -1,7 +1,12 @@
 package quote
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/shopspring/decimal"
+
+	"gpuquote/internal/catalog"
 )
 
 // Kind is how a quote field is typed, read and shown.
@@ -121,6 +126,20 @@ var LineFields = []string{"status", "unit", "unit_price", "free_allowance", "not
 // Line bounds: a note's length; a line's prices and allowances have
 // PricePlaces places.
 const lineNoteMax = 500
+
+// IsLineField reports whether name is one of LineFields.
+func IsLineField(name string) bool { return slices.Contains(LineFields, name) }
+
+// IsFormLineField reports whether field names a field of one of the
+// twelve lines as forms and CSV columns do: "<item>.<field>".
+func IsFormLineField(field string) bool {
+	item, name, ok := strings.Cut(field, ".")
+	if !ok {
+		return false
+	}
+	_, known := catalog.LookupItem(catalog.ItemKey(item))
+	return known && IsLineField(name)
+}
 
 // FieldByName returns the field named name.
 func FieldByName(name string) (Field, bool) {
