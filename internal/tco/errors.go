@@ -158,6 +158,15 @@ const (
 	CodeQuoteIDNotMarket = "quote_id_not_market"
 )
 
+// Codes of the bill check (package billcheck, docs/RULES.md §23).
+const (
+	// CodeInvalidMonth: not a calendar month written YYYY-MM.
+	CodeInvalidMonth = "invalid_month"
+	// CodeUnknownBillItem: not a compute item, one of the twelve items or
+	// other (Value).
+	CodeUnknownBillItem = "unknown_bill_item"
+)
+
 // ErrorCodes lists every error code, for message-catalog checks.
 var ErrorCodes = []string{
 	CodeInvalidJSON, CodeBodyTooLarge, CodeTooDeep, CodeUnknownField, CodeDuplicateKey,
@@ -170,5 +179,5 @@ var ErrorCodes = []string{
 	CodePrecisionNotForTask, CodeNoPrice, CodeNoAllowedMode, CodePriceOnFreeLine,
 	CodeFXRateRequired, CodeFXRateNotOne, CodeDuplicateReference, CodeUnknownSource,
 	CodeQuoteIDNotMarket, CodeAllowanceNotAllowed, CodeCurrencyMismatch, CodeDecimalAsNumber,
-	CodeUnstorableText,
+	CodeUnstorableText, CodeInvalidMonth, CodeUnknownBillItem,
 }

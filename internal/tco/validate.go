@@ -410,7 +410,24 @@ func (v *validator) options(q Quote, o Options) {
 			}
 		}
 	}
-	if len(o.ReferencePrices) > MaxReferencePrices {
+	v.references(o.ReferencePrices)
+	if o.VRAMFloorGB.Valid {
+		v.positive("vram_floor_gb", o.VRAMFloorGB.Decimal, MaxVRAMGB, MaxPlaces)
+	}
+}
+
+// ValidateQuote checks a quote and reference prices alone, with the paths
+// and rules of Validate (the bill check prices a quote without a profile).
+func ValidateQuote(q Quote, refs []ReferencePrice) []FieldError {
+	v := &validator{}
+	v.quote(q)
+	v.references(refs)
+	return v.errs
+}
+
+// references checks the reference prices of an evaluation.
+func (v *validator) references(refs []ReferencePrice) {
+	if len(refs) > MaxReferencePrices {
 		v.add("reference_prices", CodeTooMany, "Max", strconv.Itoa(MaxReferencePrices))
 		return
 	}
@@ -419,7 +436,7 @@ func (v *validator) options(q Quote, o Options) {
 	// before the market's and the highest amount within a source
 	// (docs/RULES.md §3.6), so the engine refuses no duplicates; a request
 	// may send only one per item, unit, currency and source (package tcoapi).
-	for i, r := range o.ReferencePrices {
+	for i, r := range refs {
 		path := "reference_prices[" + strconv.Itoa(i) + "]"
 		idx := -1
 		if r.Item == "" {
@@ -453,8 +470,5 @@ func (v *validator) options(q Quote, o Options) {
 		default:
 			v.add(path+".source", CodeUnknownSource, "Value", echo(string(r.Source)))
 		}
-	}
-	if o.VRAMFloorGB.Valid {
-		v.positive("vram_floor_gb", o.VRAMFloorGB.Decimal, MaxVRAMGB, MaxPlaces)
 	}
 }
