@@ -21,24 +21,30 @@ const (
 	// QuoteReturned and QuotePublished go to the proposal's author.
 	QuoteReturned  Kind = "quote_returned"
 	QuotePublished Kind = "quote_published"
+	// BillOvercharged goes to the report's author and finance: a bill
+	// stored beside an approved report charges more than its quote.
+	BillOvercharged Kind = "bill_overcharged"
 )
 
 // Kinds are every kind, in a fixed order.
-var Kinds = []Kind{ReportSubmitted, ReportReturned, ReportApproved, QuoteProposed, QuoteReturned, QuotePublished}
+var Kinds = []Kind{ReportSubmitted, ReportReturned, ReportApproved, QuoteProposed, QuoteReturned, QuotePublished,
+	BillOvercharged}
 
-// Entity is what a kind of notice is about: "report" or "quote".
+// Entity is what a kind of notice is about: "report", "quote" or "bill".
 func (k Kind) Entity() string {
 	switch k {
 	case QuoteProposed, QuoteReturned, QuotePublished:
 		return "quote"
+	case BillOvercharged:
+		return "bill"
 	default:
 		return "report"
 	}
 }
 
-// Notice is one notice to add: its kind, the id of the report or quote it
-// is about, who acted (0 for the system), the actor's comment if any, and
-// when.
+// Notice is one notice to add: its kind, the id of the report, quote or
+// bill it is about, who acted (0 for the system), the actor's comment if
+// any, and when.
 type Notice struct {
 	Kind     Kind
 	EntityID int64

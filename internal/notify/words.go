@@ -2,12 +2,18 @@ package notify
 
 import (
 	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/money"
 )
 
 // About names what a notice is about, read with it: the report's number
-// and title, or the quote's platform, GPU model and count.
+// and title, or the quote's platform, GPU model and count; for a bill,
+// also its report's id, its month and what it overcharges in its
+// currency.
 type About struct {
 	ReportNumber string
 	ReportTitle  string
@@ -15,6 +21,12 @@ type About struct {
 	PlatformEN   string
 	GPU          string
 	GPUCount     int
+	// ReportID, BillMonth, BillOvercharge and BillCurrency are a bill's
+	// (entity "bill").
+	ReportID       int64
+	BillMonth      time.Time
+	BillOvercharge decimal.Decimal
+	BillCurrency   string
 }
 
 // Item is a stored notice with the names it is worded with (who acted and
@@ -24,18 +36,28 @@ type Item struct {
 	About About
 }
 
-// Path is where a notice leads, relative to the site: /reports/:id or
-// /quotes/:id (docs/RULES.md §18.4).
+// Path is where a notice leads, relative to the site: /reports/:id,
+// /quotes/:id or a bill's /reports/:report/bills/:id (docs/RULES.md
+// §18.4).
 func (it Item) Path() string {
 	id := strconv.FormatInt(it.EntityID, 10)
-	if it.Entity == "quote" {
+	switch it.Entity {
+	case "quote":
 		return "/quotes/" + id
+	case "bill":
+		return "/reports/" + strconv.FormatInt(it.About.ReportID, 10) + "/bills/" + id
 	}
 	return "/reports/" + id
 }
 
-// Label names the report or quote in tr's language.
+// Label names the report, quote or bill in tr's language.
 func Label(tr *i18n.Translator, it Item) string {
+	if it.Entity == "bill" {
+		if it.About.ReportNumber == "" {
+			return tr.T("notify.bill_gone", "ID", strconv.FormatInt(it.EntityID, 10))
+		}
+		return tr.T("notify.bill_label", "Month", billMonth(it), "Number", it.About.ReportNumber)
+	}
 	if it.Entity == "quote" {
 		platform := it.About.PlatformZH
 		if tr.Lang == i18n.EN && it.About.PlatformEN != "" || platform == "" {
@@ -61,7 +83,17 @@ func Actor(tr *i18n.Translator, it Item) string {
 }
 
 // Sentence says who did what to which report or quote, in tr's language
-// (docs/RULES.md §18.4); the comment, if any, is shown apart.
+// (docs/RULES.md §18.4); the comment, if any, is shown apart. A bill's
+// sentence says what the bill overcharges: "The 2026-11 bill of
+// R-2026-0003 overcharges 1.70 EUR."
 func Sentence(tr *i18n.Translator, it Item) string {
+	if it.Entity == "bill" {
+		return tr.T("notify.text."+string(it.Kind), "Actor", Actor(tr, it), "What", Label(tr, it),
+			"Month", billMonth(it), "Number", it.About.ReportNumber,
+			"Amount", money.Group(money.Fixed(it.About.BillOvercharge, 2)), "Currency", it.About.BillCurrency)
+	}
 	return tr.T("notify.text."+string(it.Kind), "Actor", Actor(tr, it), "What", Label(tr, it))
 }
+
+// billMonth is a bill's month as YYYY-MM.
+func billMonth(it Item) string { return it.About.BillMonth.Format("2006-01") }

@@ -13,14 +13,17 @@ import (
 )
 
 // notificationColumns are a notice with who acted and what it is about:
-// the report's number and title, or the quote's platform and GPU model.
+// the report's number and title, or the quote's platform and GPU model,
+// or the bill's report, month and overcharge.
 const notificationColumns = `n.id, n.user_id, n.kind, n.entity, n.entity_id, coalesce(n.actor_id, 0), coalesce(a.display_name, ''),
 	n.comment, n.created_at, n.read_at, coalesce(r.number, ''), coalesce(r.title, ''), coalesce(p.name_zh, ''), coalesce(p.name_en, ''),
-	coalesce(g.vendor || ' ' || g.name, ''), coalesce(q.gpu_count, 0)`
+	coalesce(g.vendor || ' ' || g.name, ''), coalesce(q.gpu_count, 0), coalesce(b.report_id, 0), coalesce(b.month, '0001-01-01'::date),
+	coalesce(b.overcharge_total, 0), coalesce(b.currency, '')`
 
 const notificationFrom = ` FROM notifications n
 	LEFT JOIN users a ON a.id = n.actor_id
-	LEFT JOIN reports r ON n.entity = 'report' AND r.id = n.entity_id
+	LEFT JOIN bills b ON n.entity = 'bill' AND b.id = n.entity_id
+	LEFT JOIN reports r ON r.id = CASE n.entity WHEN 'report' THEN n.entity_id WHEN 'bill' THEN b.report_id END
 	LEFT JOIN quotes q ON n.entity = 'quote' AND q.id = n.entity_id
 	LEFT JOIN platforms p ON p.id = q.platform_id
 	LEFT JOIN gpu_models g ON g.id = q.gpu_model_id`
@@ -30,7 +33,8 @@ func scanNotification(row pgx.Row, extra ...any) (notify.Item, error) {
 	var kind string
 	dest := append([]any{&it.ID, &it.UserID, &kind, &it.Entity, &it.EntityID, &it.ActorID, &it.ActorName,
 		&it.Comment, &it.CreatedAt, &it.ReadAt, &it.About.ReportNumber, &it.About.ReportTitle, &it.About.PlatformZH,
-		&it.About.PlatformEN, &it.About.GPU, &it.About.GPUCount}, extra...)
+		&it.About.PlatformEN, &it.About.GPU, &it.About.GPUCount, &it.About.ReportID, &it.About.BillMonth,
+		&it.About.BillOvercharge, &it.About.BillCurrency}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return notify.Item{}, err
 	}
