@@ -4,6 +4,7 @@
 package bill
 
 import (
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -123,3 +124,14 @@ const (
 	MappingSKU         = "sku"
 	MappingDescription = "description"
 )
+
+// StoreRoles are the roles that may store a bill beside any approved
+// report; anyone else only beside a report they wrote.
+var StoreRoles = []string{"finance", "admin"}
+
+// MayStore reports whether user userID, of role role, may store a bill
+// beside an approved report written by authorID: its author, finance or
+// an admin.
+func MayStore(userID int64, role string, authorID int64) bool {
+	return userID != 0 && (userID == authorID || slices.Contains(StoreRoles, role))
+}

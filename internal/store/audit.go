@@ -30,6 +30,7 @@ var AuditActions = []string{
 	ActionAPITokenCreate, ActionAPITokenRevoke,
 	ActionOwnOptionCreate, ActionOwnOptionVersion, ActionOwnOptionArchive, ActionElectricityPriceCreate,
 	ActionAvailabilityCreate,
+	ActionBillCreate, ActionBillMappingSave, ActionBillMappingDelete,
 }
 
 // AuditEntities lists every kind of object the audit log records (its
@@ -37,7 +38,7 @@ var AuditActions = []string{
 var AuditEntities = []string{
 	"user", "login", "fx_rate", "platform", "gpu_model", "quote", "reference_price",
 	"usage_profile", "trial", "report", "api_token", "own_option", "electricity_price",
-	"availability_record", "catalog_import",
+	"availability_record", "catalog_import", "bill", "bill_mapping",
 }
 
 // IsAuditAction reports whether a is one of AuditActions.
