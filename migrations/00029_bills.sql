@@ -121,7 +121,9 @@ CREATE TRIGGER bills_insert_guard BEFORE INSERT ON bills
 -- +goose StatementBegin
 -- Lines are added by the transaction that adds their bill: a row's xmin is
 -- the id of the transaction that inserted it, and a bill row is never
--- updated (so its xmin never changes).
+-- updated (so its xmin never changes). Both are added outside savepoints
+-- (a row added in one carries the subtransaction's id, and is refused
+-- here: the safe side).
 CREATE FUNCTION bill_lines_insert_guard() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
