@@ -193,6 +193,9 @@ type ReportView struct {
 	ReportCurrency  string
 	QuoteCount      int
 
+	// Bills are the report's bills by month (docs/RULES.md §23.8).
+	Bills BillsSection
+
 	PreviousRevision *ReportLink
 	NextRevision     *ReportLink
 	RecomputedFrom   *ReportLink

@@ -76,8 +76,14 @@ func (i Item) Mode() catalog.Mode {
 	return ""
 }
 
-// LabelID is the message ID of the item's name.
-func (i Item) LabelID() string { return "bill.item." + string(i) }
+// LabelID is the message ID of the item's name: a line of the twelve is
+// named as everywhere else.
+func (i Item) LabelID() string {
+	if i.Compute() || i == ItemOther {
+		return "bill.item." + string(i)
+	}
+	return "item." + string(i)
+}
 
 // Verdict names what a bill line is, against the quote.
 type Verdict string

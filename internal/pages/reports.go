@@ -163,6 +163,9 @@ func (s *Handlers) renderReport(c echo.Context, status int, r report.Report, sna
 		v = v.WithRecomputedFrom(server.Translator(c), src, old, snap)
 	}
 
+	if v.Bills, err = s.reportBills(c, r, snap); err != nil {
+		return err
+	}
 	s.reportFrozenParts(c, r.ID, snap, &v)
 	v.Timeline = web.ReportTimeline(server.Translator(c), events, r.ID)
 	v.Page = s.Page(c, "report.page.title")

@@ -11,6 +11,7 @@ import (
 
 	"gpuquote/internal/api"
 	"gpuquote/internal/auth"
+	"gpuquote/internal/billfile"
 	"gpuquote/internal/jsonbody"
 	"gpuquote/internal/pages"
 	"gpuquote/internal/proposal"
@@ -59,6 +60,13 @@ var proposalUpload = &server.Upload{File: "vendor_file", MaxFile: proposal.MaxFi
 // (skycatalog.MaxBytes) and the form around it; catalogUpload reads the
 // file as it arrives, keeping at most that much (docs/RULES.md §7.7).
 const catalogBodyLimit = skycatalog.MaxBytes + 1<<20
+
+// billBodyLimit bounds the bill form: a file of billfile.MaxBytes, or the
+// same file carried back in base64 with the answers to its unmapped SKUs,
+// and the typed rows.
+const billBodyLimit = billfile.MaxBytes*2 + 1<<20
+
+var billUpload = &server.Upload{File: "file", MaxFile: billfile.MaxBytes}
 
 var catalogUpload = &server.Upload{File: skycatalog.FieldFile, MaxFile: skycatalog.MaxBytes}
 
@@ -305,6 +313,17 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/reports/:id/recompute", Policy: auth.AnyUser, Handler: p.ReportRecompute},
 		{Method: http.MethodPost, Path: "/reports/:id/retitle", Policy: auth.AnyUser, Handler: p.ReportRetitle},
 		{Method: http.MethodPost, Path: "/reports/:id/delete", Policy: auth.AnyUser, Handler: p.ReportDelete},
+		// Bills checked against the quote an approved report relied on
+		// (docs/RULES.md §23.8): the handlers admit the report's author,
+		// finance and admins, as the store does again.
+		{Method: http.MethodGet, Path: "/reports/:id/bills/new", Policy: auth.AnyUser, Handler: p.BillNewForm},
+		{Method: http.MethodPost, Path: "/reports/:id/bills", Policy: auth.AnyUser, Handler: p.BillCreate, BodyLimit: billBodyLimit,
+			Upload: billUpload},
+		{Method: http.MethodGet, Path: "/reports/:id/bills/:bill", Policy: auth.AnyUser, Handler: p.BillShow},
+		{Method: http.MethodGet, Path: "/reports/:id/bills/:bill/letter", Policy: auth.AnyUser, Handler: p.BillLetter},
+		{Method: http.MethodGet, Path: "/reports/:id/bills/:bill/export.csv", Policy: auth.AnyUser, Handler: p.BillExportCSV},
+		{Method: http.MethodGet, Path: "/reports/:id/bills/:bill/export.xlsx", Policy: auth.AnyUser, Handler: p.BillExportXLSX},
+		{Method: http.MethodGet, Path: "/reports/:id/bills/:bill/focus.csv", Policy: auth.AnyUser, Handler: p.BillExportFOCUS},
 
 		// Administration.
 		{Method: http.MethodGet, Path: "/admin/users", Policy: admin, Handler: p.AdminUsers},

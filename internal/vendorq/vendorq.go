@@ -561,3 +561,12 @@ func Frozen(r report.Row) []Group {
 	}
 	return out
 }
+
+// UnconfirmedQuestion is the question about hidden-cost item k that an
+// open line asks: whether it is billed, and at what price, unit and free
+// allowance. The bill check shows it beside a hidden cost that appeared
+// (docs/RULES.md §23.10): the question that would have caught it.
+func UnconfirmedQuestion(k catalog.ItemKey) Question {
+	it, _ := catalog.LookupItem(k)
+	return lineQuestion(it, quote.Line{Item: string(k), Status: string(catalog.StatusUnconfirmed)}, Context{})
+}
