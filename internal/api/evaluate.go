@@ -41,3 +41,10 @@ func engineAPI[R any](s *Handlers, c echo.Context, run func([]byte, tcoapi.FXLoo
 // naming every bad field, messages in the request's language, exactly as
 // the evaluation API answers. It stores nothing.
 func (s *Handlers) RentVsBuy(c echo.Context) error { return engineAPI(s, c, tcoapi.RentVsBuy) }
+
+// BillCheck is POST /api/v1/bills/check (docs/RULES.md §23): a vendor's
+// bill for one month priced again by its quote's rules, line by line, 200
+// with the verdicts and totals, or 422 naming every bad field, messages in
+// the request's language, exactly as the evaluation API answers. It stores
+// nothing.
+func (s *Handlers) BillCheck(c echo.Context) error { return engineAPI(s, c, tcoapi.BillCheck) }

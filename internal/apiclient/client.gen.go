@@ -36,6 +36,162 @@ func (e AvailabilityStatsDays) Valid() bool {
 	}
 }
 
+// Defines values for BillCheckLineItem.
+const (
+	BillCheckLineItemBandwidth         BillCheckLineItem = "bandwidth"
+	BillCheckLineItemBundledAddon      BillCheckLineItem = "bundled_addon"
+	BillCheckLineItemComputeHourly     BillCheckLineItem = "compute_hourly"
+	BillCheckLineItemComputeMonthly    BillCheckLineItem = "compute_monthly"
+	BillCheckLineItemComputeSpot       BillCheckLineItem = "compute_spot"
+	BillCheckLineItemComputeYearly     BillCheckLineItem = "compute_yearly"
+	BillCheckLineItemDataDisk          BillCheckLineItem = "data_disk"
+	BillCheckLineItemDataMigration     BillCheckLineItem = "data_migration"
+	BillCheckLineItemEgress            BillCheckLineItem = "egress"
+	BillCheckLineItemImage             BillCheckLineItem = "image"
+	BillCheckLineItemObjectStorage     BillCheckLineItem = "object_storage"
+	BillCheckLineItemOther             BillCheckLineItem = "other"
+	BillCheckLineItemPublicIp          BillCheckLineItem = "public_ip"
+	BillCheckLineItemSnapshot          BillCheckLineItem = "snapshot"
+	BillCheckLineItemStartStopSchedule BillCheckLineItem = "start_stop_schedule"
+	BillCheckLineItemStoppedRetention  BillCheckLineItem = "stopped_retention"
+	BillCheckLineItemSystemDisk        BillCheckLineItem = "system_disk"
+)
+
+// Valid indicates whether the value is a known member of the BillCheckLineItem enum.
+func (e BillCheckLineItem) Valid() bool {
+	switch e {
+	case BillCheckLineItemBandwidth:
+		return true
+	case BillCheckLineItemBundledAddon:
+		return true
+	case BillCheckLineItemComputeHourly:
+		return true
+	case BillCheckLineItemComputeMonthly:
+		return true
+	case BillCheckLineItemComputeSpot:
+		return true
+	case BillCheckLineItemComputeYearly:
+		return true
+	case BillCheckLineItemDataDisk:
+		return true
+	case BillCheckLineItemDataMigration:
+		return true
+	case BillCheckLineItemEgress:
+		return true
+	case BillCheckLineItemImage:
+		return true
+	case BillCheckLineItemObjectStorage:
+		return true
+	case BillCheckLineItemOther:
+		return true
+	case BillCheckLineItemPublicIp:
+		return true
+	case BillCheckLineItemSnapshot:
+		return true
+	case BillCheckLineItemStartStopSchedule:
+		return true
+	case BillCheckLineItemStoppedRetention:
+		return true
+	case BillCheckLineItemSystemDisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BillCheckResultLineItem.
+const (
+	BillCheckResultLineItemBandwidth         BillCheckResultLineItem = "bandwidth"
+	BillCheckResultLineItemBundledAddon      BillCheckResultLineItem = "bundled_addon"
+	BillCheckResultLineItemComputeHourly     BillCheckResultLineItem = "compute_hourly"
+	BillCheckResultLineItemComputeMonthly    BillCheckResultLineItem = "compute_monthly"
+	BillCheckResultLineItemComputeSpot       BillCheckResultLineItem = "compute_spot"
+	BillCheckResultLineItemComputeYearly     BillCheckResultLineItem = "compute_yearly"
+	BillCheckResultLineItemDataDisk          BillCheckResultLineItem = "data_disk"
+	BillCheckResultLineItemDataMigration     BillCheckResultLineItem = "data_migration"
+	BillCheckResultLineItemEgress            BillCheckResultLineItem = "egress"
+	BillCheckResultLineItemImage             BillCheckResultLineItem = "image"
+	BillCheckResultLineItemObjectStorage     BillCheckResultLineItem = "object_storage"
+	BillCheckResultLineItemOther             BillCheckResultLineItem = "other"
+	BillCheckResultLineItemPublicIp          BillCheckResultLineItem = "public_ip"
+	BillCheckResultLineItemSnapshot          BillCheckResultLineItem = "snapshot"
+	BillCheckResultLineItemStartStopSchedule BillCheckResultLineItem = "start_stop_schedule"
+	BillCheckResultLineItemStoppedRetention  BillCheckResultLineItem = "stopped_retention"
+	BillCheckResultLineItemSystemDisk        BillCheckResultLineItem = "system_disk"
+)
+
+// Valid indicates whether the value is a known member of the BillCheckResultLineItem enum.
+func (e BillCheckResultLineItem) Valid() bool {
+	switch e {
+	case BillCheckResultLineItemBandwidth:
+		return true
+	case BillCheckResultLineItemBundledAddon:
+		return true
+	case BillCheckResultLineItemComputeHourly:
+		return true
+	case BillCheckResultLineItemComputeMonthly:
+		return true
+	case BillCheckResultLineItemComputeSpot:
+		return true
+	case BillCheckResultLineItemComputeYearly:
+		return true
+	case BillCheckResultLineItemDataDisk:
+		return true
+	case BillCheckResultLineItemDataMigration:
+		return true
+	case BillCheckResultLineItemEgress:
+		return true
+	case BillCheckResultLineItemImage:
+		return true
+	case BillCheckResultLineItemObjectStorage:
+		return true
+	case BillCheckResultLineItemOther:
+		return true
+	case BillCheckResultLineItemPublicIp:
+		return true
+	case BillCheckResultLineItemSnapshot:
+		return true
+	case BillCheckResultLineItemStartStopSchedule:
+		return true
+	case BillCheckResultLineItemStoppedRetention:
+		return true
+	case BillCheckResultLineItemSystemDisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BillCheckResultLineVerdict.
+const (
+	ChargedThoughIncluded BillCheckResultLineVerdict = "charged_though_included"
+	HiddenCostAppeared    BillCheckResultLineVerdict = "hidden_cost_appeared"
+	Match                 BillCheckResultLineVerdict = "match"
+	NotInQuote            BillCheckResultLineVerdict = "not_in_quote"
+	Overcharged           BillCheckResultLineVerdict = "overcharged"
+	Undercharged          BillCheckResultLineVerdict = "undercharged"
+)
+
+// Valid indicates whether the value is a known member of the BillCheckResultLineVerdict enum.
+func (e BillCheckResultLineVerdict) Valid() bool {
+	switch e {
+	case ChargedThoughIncluded:
+		return true
+	case HiddenCostAppeared:
+		return true
+	case Match:
+		return true
+	case NotInQuote:
+		return true
+	case Overcharged:
+		return true
+	case Undercharged:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CompareProfileBetweenRuns.
 const (
 	CompareProfileBetweenRunsKeepStopped CompareProfileBetweenRuns = "keep_stopped"
@@ -1870,6 +2026,132 @@ type AvailabilityStats struct {
 
 // AvailabilityStatsDays defines model for AvailabilityStats.Days.
 type AvailabilityStatsDays int
+
+// BillCheckBill The bill: its month, currency, tax basis, the instances billed and its lines in the bill's order.
+type BillCheckBill struct {
+	// Currency The ISO 4217 code of every amount of the bill.
+	Currency string `json:"currency"`
+
+	// Instances The instances billed, N (default 1). A JSON integer.
+	Instances *int            `json:"instances,omitempty"`
+	Lines     []BillCheckLine `json:"lines"`
+
+	// Month The billed calendar month, YYYY-MM.
+	//
+	// Examples: 2026-11
+	Month string `json:"month"`
+
+	// PricesIncludeTax Whether the bill's amounts include tax; the quote's prices are put on the same basis.
+	PricesIncludeTax bool `json:"prices_include_tax"`
+}
+
+// BillCheckLine One line of the bill.
+type BillCheckLine struct {
+	// Amount A decimal written as a JSON string, such as "0.471" (no exponent, no sign but a leading minus, no spaces); never a JSON number.
+	//
+	// Examples: 0.471
+	Amount TCODecimalInput `json:"amount"`
+
+	// Description The vendor's text for the line.
+	Description *string `json:"description,omitempty"`
+
+	// Item What the line charges for: a compute item (hours, months or years of instances), one of the twelve hidden-cost items, or other.
+	Item BillCheckLineItem `json:"item"`
+
+	// Quantity A decimal written as a JSON string, such as "0.471" (no exponent, no sign but a leading minus, no spaces); never a JSON number.
+	//
+	// Examples: 0.471
+	Quantity TCODecimalInput `json:"quantity"`
+}
+
+// BillCheckLineItem What the line charges for: a compute item (hours, months or years of instances), one of the twelve hidden-cost items, or other.
+type BillCheckLineItem string
+
+// BillCheckRequest A quote exactly as evaluateTCO takes it, a vendor's bill for one calendar month, and optionally the rate from the quote's currency into the bill's and reference prices (in the quote's currency unless named) for unconfirmed lines. Unknown fields are refused.
+type BillCheckRequest struct {
+	// Bill The bill: its month, currency, tax basis, the instances billed and its lines in the bill's order.
+	Bill BillCheckBill `json:"bill"`
+
+	// FxRate A decimal written as a JSON string, such as "0.471" (no exponent, no sign but a leading minus, no spaces); never a JSON number.
+	//
+	// Examples: 0.471
+	FxRate *TCODecimalInput `json:"fx_rate,omitempty"`
+
+	// Quote The quote's terms, as on the quote form.
+	Quote           TCOQuote             `json:"quote"`
+	ReferencePrices *[]TCOReferencePrice `json:"reference_prices,omitempty"`
+}
+
+// BillCheckResult The checked bill in its currency: money with at least 2 decimals (more where the billed amount has more), quantities, allowances and the rate exact; a figure that does not exist is null.
+type BillCheckResult struct {
+	// BilledTotal An exact decimal, written as a string.
+	//
+	// Examples: 0.471
+	BilledTotal Decimal  `json:"billed_total"`
+	Currency    Currency `json:"currency"`
+	Days        int      `json:"days"`
+
+	// ExpectedTotal An exact decimal, written as a string.
+	//
+	// Examples: 0.471
+	ExpectedTotal Decimal `json:"expected_total"`
+
+	// FxRate An exact decimal, written as a string.
+	//
+	// Examples: 0.471
+	FxRate Decimal               `json:"fx_rate"`
+	Lines  []BillCheckResultLine `json:"lines"`
+	Month  string                `json:"month"`
+
+	// OverchargeTotal An exact decimal, written as a string.
+	//
+	// Examples: 0.471
+	OverchargeTotal Decimal `json:"overcharge_total"`
+
+	// UnderchargeTotal An exact decimal, written as a string.
+	//
+	// Examples: 0.471
+	UnderchargeTotal Decimal `json:"undercharge_total"`
+
+	// UnquotedTotal An exact decimal, written as a string.
+	//
+	// Examples: 0.471
+	UnquotedTotal Decimal `json:"unquoted_total"`
+}
+
+// BillCheckResultLine One checked line. expected is null where the quote does not price the line (an unconfirmed line, or one not in the quote); allowance where its rule has no free allowance; variance where nothing is expected; reference_expected unless a reference price prices an unconfirmed line.
+type BillCheckResultLine struct {
+	// Allowance An exact decimal as a string, or null when not given.
+	Allowance *NullableDecimal `json:"allowance"`
+
+	// Billed An exact decimal, written as a string.
+	//
+	// Examples: 0.471
+	Billed      Decimal `json:"billed"`
+	Description *string `json:"description"`
+
+	// Expected An exact decimal as a string, or null when not given.
+	Expected *NullableDecimal        `json:"expected"`
+	Item     BillCheckResultLineItem `json:"item"`
+
+	// Quantity An exact decimal, written as a string.
+	//
+	// Examples: 0.471
+	Quantity Decimal `json:"quantity"`
+
+	// ReferenceExpected An exact decimal as a string, or null when not given.
+	ReferenceExpected *NullableDecimal `json:"reference_expected"`
+
+	// Variance An exact decimal as a string, or null when not given.
+	Variance *NullableDecimal           `json:"variance"`
+	Verdict  BillCheckResultLineVerdict `json:"verdict"`
+}
+
+// BillCheckResultLineItem defines model for BillCheckResultLine.Item.
+type BillCheckResultLineItem string
+
+// BillCheckResultLineVerdict defines model for BillCheckResultLine.Verdict.
+type BillCheckResultLineVerdict string
 
 // CompareProfile A usage profile (docs/RULES.md §2.1): the compare page's profile fields; decimals as strings.
 type CompareProfile struct {
@@ -4430,6 +4712,12 @@ type RecordAvailabilityParams struct {
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
+// CheckBillParams defines parameters for CheckBill.
+type CheckBillParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
 // CompareParams defines parameters for Compare.
 type CompareParams struct {
 	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
@@ -4834,6 +5122,9 @@ type UploadNvidiaSMIParams struct {
 // RecordAvailabilityJSONRequestBody defines body for RecordAvailability for application/json ContentType.
 type RecordAvailabilityJSONRequestBody = AvailRequest
 
+// CheckBillJSONRequestBody defines body for CheckBill for application/json ContentType.
+type CheckBillJSONRequestBody = BillCheckRequest
+
 // CompareJSONRequestBody defines body for Compare for application/json ContentType.
 type CompareJSONRequestBody = CompareRequest
 
@@ -4994,6 +5285,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/availability (the `RecordAvailability` operationId).
 	RecordAvailability(ctx context.Context, params *RecordAvailabilityParams, body RecordAvailabilityJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CheckBillWithBody Check a vendor's bill for one month against the quote it was rented under.
+	//
+	// Open to everyone, rate-limited per client address; stores nothing. Each bill line is priced again by the quote's rules (its unit, price, free allowance over the month's days and instances, tax basis and currency) and given a verdict: match (within 0.01), overcharged, undercharged, charged_though_included, hidden_cost_appeared (an unconfirmed line billed) or not_in_quote. When fx_rate is omitted and the currencies differ, the server's exchange rate in force on the month's last day is used. Every bad field is named at once (422), each at its JSON path (bill.lines[3].amount).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/bills/check (the `CheckBill` operationId).
+	CheckBillWithBody(ctx context.Context, params *CheckBillParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CheckBill Check a vendor's bill for one month against the quote it was rented under.
+	//
+	// Open to everyone, rate-limited per client address; stores nothing. Each bill line is priced again by the quote's rules (its unit, price, free allowance over the month's days and instances, tax basis and currency) and given a verdict: match (within 0.01), overcharged, undercharged, charged_though_included, hidden_cost_appeared (an unconfirmed line billed) or not_in_quote. When fx_rate is omitted and the currencies differ, the server's exchange rate in force on the month's last day is used. Every bad field is named at once (422), each at its JSON path (bill.lines[3].amount).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/bills/check (the `CheckBill` operationId).
+	CheckBill(ctx context.Context, params *CheckBillParams, body CheckBillJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CompareWithBody Compare quotes (and own hardware) for a usage profile, with the figures the compare page shows; stores nothing.
 	//
@@ -5473,6 +5782,44 @@ func (c *Client) RecordAvailabilityWithBody(ctx context.Context, params *RecordA
 // Corresponds with POST /api/v1/availability (the `RecordAvailability` operationId).
 func (c *Client) RecordAvailability(ctx context.Context, params *RecordAvailabilityParams, body RecordAvailabilityJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRecordAvailabilityRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CheckBillWithBody Check a vendor's bill for one month against the quote it was rented under.
+//
+// Open to everyone, rate-limited per client address; stores nothing. Each bill line is priced again by the quote's rules (its unit, price, free allowance over the month's days and instances, tax basis and currency) and given a verdict: match (within 0.01), overcharged, undercharged, charged_though_included, hidden_cost_appeared (an unconfirmed line billed) or not_in_quote. When fx_rate is omitted and the currencies differ, the server's exchange rate in force on the month's last day is used. Every bad field is named at once (422), each at its JSON path (bill.lines[3].amount).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/bills/check (the `CheckBill` operationId).
+func (c *Client) CheckBillWithBody(ctx context.Context, params *CheckBillParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCheckBillRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CheckBill Check a vendor's bill for one month against the quote it was rented under.
+//
+// Open to everyone, rate-limited per client address; stores nothing. Each bill line is priced again by the quote's rules (its unit, price, free allowance over the month's days and instances, tax basis and currency) and given a verdict: match (within 0.01), overcharged, undercharged, charged_though_included, hidden_cost_appeared (an unconfirmed line billed) or not_in_quote. When fx_rate is omitted and the currencies differ, the server's exchange rate in force on the month's last day is used. Every bad field is named at once (422), each at its JSON path (bill.lines[3].amount).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/bills/check (the `CheckBill` operationId).
+func (c *Client) CheckBill(ctx context.Context, params *CheckBillParams, body CheckBillJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCheckBillRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6669,6 +7016,61 @@ func NewRecordAvailabilityRequestWithBody(server string, params *RecordAvailabil
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/availability")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewCheckBillRequest calls the generic CheckBill builder with application/json body
+func NewCheckBillRequest(server string, params *CheckBillParams, body CheckBillJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCheckBillRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCheckBillRequestWithBody constructs an http.Request for the CheckBill method, with any body, and a specified content type
+func NewCheckBillRequestWithBody(server string, params *CheckBillParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/bills/check")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -9318,6 +9720,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/availability (the `RecordAvailability` operationId).
 	RecordAvailabilityWithResponse(ctx context.Context, params *RecordAvailabilityParams, body RecordAvailabilityJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordAvailabilityResponse, error)
 
+	// CheckBillWithBodyWithResponse Check a vendor's bill for one month against the quote it was rented under.
+	//
+	// Open to everyone, rate-limited per client address; stores nothing. Each bill line is priced again by the quote's rules (its unit, price, free allowance over the month's days and instances, tax basis and currency) and given a verdict: match (within 0.01), overcharged, undercharged, charged_though_included, hidden_cost_appeared (an unconfirmed line billed) or not_in_quote. When fx_rate is omitted and the currencies differ, the server's exchange rate in force on the month's last day is used. Every bad field is named at once (422), each at its JSON path (bill.lines[3].amount).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/bills/check (the `CheckBill` operationId).
+	CheckBillWithBodyWithResponse(ctx context.Context, params *CheckBillParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CheckBillResponse, error)
+
+	// CheckBillWithResponse Check a vendor's bill for one month against the quote it was rented under.
+	//
+	// Open to everyone, rate-limited per client address; stores nothing. Each bill line is priced again by the quote's rules (its unit, price, free allowance over the month's days and instances, tax basis and currency) and given a verdict: match (within 0.01), overcharged, undercharged, charged_though_included, hidden_cost_appeared (an unconfirmed line billed) or not_in_quote. When fx_rate is omitted and the currencies differ, the server's exchange rate in force on the month's last day is used. Every bad field is named at once (422), each at its JSON path (bill.lines[3].amount).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/bills/check (the `CheckBill` operationId).
+	CheckBillWithResponse(ctx context.Context, params *CheckBillParams, body CheckBillJSONRequestBody, reqEditors ...RequestEditorFn) (*CheckBillResponse, error)
+
 	// CompareWithBodyWithResponse Compare quotes (and own hardware) for a usage profile, with the figures the compare page shows; stores nothing.
 	//
 	// Takes the compare page's state as JSON and answers the comparison frozen exactly as a saved report stores it. Stores nothing, so the read scope suffices. Own-hardware options are priced only where the caller may read them. Where the page silently drops what it cannot use, the API answers 422 naming each problem.
@@ -10049,6 +10469,82 @@ func (r RecordAvailabilityResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RecordAvailabilityResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CheckBillResponse429Headers the declared response headers of an HTTP 429 response for CheckBill
+type CheckBillResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CheckBillResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BillCheckResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CheckBillResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CheckBillResponse) GetJSON200() *BillCheckResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CheckBillResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CheckBillResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CheckBillResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CheckBillResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CheckBillResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CheckBillResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CheckBillResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CheckBillResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12784,6 +13280,36 @@ func (c *ClientWithResponses) RecordAvailabilityWithResponse(ctx context.Context
 	return ParseRecordAvailabilityResponse(rsp)
 }
 
+// CheckBillWithBodyWithResponse Check a vendor's bill for one month against the quote it was rented under.
+//
+// Open to everyone, rate-limited per client address; stores nothing. Each bill line is priced again by the quote's rules (its unit, price, free allowance over the month's days and instances, tax basis and currency) and given a verdict: match (within 0.01), overcharged, undercharged, charged_though_included, hidden_cost_appeared (an unconfirmed line billed) or not_in_quote. When fx_rate is omitted and the currencies differ, the server's exchange rate in force on the month's last day is used. Every bad field is named at once (422), each at its JSON path (bill.lines[3].amount).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/bills/check (the `CheckBill` operationId).
+func (c *ClientWithResponses) CheckBillWithBodyWithResponse(ctx context.Context, params *CheckBillParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CheckBillResponse, error) {
+	rsp, err := c.CheckBillWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCheckBillResponse(rsp)
+}
+
+// CheckBillWithResponse Check a vendor's bill for one month against the quote it was rented under.
+//
+// Open to everyone, rate-limited per client address; stores nothing. Each bill line is priced again by the quote's rules (its unit, price, free allowance over the month's days and instances, tax basis and currency) and given a verdict: match (within 0.01), overcharged, undercharged, charged_though_included, hidden_cost_appeared (an unconfirmed line billed) or not_in_quote. When fx_rate is omitted and the currencies differ, the server's exchange rate in force on the month's last day is used. Every bad field is named at once (422), each at its JSON path (bill.lines[3].amount).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/bills/check (the `CheckBill` operationId).
+func (c *ClientWithResponses) CheckBillWithResponse(ctx context.Context, params *CheckBillParams, body CheckBillJSONRequestBody, reqEditors ...RequestEditorFn) (*CheckBillResponse, error) {
+	rsp, err := c.CheckBill(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCheckBillResponse(rsp)
+}
+
 // CompareWithBodyWithResponse Compare quotes (and own hardware) for a usage profile, with the figures the compare page shows; stores nothing.
 //
 // Takes the compare page's state as JSON and answers the comparison frozen exactly as a saved report stores it. Stores nothing, so the read scope suffices. Own-hardware options are priced only where the caller may read them. Where the page silently drops what it cannot use, the API answers 422 naming each problem.
@@ -13767,6 +14293,73 @@ func ParseRecordAvailabilityResponse(rsp *http.Response) (*RecordAvailabilityRes
 		}
 		response.JSONDefault = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseCheckBillResponse parses an HTTP response from a CheckBillWithResponse call
+func ParseCheckBillResponse(rsp *http.Response) (*CheckBillResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CheckBillResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BillCheckResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CheckBillResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -127,6 +127,7 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/calculator", Policy: auth.Public, Handler: p.Calculate, Limited: true},
 		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.Evaluate, Limited: true, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/tco/rent-vs-buy", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.RentVsBuy, Limited: true, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/bills/check", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.BillCheck, Limited: true, BodyLimit: apiBodyLimit},
 
 		// The data API (docs/RULES.md §19, docs/API.md): a token acts as its
 		// user within its scopes; a browser session may call it too (writes

@@ -140,6 +140,18 @@ func TestGeneratedClientJourney(t *testing.T) {
 		t.Fatalf("rent vs buy: %v %d %s", err, rentBuy.StatusCode(), rentBuy.Body)
 	}
 
+	// A month's bill checked against its quote (golden bill 3, billed
+	// without the tax): the instances an integer, the verdict an enum.
+	cny, instancesBilled := "CNY", 1
+	bill, err := analyst.CheckBillWithResponse(ctx, &apiclient.CheckBillParams{AcceptLanguage: &en}, apiclient.BillCheckRequest{
+		Quote: apiclient.TCOQuote{GpuCount: 1, PricesIncludeTax: false, TaxRate: ptr("0.06"), Currency: &cny, Monthly: ptr("3000")},
+		Bill: apiclient.BillCheckBill{Month: "2026-11", Currency: "CNY", PricesIncludeTax: true, Instances: &instancesBilled,
+			Lines: []apiclient.BillCheckLine{{Item: apiclient.BillCheckLineItemComputeMonthly, Quantity: "1", Amount: "3000.00"}}}})
+	if err != nil || bill.JSON200 == nil || len(bill.JSON200.Lines) != 1 ||
+		bill.JSON200.Lines[0].Verdict != "undercharged" || bill.JSON200.UnderchargeTotal != "-180.00" {
+		t.Fatalf("bill check: %v %d %s", err, bill.StatusCode(), bill.Body)
+	}
+
 	// Saved as a report, submitted, downloaded; finance approves.
 	saved, err := analyst.CreateReportWithResponse(ctx, &apiclient.CreateReportParams{}, apiclient.ReportCreateRequest{
 		Title: "Journey", Profile: &profile, Quotes: &[]int64{a, b}, ReportCurrency: &eur})

@@ -79,7 +79,7 @@ func TestTCOAPITakesWhatItDescribes(t *testing.T) {
 		t.Fatal(err)
 	}
 	app := testutil.NewApp(t)
-	for _, path := range []string{"/api/v1/tco/evaluate", "/api/v1/tco/rent-vs-buy"} {
+	for _, path := range []string{"/api/v1/tco/evaluate", "/api/v1/tco/rent-vs-buy", "/api/v1/bills/check"} {
 		op := doc.Paths.Value(path).Post
 		schema := op.RequestBody.Value.Content.Get("application/json").Schema.Value
 		for _, pick := range []func(int) int{func(int) int { return 0 }, func(n int) int { return n - 1 }} {

@@ -275,6 +275,7 @@ func TestJSONDoorErrorsCarryTheRequestID(t *testing.T) {
 		{"/api/v1/tco/evaluate", `{}`},
 		{"/api/v1/tco/evaluate", `[]`},
 		{"/api/v1/tco/rent-vs-buy", `{"quote": 1}`},
+		{"/api/v1/bills/check", `{"bill": {"month": "2026-13"}}`},
 		{"/api/v1/availability", `{}`},
 		{"/api/v1/availability", `[]`},
 		{doors["check"].path, `{"check": 99}`},

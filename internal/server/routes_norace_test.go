@@ -64,6 +64,7 @@ func TestRoutePolicies(t *testing.T) {
 		}, want: want{200, 200, 200, 200, 200}},
 		"POST /api/v1/tco/evaluate":    {want: want{422, 422, 422, 422, 422}},
 		"POST /api/v1/tco/rent-vs-buy": {want: want{422, 422, 422, 422, 422}},
+		"POST /api/v1/bills/check":     {want: want{422, 422, 422, 422, 422}},
 		"POST /api/v1/verify/nvidia-smi": {setup: func(a *testutil.App) string {
 			return "/api/v1/verify/nvidia-smi?gpu_model=" + itoa(testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID)
 		}, form: func(*testutil.App) url.Values {

@@ -77,6 +77,7 @@ func walkCases() map[string]walkCase {
 		"POST /lang":                   {fields: []string{"lang", "next"}},
 		"POST /api/v1/tco/evaluate":    {},
 		"POST /api/v1/tco/rent-vs-buy": {},
+		"POST /api/v1/bills/check":     {},
 		"POST /calculator": {form: func(*testutil.App) url.Values {
 			return url.Values{"quote.currency": {"EUR"}, "quote.gpu_count": {"1"}, "quote.hourly": {"0.471"},
 				"quote.billing_granularity": {"second"}, "quote.prices_include_tax": {"true"},
@@ -575,7 +576,8 @@ func jsonWalkCases(t *testing.T) map[string]jsonWalkCase {
 		"POST /api/v1/tco/rent-vs-buy": fixed("/api/v1/tco/rent-vs-buy", func(*testutil.App) map[string]any {
 			return jsonObject(t, rentBuyBody("200", "12"))
 		}),
-		"POST /api/v1/compare": fixed("/api/v1/compare", compare),
+		"POST /api/v1/bills/check": fixed("/api/v1/bills/check", func(*testutil.App) map[string]any { return jsonObject(t, goldenBill1) }),
+		"POST /api/v1/compare":     fixed("/api/v1/compare", compare),
 		"POST /api/v1/quotes/extract": fixed("/api/v1/quotes/extract", func(*testutil.App) map[string]any {
 			return map[string]any{"text": "AutoDL RTX 4090 单卡：按量 ¥1.98/小时，按秒计费；包月 ¥1,150。"}
 		}),

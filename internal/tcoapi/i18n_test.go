@@ -93,6 +93,7 @@ var errorArgs = map[string][]string{
 	tco.CodeUnknownSource:       {"Value"},
 	tco.CodeAllowanceNotAllowed: {"Item"},
 	tco.CodeCurrencyMismatch:    {"Own", "Quote"},
+	tco.CodeUnknownBillItem:     {"Value"},
 }
 
 // TestMessageCatalogs checks that every message ID the packages refer to

@@ -93,24 +93,59 @@ func decode(body []byte, fromForm bool) (Request, []FieldError) {
 // rent-or-buy API's "own" option (required), read into own.
 func decodeBody(body []byte, fromForm bool, own *tco.Own) (Request, []FieldError) {
 	var r Request
+	hasProfile, hasOwn := false, false
+	errs := readBody(body, fromForm, &r, func(w *walker, path, key string, v *node) bool {
+		switch key {
+		case "report_currency":
+			r.ReportCurrency = w.str(path, v)
+		case "fx_date":
+			r.FXDate = w.date(path, v)
+		case "profile":
+			hasProfile = v.Kind != kindNull
+			w.profile(path, v, &r.Profile)
+		case "own":
+			if own == nil {
+				return false
+			}
+			hasOwn = v.Kind != kindNull
+			w.own(path, v, own)
+		default:
+			return false
+		}
+		return true
+	}, func(w *walker, hasQuote bool) {
+		if own != nil {
+			w.require("own", hasOwn)
+		}
+		w.require("quote", hasQuote)
+		w.require("profile", hasProfile)
+	})
+	return r, errs
+}
+
+// readBody reads the body of one of the engine's JSON doors: one object
+// whose members quote, fx_rate and reference_prices, which every door
+// takes, are read into r, and the door's other members by member (false
+// for a key the door does not have). Once the object is walked, required
+// is told whether a quote was sent and names the door's missing members
+// (walker.require), in the door's order. A body that is not one JSON
+// object is one error, the rest is not called.
+func readBody(body []byte, fromForm bool, r *Request, member func(w *walker, path, key string, v *node) bool,
+	required func(w *walker, hasQuote bool)) []FieldError {
 	root, errs := parseJSON(body)
 	if root == nil {
-		return r, errs
+		return errs
 	}
 	w := &walker{errs: errs, form: fromForm}
 	if root.Kind != kindObject {
 		w.add("", tco.CodeWrongType, "Expected", "object")
-		return r, w.errs
+		return w.errs
 	}
-	hasQuote, hasProfile, hasOwn := false, false, false
+	hasQuote := false
 	w.object("", root, func(path, key string, v *node) bool {
 		switch key {
-		case "report_currency":
-			r.ReportCurrency = w.str(path, v)
 		case "fx_rate":
 			r.FXRate = w.dec(path, v)
-		case "fx_date":
-			r.FXDate = w.date(path, v)
 		case "quote":
 			hasQuote = v.Kind != kindNull
 			w.quote(path, v, &r.Quote)
@@ -141,30 +176,13 @@ func decodeBody(body []byte, fromForm bool, own *tco.Own) (Request, []FieldError
 				}
 				r.ReferencePrices = append(r.ReferencePrices, rp)
 			})
-		case "profile":
-			hasProfile = v.Kind != kindNull
-			w.profile(path, v, &r.Profile)
-		case "own":
-			if own == nil {
-				return false
-			}
-			hasOwn = v.Kind != kindNull
-			w.own(path, v, own)
 		default:
-			return false
+			return member(w, path, key, v)
 		}
 		return true
 	})
-	if own != nil && !hasOwn && !w.hasError("own") {
-		w.add("own", tco.CodeRequired)
-	}
-	if !hasQuote && !w.hasError("quote") {
-		w.add("quote", tco.CodeRequired)
-	}
-	if !hasProfile && !w.hasError("profile") {
-		w.add("profile", tco.CodeRequired)
-	}
-	return r, w.errs
+	required(w, hasQuote)
+	return w.errs
 }
 
 func has(n *node, key string) bool {
@@ -195,6 +213,14 @@ func (w *walker) addWorded(field, code, messageID string, args ...string) {
 	e := tco.NewFieldError(field, code, args...)
 	e.MessageID = messageID
 	w.errs = append(w.errs, e)
+}
+
+// require names field as required when it was not sent (has false),
+// unless it already has an error.
+func (w *walker) require(field string, has bool) {
+	if !has && !w.hasError(field) {
+		w.add(field, tco.CodeRequired)
+	}
 }
 
 func (w *walker) hasError(field string) bool {

@@ -324,8 +324,14 @@ func (r *Request) heldRate(lookup FXLookup, today time.Time) (tco.Options, error
 // with a problem of its own (decErrs or the engine's) is not also called a
 // duplicate.
 func validate(req Request, opts tco.Options, decErrs []FieldError) []FieldError {
-	errs := tco.Validate(req.Quote, req.Profile, opts)
-	if len(req.ReferencePrices) > tco.MaxReferencePrices {
+	return checkReferences(tco.Validate(req.Quote, req.Profile, opts), req.ReferencePrices, req.Quote.Currency, decErrs)
+}
+
+// checkReferences appends to errs, the engine's errors, the request's own
+// rules for the reference prices refs of a quote in quoteCurrency, as
+// validate describes them.
+func checkReferences(errs []FieldError, refs []tco.ReferencePrice, quoteCurrency string, decErrs []FieldError) []FieldError {
+	if len(refs) > tco.MaxReferencePrices {
 		return errs
 	}
 	bad := make(map[string]bool, len(errs)+len(decErrs))
@@ -349,8 +355,8 @@ func validate(req Request, opts tco.Options, decErrs []FieldError) []FieldError 
 		currency string
 		source   tco.ReferenceSource
 	}
-	seen := make(map[key]bool, len(req.ReferencePrices))
-	for i, r := range req.ReferencePrices {
+	seen := make(map[key]bool, len(refs))
+	for i, r := range refs {
 		path := index("reference_prices", i)
 		if f := path + ".unit_price"; !bad[f] {
 			switch {
@@ -369,7 +375,7 @@ func validate(req Request, opts tco.Options, decErrs []FieldError) []FieldError 
 		}
 		k := key{r.Item, r.Unit, r.Currency, r.Source}
 		if k.currency == "" {
-			k.currency = req.Quote.Currency
+			k.currency = quoteCurrency
 		}
 		if k.source == "" {
 			k.source = tco.SourceEditor
