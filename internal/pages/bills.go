@@ -320,6 +320,12 @@ func (s *Handlers) BillCreate(c echo.Context) error {
 		return err
 	}
 	for _, fe := range fieldErrs {
+		if fe.Field == "quote.tax_rate" {
+			// A quote with tax, whose rate it does not state, against a
+			// bill without (docs/RULES.md §23.2).
+			errs.Add("prices_include_tax", "bill.form.quote_tax_rate")
+			continue
+		}
 		field := billFormField(fe.Field, at)
 		if field == "" {
 			v.Problems = append(v.Problems, fe.Field+": "+tr.TMap(fe.MessageID, fe.Args))

@@ -988,13 +988,41 @@ func someonesReport(a *testutil.App, status string) int64 {
 	if got := postStatus(c, "/reports/"+m[1]+"/submit", nil); got != http.StatusSeeOther {
 		a.T.Fatalf("submit: %d", got)
 	}
-	if status == report.Returned {
+	if status == report.Returned || status == report.Approved {
 		f, _ := a.AsUser(auth.RoleFinance)
-		if got := postStatus(f, "/reports/"+m[1]+"/return", url.Values{"comment": {"again"}}); got != http.StatusSeeOther {
-			a.T.Fatalf("return: %d", got)
+		step := "/return"
+		if status == report.Approved {
+			step = "/approve"
+		}
+		if got := postStatus(f, "/reports/"+m[1]+step, url.Values{"comment": {"again"}}); got != http.StatusSeeOther {
+			a.T.Fatalf("%s: %d", step, got)
 		}
 	}
 	return id
+}
+
+// someonesBill is the page of a bill a finance user checked on someone's
+// approved report.
+func someonesBill(a *testutil.App) string {
+	a.T.Helper()
+	id := someonesReport(a, report.Approved)
+	snap, err := a.Store.ReportSnapshot(context.Background(), id)
+	if err != nil {
+		a.T.Fatal(err)
+	}
+	s, err := report.Decode(snap)
+	if err != nil || len(s.Rows) == 0 {
+		a.T.Fatalf("snapshot: %v", err)
+	}
+	q := s.Rows[0].Quote
+	f, _ := a.AsUser(auth.RoleFinance)
+	r := f.PostForm("/reports/"+itoa(id)+"/bills", url.Values{"quote": {itoa(q.ID)}, "month": {"2026-11"},
+		"currency": {q.Currency}, "instances": {"1"}, "prices_include_tax": {"yes"}, "action": {"typed"}, "rows": {"1"},
+		"line-0-item": {"compute_hourly"}, "line-0-quantity": {"10"}, "line-0-amount": {"9.99"}})
+	if r.StatusCode != http.StatusSeeOther {
+		a.T.Fatalf("check a bill: %d", r.StatusCode)
+	}
+	return r.Header.Get("Location")
 }
 
 // TestReportReviseFromComparison: the author of a returned report reopens

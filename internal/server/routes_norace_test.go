@@ -374,6 +374,19 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /reports/:id/delete": {setup: func(a *testutil.App) string {
 			return "/reports/" + itoa(someonesReport(a, "draft")) + "/delete"
 		}, want: want{401, 404, 404, 404, 403}},
+		// Bills on someone's approved report: finance and admins check
+		// them (its author too, not among the callers), everyone reads.
+		"GET /reports/:id/bills/new": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "approved")) + "/bills/new"
+		}, want: want{303, 403, 200, 403, 200}},
+		"POST /reports/:id/bills": {setup: func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "approved")) + "/bills"
+		}, want: want{401, 403, 422, 403, 422}},
+		"GET /reports/:id/bills/:bill":             {setup: func(a *testutil.App) string { return someonesBill(a) }, want: want{303, 200, 200, 200, 200}},
+		"GET /reports/:id/bills/:bill/letter":      {setup: func(a *testutil.App) string { return someonesBill(a) + "/letter" }, want: want{303, 200, 200, 200, 200}},
+		"GET /reports/:id/bills/:bill/export.csv":  {setup: func(a *testutil.App) string { return someonesBill(a) + "/export.csv" }, want: want{303, 200, 200, 200, 200}},
+		"GET /reports/:id/bills/:bill/export.xlsx": {setup: func(a *testutil.App) string { return someonesBill(a) + "/export.xlsx" }, want: want{303, 200, 200, 200, 200}},
+		"GET /reports/:id/bills/:bill/focus.csv":   {setup: func(a *testutil.App) string { return someonesBill(a) + "/focus.csv" }, want: want{303, 200, 200, 200, 200}},
 
 		"GET /admin/users": {want: want{303, 403, 403, 403, 200}},
 		"POST /admin/users": {form: func(*testutil.App) url.Values {

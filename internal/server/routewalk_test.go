@@ -278,6 +278,20 @@ func walkCases() map[string]walkCase {
 		"POST /reports/:id/retitle": {path: func(a *testutil.App, c *testutil.Client) string {
 			return "/reports/" + itoa(ownReport(a, c)) + "/retitle"
 		}, form: func(*testutil.App) url.Values { return url.Values{"title": {"Renamed"}, "purpose": {"walk"}} }},
+		"GET /reports/:id/bills/new": {path: p(func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "approved")) + "/bills/new"
+		}), query: []string{"correct"}},
+		"POST /reports/:id/bills": {path: p(func(a *testutil.App) string {
+			return "/reports/" + itoa(someonesReport(a, "approved")) + "/bills"
+		}), form: func(a *testutil.App) url.Values {
+			return url.Values{"month": {"2026-11"}, "currency": {"EUR"}, "instances": {"1"}, "prices_include_tax": {"yes"},
+				"action": {"typed"}, "rows": {"1"}, "line-0-item": {"compute_hourly"}, "line-0-quantity": {"1"}, "line-0-amount": {"1"}}
+		}, fields: []string{"quote", "correct", "format", "file_text", "file_name", "unmapped", "map-0", "map-0-kind", "map-0-key", "note", "fx_rate"}},
+		"GET /reports/:id/bills/:bill":             {path: p(someonesBill)},
+		"GET /reports/:id/bills/:bill/letter":      {path: p(func(a *testutil.App) string { return someonesBill(a) + "/letter" })},
+		"GET /reports/:id/bills/:bill/export.csv":  {path: p(func(a *testutil.App) string { return someonesBill(a) + "/export.csv" })},
+		"GET /reports/:id/bills/:bill/export.xlsx": {path: p(func(a *testutil.App) string { return someonesBill(a) + "/export.xlsx" })},
+		"GET /reports/:id/bills/:bill/focus.csv":   {path: p(func(a *testutil.App) string { return someonesBill(a) + "/focus.csv" })},
 		"POST /reports/:id/delete": {path: func(a *testutil.App, c *testutil.Client) string {
 			return "/reports/" + itoa(ownReport(a, c)) + "/delete"
 		}},
