@@ -517,3 +517,45 @@ func BillFocusMeta(in BillRecords) billfile.FocusMeta {
 	}
 	return billfile.FocusMeta{ProviderName: name, BillingAccountID: in.Report.Number}
 }
+
+// BillMappingsView is the editors' page of a platform's FOCUS mappings
+// (docs/RULES.md §23.9): every remembered answer, to change or forget, and
+// one to add.
+type BillMappingsView struct {
+	Page       Page
+	PlatformID int64
+	Platform   string
+	Rows       []BillMappingRow
+	Items      []Option
+	Kinds      []Option
+	// Form holds the values of a refused addition; Errors its problems.
+	Form   url.Values
+	Errors Errors
+}
+
+// BillMappingRow is one remembered answer.
+type BillMappingRow struct {
+	Field string
+	Kind  string
+	Key   string
+	Item  string
+	By    string
+	At    string
+}
+
+// BillMappingsPath is a platform's mapping page.
+func BillMappingsPath(platformID int64) string {
+	return "/platforms/" + strconv.FormatInt(platformID, 10) + "/bill-mappings"
+}
+
+// NewBillMappingsView draws a platform's mappings.
+func NewBillMappingsView(tr *i18n.Translator, platformID int64, platform string, ms []bill.Mapping) BillMappingsView {
+	v := BillMappingsView{PlatformID: platformID, Platform: platform, Items: BillItemOptions(tr), Form: url.Values{}, Errors: Errors{},
+		Kinds: []Option{{Value: bill.MappingSKU, Label: tr.T("bill.form.unmapped.sku")},
+			{Value: bill.MappingDescription, Label: tr.T("bill.form.unmapped.description")}}}
+	for i, m := range ms {
+		v.Rows = append(v.Rows, BillMappingRow{Field: "item-" + strconv.Itoa(i), Kind: m.Kind, Key: m.Key, Item: string(m.Item),
+			By: m.UpdatedByName, At: ReportTime(tr, m.UpdatedAt)})
+	}
+	return v
+}

@@ -632,3 +632,91 @@ func (s *Handlers) reportBills(c echo.Context, r report.Report, snap report.Snap
 	}
 	return sec, nil
 }
+
+// BillMappingsPage is GET /platforms/:id/bill-mappings: the editors' page
+// of a platform's FOCUS mappings (docs/RULES.md §23.9).
+func (s *Handlers) BillMappingsPage(c echo.Context) error {
+	return s.renderBillMappings(c, http.StatusOK, nil, nil)
+}
+
+func (s *Handlers) renderBillMappings(c echo.Context, status int, form url.Values, errs web.Errors) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	p, err := s.Store.PlatformByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	ms, err := s.Store.BillMappings(ctx, id)
+	if err != nil {
+		return err
+	}
+	tr := server.Translator(c)
+	v := web.NewBillMappingsView(tr, id, web.DisplayName(tr.Lang, p.NameZH, p.NameEN), ms)
+	if form != nil {
+		v.Form, v.Errors = form, errs
+	}
+	v.Page = s.Page(c, "bill.mappings.title")
+	return s.Render(c, status, v.Page, web.BillMappings(v))
+}
+
+// BillMappingSave is POST /platforms/:id/bill-mappings: one mapping added
+// or changed, audited; a refusal shows the page again with what was typed.
+func (s *Handlers) BillMappingSave(c echo.Context) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	values, err := server.FormValues(c)
+	if err != nil {
+		return err
+	}
+	errs := web.Errors{}
+	kind, key, item := values.Get("kind"), strings.TrimSpace(values.Get("key")), billcheck.Item(values.Get("item"))
+	if kind != bill.MappingSKU && kind != bill.MappingDescription {
+		return echo.NewHTTPError(http.StatusBadRequest)
+	}
+	if key == "" {
+		errs.Add("key", form.MsgRequired)
+	}
+	if !item.Valid() {
+		errs.Add("item", form.MsgRequired)
+	}
+	if len(errs) == 0 {
+		err = s.Store.SaveBillMappings(c.Request().Context(), s.Actor(c), s.Now(), id, []bill.Mapping{{PlatformID: id, Kind: kind, Key: key, Item: item}})
+		var be *store.BillError
+		switch {
+		case errors.As(err, &be):
+			errs.Add("key", "bill.form.refused", "Field", be.Field)
+		case err != nil:
+			return err
+		}
+	}
+	if len(errs) > 0 {
+		return s.renderBillMappings(c, http.StatusUnprocessableEntity, values, errs)
+	}
+	return s.RedirectWithFlash(c, web.BillMappingsPath(id), "ok", "bill.mappings.flash.saved")
+}
+
+// BillMappingDelete is POST /platforms/:id/bill-mappings/delete: one
+// mapping forgotten, audited (404 when there is none).
+func (s *Handlers) BillMappingDelete(c echo.Context) error {
+	id, err := server.PathID(c)
+	if err != nil {
+		return err
+	}
+	values, err := server.FormValues(c)
+	if err != nil {
+		return err
+	}
+	if err := s.Store.DeleteBillMapping(c.Request().Context(), s.Actor(c), s.Now(), id, values.Get("kind"), values.Get("key")); err != nil {
+		var be *store.BillError
+		if errors.As(err, &be) {
+			return echo.NewHTTPError(http.StatusBadRequest)
+		}
+		return err
+	}
+	return s.RedirectWithFlash(c, web.BillMappingsPath(id), "ok", "bill.mappings.flash.deleted")
+}

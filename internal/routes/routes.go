@@ -282,6 +282,10 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodGet, Path: "/platforms/:id/terms/edit", Policy: editor, Handler: p.PlatformTermsEdit},
 		{Method: http.MethodPost, Path: "/platforms/:id/terms", Policy: editor, Handler: p.PlatformTermsUpdate},
 		// Platform facts (docs/RULES.md §18.3): read on the platform page, added by editors.
+		// The FOCUS mappings of a platform's bills (docs/RULES.md §23.9).
+		{Method: http.MethodGet, Path: "/platforms/:id/bill-mappings", Policy: editor, Handler: p.BillMappingsPage},
+		{Method: http.MethodPost, Path: "/platforms/:id/bill-mappings", Policy: editor, Handler: p.BillMappingSave},
+		{Method: http.MethodPost, Path: "/platforms/:id/bill-mappings/delete", Policy: editor, Handler: p.BillMappingDelete},
 		{Method: http.MethodGet, Path: "/platforms/:id/facts", Policy: editor, Handler: p.FactFormPage},
 		{Method: http.MethodPost, Path: "/platforms/:id/facts", Policy: editor, Handler: p.FactCreate},
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/bill"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/sample"
 	"gpuquote/internal/store"
@@ -39,6 +41,9 @@ var axeNotPages = map[string]string{
 	"GET /quotes/export.csv":                 "a CSV file",
 	"GET /reports/:id/export.csv":            "a CSV file",
 	"GET /reports/:id/export.xlsx":           "a workbook",
+	"GET /reports/:id/bills/:bill/export.csv":  "a CSV file",
+	"GET /reports/:id/bills/:bill/export.xlsx": "a workbook",
+	"GET /reports/:id/bills/:bill/focus.csv":   "a CSV file",
 	"GET /quotes/:id/attachments/:att":       "a vendor's file",
 	"GET /trials/:id/pastes/:paste":          "plain text",
 	"GET /trials/:id/results/:result/output": "plain text",
@@ -65,7 +70,10 @@ type axeWorld struct {
 	platform, gpu, draft  int64
 	sharedOption, trialID int64
 	report                int64
-	catalogImport         int64
+	// approved is the analyst's approved report; bill finance's check of
+	// its November bill.
+	approved, bill int64
+	catalogImport  int64
 	compare               url.Values
 }
 
@@ -162,6 +170,17 @@ func axePages() map[string]axePage {
 			return "/reports/new?" + q.Encode()
 		}},
 		"GET /reports/:id": {path: func(w *axeWorld, _ string) string { return "/reports/" + itoa(w.report) }},
+		"GET /reports/:id/bills/new": {path: func(w *axeWorld, _ string) string { return "/reports/" + itoa(w.approved) + "/bills/new" },
+			roles: []string{"analyst", "finance", "admin"}},
+		"GET /reports/:id/bills/:bill": {path: func(w *axeWorld, _ string) string {
+			return "/reports/" + itoa(w.approved) + "/bills/" + itoa(w.bill)
+		}},
+		"GET /reports/:id/bills/:bill/letter": {path: func(w *axeWorld, _ string) string {
+			return "/reports/" + itoa(w.approved) + "/bills/" + itoa(w.bill) + "/letter"
+		}},
+		"GET /platforms/:id/bill-mappings": {path: func(w *axeWorld, _ string) string {
+			return "/platforms/" + itoa(w.platform) + "/bill-mappings"
+		}},
 		"GET /admin/users": {},
 		"GET /admin/audit": {},
 		"GET /admin/mail":  {},
@@ -247,6 +266,27 @@ func newAxeWorld(t *testing.T) *axeWorld {
 	w.report = saveReport(t, w.clients["analyst"], form)
 	if got := postStatus(w.clients["analyst"], "/reports/"+itoa(w.report)+"/submit", nil); got != http.StatusSeeOther {
 		t.Fatalf("submit: %d", got)
+	}
+	// The same comparison approved, and its November bill checked by
+	// finance: overcharged compute, an included egress charged, a hidden
+	// snapshot cost (docs/RULES.md §23).
+	w.approved = saveReport(t, w.clients["analyst"], form)
+	if got := postStatus(w.clients["analyst"], "/reports/"+itoa(w.approved)+"/submit", nil); got != http.StatusSeeOther {
+		t.Fatalf("submit: %d", got)
+	}
+	if got := postStatus(w.clients["finance"], "/reports/"+itoa(w.approved)+"/approve", url.Values{"comment": {"ok"}}); got != http.StatusSeeOther {
+		t.Fatalf("approve: %d", got)
+	}
+	r := w.clients["finance"].PostForm("/reports/"+itoa(w.approved)+"/bills", billForm(w.quotes[0], "2026-11", "EUR", true,
+		"compute_hourly 100 99.00 GPU", "egress 50 2.50 traffic", "snapshot 20 1.00 snapshots", "other 1 5.00 setup"))
+	if m := billPath.FindStringSubmatch(r.Header.Get("Location")); m == nil {
+		t.Fatalf("check a bill: %d %s", r.StatusCode, errorsOf(r.Body))
+	} else {
+		w.bill, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	if err := app.Store.SaveBillMappings(context.Background(), user.SystemActor, time.Now(), w.platform,
+		[]bill.Mapping{{PlatformID: w.platform, Kind: bill.MappingSKU, Key: "gpu.r9700.hour", Item: "compute_hourly"}}); err != nil {
+		t.Fatal(err)
 	}
 	return w
 }

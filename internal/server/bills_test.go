@@ -481,3 +481,50 @@ func billID(t *testing.T, path string) int64 {
 	id, _ := strconv.ParseInt(m[1], 10, 64)
 	return id
 }
+
+// TestBillMappingsKeptByEditors: an editor adds a platform's mapping,
+// changes it and forgets it, each audited; a FOCUS import of that platform
+// then asks again. Others may not open the page.
+func TestBillMappingsKeptByEditors(t *testing.T) {
+	t.Parallel()
+	app, _ := reportApp(t)
+	pid, _ := marketRefs(app)
+	editor, _ := app.AsUser(auth.RoleEditor)
+	page := "/platforms/" + itoa(pid) + "/bill-mappings"
+	if r := editor.Get(page); r.StatusCode != http.StatusOK || !strings.Contains(r.Body, `data-testid="bill-mappings-empty"`) {
+		t.Fatalf("empty page: %d", r.StatusCode)
+	}
+	if r := editor.PostForm(page, url.Values{"kind": {"sku"}, "key": {" "}, "item": {"egress"}}); r.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(r.Body, `data-testid="error-key"`) {
+		t.Errorf("a blank key: %d", r.StatusCode)
+	}
+	for _, item := range []string{"egress", "public_ip"} {
+		if r := editor.PostForm(page, url.Values{"kind": {"sku"}, "key": {"net.out"}, "item": {item}}); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("save %s: %d", item, r.StatusCode)
+		}
+	}
+	ms, err := app.Store.BillMappings(context.Background(), pid)
+	if err != nil || len(ms) != 1 || ms[0].Item != "public_ip" {
+		t.Fatalf("mappings %+v %v, want net.out = public_ip", ms, err)
+	}
+	if r := editor.Get(page); !strings.Contains(r.Body, "net.out") || strings.Count(r.Body, `data-testid="bill-mapping"`) != 1 {
+		t.Error("the page does not list the mapping")
+	}
+	if r := editor.PostForm(page+"/delete", url.Values{"kind": {"sku"}, "key": {"net.out"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("forget: %d", r.StatusCode)
+	}
+	var audited int
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE action LIKE 'bill_mapping.%'`).Scan(&audited); err != nil {
+		t.Fatal(err)
+	}
+	if audited != 3 {
+		t.Errorf("%d audited changes, want 3 (two saves, one delete)", audited)
+	}
+	if ms, _ := app.Store.BillMappings(context.Background(), pid); len(ms) != 0 {
+		t.Errorf("still mapped: %+v", ms)
+	}
+	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	if r := analyst.Get(page); r.StatusCode != http.StatusForbidden {
+		t.Errorf("an analyst opens the mappings: %d", r.StatusCode)
+	}
+}

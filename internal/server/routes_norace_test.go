@@ -303,6 +303,18 @@ func TestRoutePolicies(t *testing.T) {
 			form: func(*testutil.App) url.Values {
 				return termsForm(map[string]string{"sla.data_loss.answer": "route test", "sla.data_loss.in_writing": "true"})
 			}, want: want{401, 403, 403, 303, 303}},
+		"GET /platforms/:id/bill-mappings": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/bill-mappings"
+		}, want: want{303, 403, 403, 200, 200}},
+		"POST /platforms/:id/bill-mappings": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/bill-mappings"
+		}, form: func(*testutil.App) url.Values {
+			return url.Values{"kind": {"sku"}, "key": {"gpu.h100.hour"}, "item": {"compute_hourly"}}
+		}, want: want{401, 403, 403, 303, 303}},
+		"POST /platforms/:id/bill-mappings/delete": {setup: func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/bill-mappings/delete"
+		}, form: func(*testutil.App) url.Values { return url.Values{"kind": {"sku"}, "key": {"none"}} },
+			want: want{401, 403, 403, 404, 404}},
 		"GET /platforms/:id/facts": {setup: func(a *testutil.App) string {
 			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/facts"
 		},

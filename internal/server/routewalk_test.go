@@ -214,6 +214,17 @@ func walkCases() map[string]walkCase {
 			form: func(*testutil.App) url.Values {
 				return termsForm(map[string]string{"sla.data_loss.answer": "walk", "sla.data_loss.in_writing": "true"})
 			}},
+		"GET /platforms/:id/bill-mappings": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/bill-mappings"
+		})},
+		"POST /platforms/:id/bill-mappings": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/bill-mappings"
+		}), form: func(*testutil.App) url.Values {
+			return url.Values{"kind": {"sku"}, "key": {"gpu.h100.hour"}, "item": {"compute_hourly"}}
+		}},
+		"POST /platforms/:id/bill-mappings/delete": {path: p(func(a *testutil.App) string {
+			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/bill-mappings/delete"
+		}), form: func(*testutil.App) url.Values { return url.Values{"kind": {"sku"}, "key": {"none"}} }},
 		"GET /platforms/:id/facts": {path: p(func(a *testutil.App) string {
 			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/facts"
 		}),
