@@ -31,22 +31,22 @@ import (
 // under /api/v1/, the data API). The accessibility test checks every other
 // GET route.
 var axeNotPages = map[string]string{
-	"GET /healthz":                           "operations",
-	"GET /readyz":                            "operations",
-	"GET /metrics":                           "operations",
-	"GET /static/*":                          "assets",
-	"GET /bench/plaintext":                   "load test ceiling",
-	"GET /bench/fortunes":                    "load test ceiling",
-	"GET /debug/pprof/*":                     "profiler",
-	"GET /quotes/export.csv":                 "a CSV file",
-	"GET /reports/:id/export.csv":            "a CSV file",
-	"GET /reports/:id/export.xlsx":           "a workbook",
+	"GET /healthz":                             "operations",
+	"GET /readyz":                              "operations",
+	"GET /metrics":                             "operations",
+	"GET /static/*":                            "assets",
+	"GET /bench/plaintext":                     "load test ceiling",
+	"GET /bench/fortunes":                      "load test ceiling",
+	"GET /debug/pprof/*":                       "profiler",
+	"GET /quotes/export.csv":                   "a CSV file",
+	"GET /reports/:id/export.csv":              "a CSV file",
+	"GET /reports/:id/export.xlsx":             "a workbook",
 	"GET /reports/:id/bills/:bill/export.csv":  "a CSV file",
 	"GET /reports/:id/bills/:bill/export.xlsx": "a workbook",
 	"GET /reports/:id/bills/:bill/focus.csv":   "a CSV file",
-	"GET /quotes/:id/attachments/:att":       "a vendor's file",
-	"GET /trials/:id/pastes/:paste":          "plain text",
-	"GET /trials/:id/results/:result/output": "plain text",
+	"GET /quotes/:id/attachments/:att":         "a vendor's file",
+	"GET /trials/:id/pastes/:paste":            "plain text",
+	"GET /trials/:id/results/:result/output":   "plain text",
 }
 
 // axeWorld is what the accessibility test's pages show: the sample market
@@ -74,7 +74,7 @@ type axeWorld struct {
 	// its November bill.
 	approved, bill int64
 	catalogImport  int64
-	compare               url.Values
+	compare        url.Values
 }
 
 // axePage is how to open one GET route: its path for a role (the records
