@@ -11,7 +11,6 @@
 package billfile
 
 import (
-	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -178,12 +177,7 @@ func (s *sheet) result() ([]RowError, error) {
 // skipped; empty rows are passed over. header says whether the columns
 // are fit to read the rows. An error is returned only when reading failed.
 func (s *sheet) scan(r io.Reader, maxBytes int64, header func([]string) bool, row func(line int, rec []string)) error {
-	br := bufio.NewReaderSize(&capReader{r: r, limit: maxBytes}, 64<<10)
-	if bom, err := br.Peek(len(quote.UTF8BOM)); err == nil && string(bom) == quote.UTF8BOM {
-		_, _ = br.Discard(len(quote.UTF8BOM))
-	}
-	cr := csv.NewReader(br)
-	cr.ReuseRecord = true
+	cr := quote.CSVReader(&capReader{r: r, limit: maxBytes})
 	head, err := cr.Read()
 	if err == io.EOF {
 		s.fileProblem(msgEmpty)

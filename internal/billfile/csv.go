@@ -36,24 +36,12 @@ var (
 // error. An error of another type means reading failed.
 func ReadCSV(r io.Reader) ([]billcheck.Line, []RowError, error) {
 	var s sheet
-	index := map[string]int{}
+	var index map[string]int
 	header := func(head []string) bool {
 		var unknown, dup, missing []string
-		for i, h := range head {
-			h = strings.ToLower(strings.TrimSpace(h))
-			switch _, seen := index[h]; {
-			case !known(h):
-				unknown = append(unknown, strconv.Quote(shortHeader(h)))
-			case seen:
-				dup = append(dup, h)
-			default:
-				index[h] = i
-			}
-		}
-		for _, c := range CSVRequired {
-			if _, ok := index[c]; !ok {
-				missing = append(missing, c)
-			}
+		index, dup, missing, unknown = quote.ColumnIndex(head, CSVColumns, CSVRequired)
+		for i, h := range unknown {
+			unknown[i] = strconv.Quote(shortHeader(h))
 		}
 		if len(unknown) > 0 {
 			s.fileProblem(msgUnknownCols, "Columns", strings.Join(unknown, ", "))

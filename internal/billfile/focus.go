@@ -134,27 +134,10 @@ func ReadFOCUS(r io.Reader, month time.Time, mapping Mapping) (FocusResult, []Ro
 	monthText := billcheck.MonthText(start)
 
 	var s sheet
-	index := map[string]int{}
+	var index map[string]int
 	header := func(head []string) bool {
 		var dup, missing []string
-		for i, h := range head {
-			h = strings.TrimSpace(h)
-			for _, col := range FocusColumns {
-				if !strings.EqualFold(h, col) {
-					continue
-				}
-				if _, seen := index[col]; seen {
-					dup = append(dup, col)
-				} else {
-					index[col] = i
-				}
-			}
-		}
-		for _, col := range FocusRequired {
-			if _, ok := index[col]; !ok {
-				missing = append(missing, col)
-			}
-		}
+		index, dup, missing, _ = quote.ColumnIndex(head, FocusColumns, FocusRequired)
 		if len(missing) > 0 {
 			s.fileProblem(msgMissingCols, "Columns", strings.Join(missing, ", "))
 		}

@@ -188,12 +188,7 @@ func (p *CSVProblems) row(rowNum int, column, id string, args func() []any) {
 // nothing. It returns the quotes when there is no problem.
 func ReadCSV(r io.Reader, refs Refs, today time.Time) ([]Quote, CSVProblems) {
 	var p CSVProblems
-	br := bufio.NewReaderSize(r, 64<<10)
-	if bom, err := br.Peek(len(UTF8BOM)); err == nil && string(bom) == UTF8BOM {
-		_, _ = br.Discard(len(UTF8BOM))
-	}
-	cr := csv.NewReader(br)
-	cr.ReuseRecord = true
+	cr := CSVReader(r)
 	header, err := cr.Read()
 	if err == io.EOF {
 		p.file("import.error.empty")
@@ -360,4 +355,49 @@ func syntaxLine(err error) any {
 		return pe.StartLine
 	}
 	return "?"
+}
+
+// CSVReader reads a CSV file as every import does: a UTF-8 byte-order
+// mark at its start skipped, each record's slice reused by the next (a
+// caller keeps values, never the slice).
+func CSVReader(r io.Reader) *csv.Reader {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if bom, err := br.Peek(len(UTF8BOM)); err == nil && string(bom) == UTF8BOM {
+		_, _ = br.Discard(len(UTF8BOM))
+	}
+	cr := csv.NewReader(br)
+	cr.ReuseRecord = true
+	return cr
+}
+
+// ColumnIndex finds an import's columns in its header row, by name, in any
+// order and case, around spaces: index maps each of columns found to its
+// position; dup lists the columns named twice, missing the required ones
+// absent, unknown the header cells that name none of columns (trimmed).
+func ColumnIndex(header, columns, required []string) (index map[string]int, dup, missing, unknown []string) {
+	index = map[string]int{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		found := false
+		for _, col := range columns {
+			if !strings.EqualFold(h, col) {
+				continue
+			}
+			found = true
+			if _, seen := index[col]; seen {
+				dup = append(dup, col)
+			} else {
+				index[col] = i
+			}
+		}
+		if !found {
+			unknown = append(unknown, h)
+		}
+	}
+	for _, col := range required {
+		if _, ok := index[col]; !ok {
+			missing = append(missing, col)
+		}
+	}
+	return index, dup, missing, unknown
 }

@@ -7,7 +7,6 @@
 package skycatalog
 
 import (
-	"bufio"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -126,12 +125,7 @@ func rowProblem(p *quote.CSVProblems, row int, column, id string, args ...any) {
 // passed over. Prices are read exactly from their text.
 func Read(r io.Reader) (Catalog, quote.CSVProblems) {
 	var p quote.CSVProblems
-	br := bufio.NewReaderSize(r, 64<<10)
-	if bom, err := br.Peek(len(quote.UTF8BOM)); err == nil && string(bom) == quote.UTF8BOM {
-		_, _ = br.Discard(len(quote.UTF8BOM))
-	}
-	cr := csv.NewReader(br)
-	cr.ReuseRecord = true
+	cr := quote.CSVReader(r)
 	header, err := cr.Read()
 	if err == io.EOF {
 		p.File = append(p.File, form.Message{ID: "import.error.empty"})
@@ -249,26 +243,7 @@ var columnOrder = []string{ColInstanceType, ColAcceleratorName, ColAcceleratorCo
 // readHeader maps each column read to its field index; a column the
 // format needs and the file lacks, or one it names twice, is a problem.
 func readHeader(header []string) (map[string]int, []form.Message) {
-	index := map[string]int{}
-	var dup, missing []string
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		for _, col := range append(slices.Clone(RequiredColumns), OptionalColumns...) {
-			if !strings.EqualFold(h, col) {
-				continue
-			}
-			if _, seen := index[col]; seen {
-				dup = append(dup, col)
-			} else {
-				index[col] = i
-			}
-		}
-	}
-	for _, col := range RequiredColumns {
-		if _, ok := index[col]; !ok {
-			missing = append(missing, col)
-		}
-	}
+	index, dup, missing, _ := quote.ColumnIndex(header, append(slices.Clone(RequiredColumns), OptionalColumns...), RequiredColumns)
 	var out []form.Message
 	if len(missing) > 0 {
 		out = append(out, form.Message{ID: "import.error.missing_columns", Args: []any{"Columns", strings.Join(missing, ", ")}})
