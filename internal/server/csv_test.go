@@ -21,6 +21,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/billfile"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
@@ -489,14 +490,33 @@ func BenchmarkCSVImport5000(b *testing.B) {
 }
 
 // TestCSVDocExamplesImport keeps the examples of docs/CSV.md true: each
-// csv block there imports.
+// csv block of the quotes' sections imports as quotes, each of its
+// "Bills" section reads as a bill and is the file docs/examples/bill.csv.
 func TestCSVDocExamplesImport(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("../../docs/CSV.md")
+	raw, err := os.ReadFile("../../docs/CSV.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```csv\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
+	block := regexp.MustCompile("(?s)```csv\n(.*?)```")
+	doc, bills, ok := strings.Cut(string(raw), "\n## Bills\n")
+	if !ok {
+		t.Fatal("docs/CSV.md has no Bills section")
+	}
+	example, err := os.ReadFile("../../docs/examples/bill.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	billBlocks := block.FindAllStringSubmatch(bills, -1)
+	if len(billBlocks) != 1 || billBlocks[0][1] != string(example) {
+		t.Errorf("the Bills section shows %d csv examples; want one, docs/examples/bill.csv as it is", len(billBlocks))
+	}
+	for _, b := range billBlocks {
+		if lines, rows, err := billfile.ReadCSV(strings.NewReader(b[1])); err != nil || len(lines) == 0 {
+			t.Errorf("the bill example does not read: %v %v", err, rows)
+		}
+	}
+	blocks := block.FindAllStringSubmatch(doc, -1)
 	if len(blocks) < 2 {
 		t.Fatalf("%d csv examples in docs/CSV.md", len(blocks))
 	}
