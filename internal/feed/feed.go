@@ -161,7 +161,7 @@ type QuoteVersion struct {
 }
 
 // WatchEvent is one event of a user's watch feed: one of their watches
-// matched (the watches of docs/RULES.md §24.1–24.4 make them). Its texts
+// matched (docs/RULES.md §24.5). Its texts
 // come in both languages; Link is a path of the site ("/quotes/12").
 type WatchEvent struct {
 	ID                   int64

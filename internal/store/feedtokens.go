@@ -153,7 +153,7 @@ func (s *Store) FeedQuoteVersions(ctx context.Context, limit int) ([]feed.QuoteV
 // WatchEventsForFeed lists the newest limit events of the user's watches
 // for their watch feed, newest first (docs/RULES.md §24.5).
 //
-// The watches and their events (table watch_events, RULES §24.1–24.4) are
+// The watches and their events (table watch_events, of the watches work) are
 // not on this branch, and no notification kind says that a watch matched,
 // so there is nothing to list yet: the feed is valid and empty. Wiring it
 // is reading watch_events of userID here (ORDER BY the event's time DESC,
