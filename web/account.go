@@ -48,6 +48,34 @@ type AccountView struct {
 	MailOn     bool
 	// MailErrors are the errors of the mail choice form.
 	MailErrors Errors
+	// Feed is the user's feed token, nil when they hold none
+	// (docs/RULES.md §24.6).
+	Feed *FeedTokenRow
+	// NewFeed holds the feed addresses of a token just made, shown this
+	// once; nil otherwise.
+	NewFeed *NewFeedURLs
+}
+
+// FeedTokenRow is what the account page tells of a feed token: never the
+// token, which is not kept.
+type FeedTokenRow struct {
+	Created string // UTC, "2006-01-02 15:04"
+	// LastUsed is "" when no feed was read with it yet.
+	LastUsed string
+}
+
+// NewFeedURLs are the feed addresses of a feed token just made.
+type NewFeedURLs struct {
+	Quotes, Watch string
+}
+
+// NewFeedTokenRow is the account page's row of a feed token.
+func NewFeedTokenRow(t user.FeedToken) *FeedTokenRow {
+	r := &FeedTokenRow{Created: t.CreatedAt.UTC().Format("2006-01-02 15:04")}
+	if t.LastUsedAt != nil {
+		r.LastUsed = t.LastUsedAt.UTC().Format("2006-01-02 15:04")
+	}
+	return r
 }
 
 // mailChoices are the mail choices in the order the account page offers

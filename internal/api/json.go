@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -159,33 +158,15 @@ func apiJSON(c echo.Context, status int, v any) error {
 		h.Set("Cache-Control", "no-store")
 		return c.JSONBlob(status, b)
 	}
-	etag := bytesETag(b)
+	etag := server.BytesETag(b)
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "no-store")
 	h.Add("Vary", "Accept-Language")
 	h.Add("Vary", "Authorization")
-	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
+	if server.ETagMatches(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.JSONBlob(http.StatusOK, b)
-}
-
-// bytesETag is the strong ETag of an answer's bytes.
-func bytesETag(b []byte) string {
-	sum := sha256.Sum256(b)
-	return `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
-}
-
-// etagMatches reports whether an If-None-Match header names etag (or is
-// "*"), weak forms included (RFC 9110 §13.1.2 compares weakly).
-func etagMatches(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == "*" || t == etag {
-			return true
-		}
-	}
-	return false
 }
 
 // apiPage is the envelope of a list answer: the items of this page and the

@@ -22,10 +22,10 @@ func (s *Handlers) OpenAPI(c echo.Context) error {
 		return err
 	}
 	h := c.Response().Header()
-	etag := bytesETag(doc)
+	etag := server.BytesETag(doc)
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "public, no-cache")
-	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
+	if server.ETagMatches(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, doc)

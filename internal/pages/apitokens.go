@@ -40,6 +40,13 @@ func (s *Handlers) renderAccountView(c echo.Context, status int, v web.AccountVi
 		}
 	}
 	v.MailOn = s.Config.SMTP != nil
+	// The feed token (docs/RULES.md §24.6): whether there is one, never
+	// the token.
+	if ft, found, err := s.Store.FeedToken(ctx, cur.UserID); err != nil {
+		return err
+	} else if found {
+		v.Feed = web.NewFeedTokenRow(ft)
+	}
 	v = v.WithTokens(tokens, string(cur.Role))
 	v.Sessions = web.NewSessionRows(sessions)
 	v.Page = s.Page(c, "account.title")

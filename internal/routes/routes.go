@@ -118,6 +118,12 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodGet, Path: "/bench/plaintext", Policy: auth.Public, Handler: s.BenchPlaintext},
 		{Method: http.MethodGet, Path: "/bench/fortunes", Policy: auth.Public, Handler: s.BenchFortunes},
 
+		// Atom feeds (docs/RULES.md §24.5): read by a feed reader with the
+		// user's feed token, never a session (404 for a token that names
+		// no one); bare, so no session or cookie is made for them.
+		{Method: http.MethodGet, Path: "/feeds/quotes.atom", Policy: auth.Public, Handler: p.QuotesFeed, Bare: true, Limited: true},
+		{Method: http.MethodGet, Path: "/feeds/watch/:token", Policy: auth.Public, Handler: p.WatchFeed, Bare: true, Limited: true},
+
 		// Everyone.
 		{Method: http.MethodGet, Path: "/", Policy: auth.Public, Handler: p.Home},
 		{Method: http.MethodPost, Path: "/lang", Policy: auth.Public, Handler: p.SetLang},
@@ -184,6 +190,9 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/account/tokens", Policy: auth.AnyUser, Handler: p.CreateAPIToken},
 		{Method: http.MethodPost, Path: "/account/tokens/:id/revoke", Policy: auth.AnyUser, Handler: p.RevokeAPIToken},
 		{Method: http.MethodPost, Path: "/account/sessions/:id/end", Policy: auth.AnyUser, Handler: p.EndSession},
+		// The feed token (docs/RULES.md §24.6): made anew or revoked by its user.
+		{Method: http.MethodPost, Path: "/account/feed-token", Policy: auth.AnyUser, Handler: p.CreateFeedToken},
+		{Method: http.MethodPost, Path: "/account/feed-token/revoke", Policy: auth.AnyUser, Handler: p.RevokeFeedToken},
 		// Notifications (docs/RULES.md §18.4): each reader their own.
 		{Method: http.MethodGet, Path: "/notifications", Policy: auth.AnyUser, Handler: p.NotificationList},
 		{Method: http.MethodPost, Path: "/notifications/read-all", Policy: auth.AnyUser, Handler: p.NotificationsReadAll},

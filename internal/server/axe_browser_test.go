@@ -47,6 +47,8 @@ var axeNotPages = map[string]string{
 	"GET /quotes/:id/attachments/:att":         "a vendor's file",
 	"GET /trials/:id/pastes/:paste":            "plain text",
 	"GET /trials/:id/results/:result/output":   "plain text",
+	"GET /feeds/quotes.atom":                   "an Atom feed",
+	"GET /feeds/watch/:token":                  "an Atom feed",
 }
 
 // axeWorld is what the accessibility test's pages show: the sample market

@@ -15,6 +15,17 @@ const redacted = "REDACTED"
 // random part) anywhere in a string.
 var apiTokenInText = regexp.MustCompile(regexp.QuoteMeta(auth.APITokenPrefix) + `[A-Za-z0-9_-]+`)
 
+// feedTokenInText finds a feed token (auth.FeedTokenPrefix and its random
+// part) anywhere in a string: the watch feed's address holds one in its
+// path (docs/RULES.md §24.6).
+var feedTokenInText = regexp.MustCompile(regexp.QuoteMeta(auth.FeedTokenPrefix) + `[A-Za-z0-9_-]+`)
+
+// redactTokens keeps only the prefix of every API or feed token in s.
+func redactTokens(s string) string {
+	s = apiTokenInText.ReplaceAllString(s, auth.APITokenPrefix+redacted)
+	return feedTokenInText.ReplaceAllString(s, auth.FeedTokenPrefix+redacted)
+}
+
 // secretParam reports whether a query parameter's name says its value is a
 // secret: a token of any kind (access_token, token, csrf_token, …), a
 // password, a secret, an API key, a CSRF token or a signature. The
@@ -35,15 +46,15 @@ func secretParam(name string) bool {
 
 // redactForLog is uri as the request log writes it (docs/RULES.md §16.6): the
 // value of every secret-bearing query parameter (secretParam) is
-// REDACTED, an API token anywhere in the path or a value keeps only its
-// prefix, and a value that is itself an address with a query (the ?next=
+// REDACTED, an API or feed token anywhere in the path or a value keeps
+// only its prefix, and a value that is itself an address with a query (the ?next=
 // of the login redirect) is redacted the same way. Everything else stays
 // as the client wrote it.
 func redactForLog(uri string) string { return redactURI(uri, 3) }
 
 func redactURI(uri string, depth int) string {
 	path, query, hasQuery := strings.Cut(uri, "?")
-	path = apiTokenInText.ReplaceAllString(path, auth.APITokenPrefix+redacted)
+	path = redactTokens(path)
 	if !hasQuery {
 		return path
 	}
@@ -62,7 +73,7 @@ func redactURI(uri string, depth int) string {
 		case hasValue:
 			parts[i] = k + "=" + redactValue(v, depth)
 		default:
-			parts[i] = apiTokenInText.ReplaceAllString(p, auth.APITokenPrefix+redacted)
+			parts[i] = redactTokens(p)
 		}
 	}
 	return path + "?" + strings.Join(parts, "&")
@@ -73,13 +84,13 @@ func redactURI(uri string, depth int) string {
 func redactValue(raw string, depth int) string {
 	v, err := url.QueryUnescape(raw)
 	if err != nil {
-		return apiTokenInText.ReplaceAllString(raw, auth.APITokenPrefix+redacted)
+		return redactTokens(raw)
 	}
 	var out string
 	if depth > 0 && strings.Contains(v, "?") {
 		out = redactURI(v, depth-1)
 	} else {
-		out = apiTokenInText.ReplaceAllString(v, auth.APITokenPrefix+redacted)
+		out = redactTokens(v)
 	}
 	if out == v {
 		return raw

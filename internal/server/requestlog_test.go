@@ -26,7 +26,10 @@ func TestRequestLogRedactsSecrets(t *testing.T) {
 	})
 	token, _ := apiToken(t, app, auth.RoleAnalyst)
 	secret := strings.TrimPrefix(token, auth.APITokenPrefix)
+	feedToken := auth.NewFeedToken()
 	paths := []string{
+		"/feeds/watch/" + feedToken + ".atom",
+		"/feeds/quotes.atom?token=" + feedToken,
 		"/api/v1/platforms?access_token=" + token + "&limit=5",
 		"/quotes?q=h100&token=s3cret-one&Password=s3cret-two",
 		"/compare?_csrf=s3cret-three&api_key=s3cret-four&client_secret=s3cret-five",
@@ -56,14 +59,15 @@ func TestRequestLogRedactsSecrets(t *testing.T) {
 		}
 	}
 	all := strings.Join(uris, "\n")
-	for _, s := range []string{secret, "s3cret"} {
+	for _, s := range []string{secret, "s3cret", strings.TrimPrefix(feedToken, auth.FeedTokenPrefix)} {
 		if strings.Contains(logs.String(), s) {
 			t.Errorf("the log holds %q:\n%s", s, all)
 		}
 	}
 	for _, want := range []string{"/api/v1/platforms?access_token=REDACTED&limit=5", "/quotes?q=h100&token=REDACTED&Password=REDACTED",
 		"_csrf=REDACTED&api_key=REDACTED&client_secret=REDACTED", "/quotes?q=gqt_REDACTED", "/api/v1/quotes/gqt_REDACTED",
-		"/login?next=" + url.QueryEscape("/reports?access_token=REDACTED&x=1"), "/login?next=" + url.QueryEscape("/reports?token=REDACTED")} {
+		"/login?next=" + url.QueryEscape("/reports?access_token=REDACTED&x=1"), "/login?next=" + url.QueryEscape("/reports?token=REDACTED"),
+		"/feeds/watch/gqf_REDACTED.atom", "/feeds/quotes.atom?token=REDACTED"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no request logged as %s in:\n%s", want, all)
 		}

@@ -140,6 +140,14 @@ func TestRoutePolicies(t *testing.T) {
 		}, want: want{401, 422, 422, 422, 422}},
 		"POST /account/mail": {form: func(*testutil.App) url.Values { return url.Values{"mail_choice": {"daily"}} },
 			want: want{401, 303, 303, 303, 303}},
+		// Feed tokens (docs/RULES.md §24.6): each user makes their own;
+		// revoking one they do not hold is 404.
+		"POST /account/feed-token":        {want: want{401, 201, 201, 201, 201}},
+		"POST /account/feed-token/revoke": {want: want{401, 404, 404, 404, 404}},
+		// The feeds (docs/RULES.md §24.5) are read with a feed token, never
+		// a session: without one they are not found, whoever asks.
+		"GET /feeds/quotes.atom":  {want: want{404, 404, 404, 404, 404}},
+		"GET /feeds/watch/:token": {path: "/feeds/watch/gqf_0000000000000000000000000000000000000000000.atom", want: want{404, 404, 404, 404, 404}},
 		// Market: platforms and GPU models.
 		"GET /platforms":     {want: want{303, 200, 200, 200, 200}},
 		"GET /platforms/new": {want: want{303, 403, 403, 200, 200}},

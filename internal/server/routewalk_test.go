@@ -99,6 +99,8 @@ func walkCases() map[string]walkCase {
 		"POST /account/sessions/:id/end": {path: p(func(*testutil.App) string {
 			return "/account/sessions/00000000-0000-4000-8000-000000000000/end"
 		})},
+		"GET /feeds/quotes.atom":  {query: []string{"token", "lang"}},
+		"GET /feeds/watch/:token": {query: []string{"lang"}},
 
 		"GET /platforms":  {query: []string{"q", "qual", "has", "page"}},
 		"POST /platforms": {form: specPlatformForm},

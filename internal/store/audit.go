@@ -27,7 +27,7 @@ var AuditActions = []string{
 	ActionReferencePriceCreate, ActionProfileSave, ActionProfileDelete,
 	ActionTrialCreate, ActionTrialRecord, ActionTrialPaste, ActionTrialPerf,
 	ActionReportCreate, ActionReportSubmit, ActionReportApprove, ActionReportReturn, ActionReportRetitle, ActionReportDelete,
-	ActionAPITokenCreate, ActionAPITokenRevoke,
+	ActionAPITokenCreate, ActionAPITokenRevoke, ActionFeedTokenCreate, ActionFeedTokenRevoke,
 	ActionOwnOptionCreate, ActionOwnOptionVersion, ActionOwnOptionArchive, ActionElectricityPriceCreate,
 	ActionAvailabilityCreate,
 	ActionBillCreate, ActionBillMappingSave, ActionBillMappingDelete,
@@ -37,7 +37,7 @@ var AuditActions = []string{
 // entity column), for the filter and its words (entity.<entity>).
 var AuditEntities = []string{
 	"user", "login", "fx_rate", "platform", "gpu_model", "quote", "reference_price",
-	"usage_profile", "trial", "report", "api_token", "own_option", "electricity_price",
+	"usage_profile", "trial", "report", "api_token", "feed_token", "own_option", "electricity_price",
 	"availability_record", "catalog_import", "bill", "bill_mapping",
 }
 

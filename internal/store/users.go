@@ -167,6 +167,9 @@ func (s *Store) updateUser(ctx context.Context, a user.Actor, id int64, action s
 			if err := revokeAPITokens(ctx, tx, id); err != nil {
 				return err
 			}
+			if err := removeFeedToken(ctx, tx, id); err != nil {
+				return err
+			}
 		}
 		return audit(ctx, tx, a, AuditEntry{Action: action, Entity: "user",
 			EntityID: strconv.FormatInt(id, 10), Before: before, After: after})
@@ -207,8 +210,8 @@ func (s *Store) SetUserDisabled(ctx context.Context, a user.Actor, id int64, dis
 	})
 }
 
-// SetUserPassword stores a new password hash. The user's other sessions and
-// every API token are revoked; keepSession (a session token hash, may be
+// SetUserPassword stores a new password hash. The user's other sessions,
+// every API token and the feed token are revoked; keepSession (a session token hash, may be
 // nil) survives so the person who changed it stays signed in.
 func (s *Store) SetUserPassword(ctx context.Context, a user.Actor, id int64, hash string, keepSession []byte) error {
 	return s.InTx(ctx, func(tx pgx.Tx) error {
@@ -223,6 +226,9 @@ func (s *Store) SetUserPassword(ctx context.Context, a user.Actor, id int64, has
 			return fmt.Errorf("revoke sessions: %w", err)
 		}
 		if err := revokeAPITokens(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := removeFeedToken(ctx, tx, id); err != nil {
 			return err
 		}
 		// The hash itself is never written to the log.

@@ -248,3 +248,13 @@ func Fact(t testing.TB, st *store.Store, pid int64, k facts.Kind, v facts.Value)
 		t.Fatal(err)
 	}
 }
+
+// FeedToken makes user uid (email) a feed token and returns it.
+func FeedToken(t testing.TB, st *store.Store, uid int64, email string) string {
+	t.Helper()
+	token := auth.NewFeedToken()
+	if _, err := st.CreateFeedToken(context.Background(), user.Actor{UserID: uid, Email: email}, auth.HashToken(token), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
