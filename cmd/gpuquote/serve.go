@@ -19,6 +19,7 @@ import (
 	"gpuquote/internal/routes"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
+	"gpuquote/internal/webhook"
 )
 
 // openStore opens the serving role's pool for cfg; the error is one clear
@@ -60,6 +61,9 @@ const serveGCPercent = 400
 
 // mailEvery is how often the mail sender looks for due mail.
 const mailEvery = 15 * time.Second
+
+// webhookEvery is how often the webhook sender looks for due deliveries.
+const webhookEvery = 5 * time.Second
 
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.Writer) error {
 	if os.Getenv("GOGC") == "" {
@@ -104,6 +108,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 		go sender.Run(ctx, mailEvery)
 		log.Info("mail on", "smtp", cfg.SMTP.String(), "from", cfg.SMTP.From)
 	}
+	// Webhooks (docs/RULES.md §24.7): every serve process delivers what is
+	// due; the queue's row locks keep each delivery to one at a time.
+	hooks := webhook.NewSender(st, webhook.NewClient(cfg.WebhookAllowPrivate, cfg.BaseURL()), time.Now, log)
+	if err := srv.RegisterMetrics(hooks.Collectors()...); err != nil {
+		return err
+	}
+	go hooks.Run(ctx, webhookEvery)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", cfg.Addr, unwrapSyscall(err))

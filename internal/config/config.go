@@ -32,6 +32,11 @@ type Config struct {
 	// AllowSuperuser lets serve run as a superuser or the tables' owner
 	// (GPUQUOTE_ALLOW_SUPERUSER=1), for throwaway local use only.
 	AllowSuperuser bool
+	// WebhookAllowPrivate lets webhooks be registered for and delivered to
+	// private, loopback and link-local addresses
+	// (GPUQUOTE_WEBHOOK_ALLOW_PRIVATE=1; docs/RULES.md §24.7): for a
+	// receiver on the same network, and for tests.
+	WebhookAllowPrivate bool
 	// Addr is the listen address (GPUQUOTE_ADDR), default 127.0.0.1:8080.
 	Addr string
 	// LogLevel is the minimum slog level (GPUQUOTE_LOG_LEVEL).
@@ -233,6 +238,7 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 		{"GPUQUOTE_TLS", &c.TLS},
 		{"GPUQUOTE_BENCH_ROUTES", &c.BenchRoutes},
 		{"GPUQUOTE_ALLOW_SUPERUSER", &c.AllowSuperuser},
+		{"GPUQUOTE_WEBHOOK_ALLOW_PRIVATE", &c.WebhookAllowPrivate},
 	}
 	for _, b := range bools {
 		if v, ok := get(b.key); ok {

@@ -347,5 +347,14 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/admin/users/:id/enable", Policy: admin, Handler: p.AdminEnable},
 		{Method: http.MethodGet, Path: "/admin/audit", Policy: admin, Handler: p.AdminAudit},
 		{Method: http.MethodGet, Path: "/admin/mail", Policy: admin, Handler: p.MailQueuePage},
+		// Webhooks and group chat bots (docs/RULES.md §24.7, §24.8): editors and admins.
+		{Method: http.MethodGet, Path: "/admin/webhooks", Policy: editor, Handler: p.WebhooksPage},
+		{Method: http.MethodPost, Path: "/admin/webhooks", Policy: editor, Handler: p.WebhookCreate},
+		{Method: http.MethodGet, Path: "/admin/webhooks/:id", Policy: editor, Handler: p.WebhookShow},
+		{Method: http.MethodPost, Path: "/admin/webhooks/:id", Policy: editor, Handler: p.WebhookUpdate},
+		{Method: http.MethodPost, Path: "/admin/webhooks/:id/enable", Policy: editor, Handler: p.WebhookEnable},
+		{Method: http.MethodPost, Path: "/admin/webhooks/:id/disable", Policy: editor, Handler: p.WebhookDisable},
+		{Method: http.MethodPost, Path: "/admin/webhooks/:id/delete", Policy: editor, Handler: p.WebhookDelete},
+		{Method: http.MethodPost, Path: "/admin/webhooks/:id/deliveries/:delivery/redeliver", Policy: editor, Handler: p.WebhookRedeliver},
 	}
 }

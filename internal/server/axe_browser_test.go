@@ -24,6 +24,8 @@ import (
 	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
+	"gpuquote/internal/webhook"
+	"gpuquote/web"
 )
 
 // axeNotPages are the GET routes of the route table that are no page a
@@ -76,7 +78,9 @@ type axeWorld struct {
 	// its November bill.
 	approved, bill int64
 	catalogImport  int64
-	compare        url.Values
+	// webhook is an endpoint told of the approval (its delivery waits).
+	webhook int64
+	compare url.Values
 }
 
 // axePage is how to open one GET route: its path for a role (the records
@@ -183,9 +187,11 @@ func axePages() map[string]axePage {
 		"GET /platforms/:id/bill-mappings": {path: func(w *axeWorld, _ string) string {
 			return "/platforms/" + itoa(w.platform) + "/bill-mappings"
 		}},
-		"GET /admin/users": {},
-		"GET /admin/audit": {},
-		"GET /admin/mail":  {},
+		"GET /admin/users":        {},
+		"GET /admin/audit":        {},
+		"GET /admin/mail":         {},
+		"GET /admin/webhooks":     {},
+		"GET /admin/webhooks/:id": {path: func(w *axeWorld, _ string) string { return web.WebhookPath(w.webhook) }},
 	}
 }
 
@@ -272,6 +278,12 @@ func newAxeWorld(t *testing.T) *axeWorld {
 	// The same comparison approved, and its November bill checked by
 	// finance: overcharged compute, an included egress charged, a hidden
 	// snapshot cost (docs/RULES.md §23).
+	hook, err := app.Store.CreateWebhookEndpoint(context.Background(), user.SystemActor, time.Now(), webhook.Endpoint{
+		Kind: webhook.KindGeneric, URL: "https://hooks.example.test/gpuquote", Events: webhook.EventTypes, Description: "采购群"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.webhook = hook.ID
 	w.approved = saveReport(t, w.clients["analyst"], form)
 	if got := postStatus(w.clients["analyst"], "/reports/"+itoa(w.approved)+"/submit", nil); got != http.StatusSeeOther {
 		t.Fatalf("submit: %d", got)

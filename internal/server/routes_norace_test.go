@@ -18,6 +18,7 @@ import (
 	"gpuquote/internal/market"
 	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
+	"gpuquote/web"
 )
 
 // want lists the expected status per caller, in the order of who.
@@ -419,6 +420,20 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /admin/users/:id/enable":  {target: true, want: want{401, 403, 403, 403, 303}},
 		"GET /admin/audit":              {want: want{303, 403, 403, 403, 200}},
 		"GET /admin/mail":               {want: want{303, 403, 403, 403, 200}},
+		"GET /admin/webhooks":           {want: want{303, 403, 403, 200, 200}},
+		"POST /admin/webhooks": {form: func(*testutil.App) url.Values { return webhookForm() },
+			want: want{401, 403, 403, 303, 303}},
+		"GET /admin/webhooks/:id": {setup: func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) },
+			want: want{303, 403, 403, 200, 200}},
+		"POST /admin/webhooks/:id": {setup: func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) },
+			form: func(*testutil.App) url.Values { return webhookForm() }, want: want{401, 403, 403, 303, 303}},
+		"POST /admin/webhooks/:id/enable": {setup: func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) + "/enable" },
+			want: want{401, 403, 403, 303, 303}},
+		"POST /admin/webhooks/:id/disable": {setup: func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) + "/disable" },
+			want: want{401, 403, 403, 303, 303}},
+		"POST /admin/webhooks/:id/delete": {setup: func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) + "/delete" },
+			want: want{401, 403, 403, 303, 303}},
+		"POST /admin/webhooks/:id/deliveries/:delivery/redeliver": {setup: routeDelivery, want: want{401, 403, 403, 303, 303}},
 		// Each reader their own notifications (docs/RULES.md §18.4): a
 		// user's id is no notification of the caller's.
 		"GET /notifications":           {want: want{303, 200, 200, 200, 200}},

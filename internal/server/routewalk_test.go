@@ -18,6 +18,7 @@ import (
 	"gpuquote/internal/server"
 	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
+	"gpuquote/web"
 )
 
 // walkValues are what the route walk sends in every parameter: control
@@ -216,6 +217,13 @@ func walkCases() map[string]walkCase {
 			form: func(*testutil.App) url.Values {
 				return termsForm(map[string]string{"sla.data_loss.answer": "walk", "sla.data_loss.in_writing": "true"})
 			}},
+		"GET /admin/webhooks/:id":                                 {path: p(func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) })},
+		"POST /admin/webhooks":                                    {form: func(*testutil.App) url.Values { return webhookForm() }},
+		"POST /admin/webhooks/:id":                                {path: p(func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) }), form: func(*testutil.App) url.Values { return webhookForm() }},
+		"POST /admin/webhooks/:id/enable":                         {path: p(func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) + "/enable" })},
+		"POST /admin/webhooks/:id/disable":                        {path: p(func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) + "/disable" })},
+		"POST /admin/webhooks/:id/delete":                         {path: p(func(a *testutil.App) string { return web.WebhookPath(routeWebhook(a)) + "/delete" })},
+		"POST /admin/webhooks/:id/deliveries/:delivery/redeliver": {path: p(routeDelivery)},
 		"GET /platforms/:id/bill-mappings": {path: p(func(a *testutil.App) string {
 			return "/platforms/" + itoa(testfactory.Platform(a.T, a.Store, market.Platform{}).ID) + "/bill-mappings"
 		})},

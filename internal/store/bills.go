@@ -256,8 +256,11 @@ func (s *Store) CreateBill(ctx context.Context, a user.Actor, now time.Time, in 
 			Scan(&finance); err != nil {
 			return fmt.Errorf("bill notice: %w", err)
 		}
-		return notifyUsers(ctx, tx, notify.Notice{Kind: notify.BillOvercharged, EntityID: id, ActorID: a.UserID, At: now},
-			append(finance, author)...)
+		if err := notifyUsers(ctx, tx, notify.Notice{Kind: notify.BillOvercharged, EntityID: id, ActorID: a.UserID, At: now},
+			append(finance, author)...); err != nil {
+			return err
+		}
+		return enqueueBillOvercharged(ctx, tx, now, id)
 	})
 	if err != nil {
 		return bill.Record{}, err

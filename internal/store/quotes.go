@@ -344,7 +344,9 @@ func publishVersion(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, id i
 	if tag.RowsAffected() != 1 {
 		return ErrNotDraft
 	}
-	return nil
+	// Endpoints subscribed are told in the same transaction
+	// (docs/RULES.md §24.7).
+	return enqueueQuotesPublished(ctx, tx, []int64{id})
 }
 
 // PublishQuote publishes a draft (at the lock version the editor saw); the

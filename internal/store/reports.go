@@ -321,6 +321,11 @@ func (s *Store) moveReport(ctx context.Context, a user.Actor, now time.Time, id 
 		if err := notifyReportStep(ctx, tx, a, now, id, st, comment); err != nil {
 			return err
 		}
+		if st.To == report.Approved {
+			if err := enqueueReportApproved(ctx, tx, a, now, id, comment); err != nil {
+				return err
+			}
+		}
 		if err := readNoticesAboutReport(ctx, tx, a.UserID, id, now); err != nil {
 			return err
 		}
