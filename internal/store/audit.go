@@ -31,6 +31,7 @@ var AuditActions = []string{
 	ActionOwnOptionCreate, ActionOwnOptionVersion, ActionOwnOptionArchive, ActionElectricityPriceCreate,
 	ActionAvailabilityCreate,
 	ActionBillCreate, ActionBillMappingSave, ActionBillMappingDelete,
+	ActionWatchCreate, ActionWatchUpdate, ActionWatchPause, ActionWatchResume, ActionWatchDelete,
 }
 
 // AuditEntities lists every kind of object the audit log records (its
@@ -38,7 +39,7 @@ var AuditActions = []string{
 var AuditEntities = []string{
 	"user", "login", "fx_rate", "platform", "gpu_model", "quote", "reference_price",
 	"usage_profile", "trial", "report", "api_token", "own_option", "electricity_price",
-	"availability_record", "catalog_import", "bill", "bill_mapping",
+	"availability_record", "catalog_import", "bill", "bill_mapping", "watch",
 }
 
 // IsAuditAction reports whether a is one of AuditActions.

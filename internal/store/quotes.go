@@ -344,7 +344,9 @@ func publishVersion(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, id i
 	if tag.RowsAffected() != 1 {
 		return ErrNotDraft
 	}
-	return nil
+	// The watches of the version are evaluated in its publication's
+	// transaction (docs/RULES.md §24.2).
+	return watchPublished(ctx, tx, time.Now(), id)
 }
 
 // PublishQuote publishes a draft (at the lock version the editor saw); the
