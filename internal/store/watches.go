@@ -411,8 +411,8 @@ func watchAvailability(ctx context.Context, q Querier, now time.Time, rec avail.
 		return fmt.Errorf("watch availability: %w", err)
 	}
 	type attempt struct {
-		count int
-		ok    bool
+		Count int
+		OK    bool
 	}
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[attempt])
 	if err != nil {
@@ -422,9 +422,9 @@ func watchAvailability(ctx context.Context, q Querier, now time.Time, rec avail.
 	for _, w := range ws {
 		obtained, attempts := 0, 0
 		for _, a := range list {
-			if w.GPUCount == 0 || a.count == w.GPUCount {
+			if w.GPUCount == 0 || a.Count == w.GPUCount {
 				attempts++
-				if a.ok {
+				if a.OK {
 					obtained++
 				}
 			}
