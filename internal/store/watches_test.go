@@ -12,6 +12,7 @@ import (
 	"gpuquote/internal/store"
 	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
+	"gpuquote/internal/user"
 	"gpuquote/internal/watch"
 )
 
@@ -117,4 +118,53 @@ func TestWatchPriceAndAvailability(t *testing.T) {
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM audit_log WHERE entity = 'watch'`).Scan(&audited); err != nil || audited != 4 {
 		t.Fatalf("%d watch audit entries, want 4: %v", audited, err)
 	}
+}
+
+// BenchmarkWatchEvaluateStore publishes one quote version with 10,000
+// live watches in the database (100 of them about its platform × GPU
+// model): the publication's transaction, the evaluation included (the
+// next version's draft is made outside the timer). Target: < 100 ms.
+func BenchmarkWatchEvaluateStore(b *testing.B) {
+	ctx := context.Background()
+	st := testutil.Store(b)
+	owner := reportUserB(b, st)
+	var pid, gid int64
+	if err := st.Pool().QueryRow(ctx, `INSERT INTO platforms (name_zh, name_en, currency) VALUES ('基准云', 'Bench Cloud', 'CNY') RETURNING id`).Scan(&pid); err != nil {
+		b.Fatal(err)
+	}
+	if err := st.Pool().QueryRow(ctx, `INSERT INTO gpu_models (vendor, name, vram_gb) VALUES ('NVIDIA', 'Bench', 24) RETURNING id`).Scan(&gid); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `
+		WITH p AS (INSERT INTO platforms (name_zh, name_en, currency) SELECT '云' || i, 'Cloud ' || i, 'CNY' FROM generate_series(1, 99) i RETURNING id)
+		INSERT INTO watches (owner_id, platform_id, gpu_model_id, kind, basis, currency, target, created_at, updated_at)
+		SELECT $1, p.id, $2, 'price_below', 'hourly', 'CNY', 0.5, now(), now() FROM p, generate_series(1, 100)`, owner, gid); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO watches (owner_id, platform_id, gpu_model_id, kind, basis, currency, target, created_at, updated_at)
+		SELECT $1, $2, $3, 'price_below', 'hourly', 'CNY', 0.5, now(), now() FROM generate_series(1, 100)`, owner, pid, gid); err != nil {
+		b.Fatal(err)
+	}
+	q := testfactory.Published(b, st, sampleQuote(pid, gid))
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		d, err := st.NewQuoteVersion(ctx, actor, q.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if q, err = st.PublishQuote(ctx, actor, d.ID, d.LockVersion); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func reportUserB(b *testing.B, st *store.Store) int64 {
+	u, err := st.CreateUser(context.Background(), actor, user.NewAccount{Email: "bench@example.test", DisplayName: "基准",
+		Role: "analyst", PasswordHash: "x"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return u.ID
 }
