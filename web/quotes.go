@@ -250,7 +250,10 @@ type QuoteDetailView struct {
 	Examples        []QuoteExample
 	FlagIDs         []string
 	IsEditor        bool
-	HasDraft        int64 // id of the series' draft, when one exists
+	// WatchURL opens the new-watch form filled with this offer ("watch
+	// this offer", docs/RULES.md §24.4); empty but for a published quote.
+	WatchURL string
+	HasDraft int64 // id of the series' draft, when one exists
 	// Proposal is the vendor's words, the editors' decisions and the
 	// "not yet reviewed" notice of a proposed offer (docs/RULES.md §18.1);
 	// nil for an offer that never was one.
@@ -369,6 +372,9 @@ func NewQuoteDetailView(tr *i18n.Translator, in QuoteRecords) QuoteDetailView {
 		if ver.State == quote.Draft && ver.ID != q.ID {
 			v.HasDraft = ver.ID
 		}
+	}
+	if q.State == quote.Published {
+		v.WatchURL = WatchOfferURL(q)
 	}
 	v.Terms = QuoteTerms(q, func(d decimal.NullDecimal) string { return m(d, q.Currency) })
 	byItem := map[string]quote.Line{}

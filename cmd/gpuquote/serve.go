@@ -115,6 +115,25 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 		return err
 	}
 	go hooks.Run(ctx, webhookEvery)
+	// The daily check of report watches (docs/RULES.md §24.2): hourly, so
+	// a day is never missed; each cause matches once whatever the number
+	// of processes running it.
+	go func() {
+		t := time.NewTicker(time.Hour)
+		defer t.Stop()
+		for {
+			if n, err := st.CheckWatchedReports(ctx, time.Now()); err != nil && ctx.Err() == nil {
+				log.Warn("watches: check reports", "err", err)
+			} else if n > 0 {
+				log.Info("watches: report quotes matched", "count", n)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", cfg.Addr, unwrapSyscall(err))

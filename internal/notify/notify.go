@@ -24,19 +24,26 @@ const (
 	// BillOvercharged goes to the report's author and finance: a bill
 	// stored beside an approved report charges more than its quote.
 	BillOvercharged Kind = "bill_overcharged"
+	// WatchMatched goes to a watch's owner, or for a shared watch to the
+	// editors: the watch's condition met (docs/RULES.md §24.2). The notice
+	// is about the watch's event.
+	WatchMatched Kind = "watch_matched"
 )
 
 // Kinds are every kind, in a fixed order.
 var Kinds = []Kind{ReportSubmitted, ReportReturned, ReportApproved, QuoteProposed, QuoteReturned, QuotePublished,
-	BillOvercharged}
+	BillOvercharged, WatchMatched}
 
-// Entity is what a kind of notice is about: "report", "quote" or "bill".
+// Entity is what a kind of notice is about: "report", "quote", "bill" or
+// "watch_event".
 func (k Kind) Entity() string {
 	switch k {
 	case QuoteProposed, QuoteReturned, QuotePublished:
 		return "quote"
 	case BillOvercharged:
 		return "bill"
+	case WatchMatched:
+		return "watch_event"
 	default:
 		return "report"
 	}

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -27,6 +28,18 @@ type About struct {
 	BillMonth      time.Time
 	BillOvercharge decimal.Decimal
 	BillCurrency   string
+	// The Watch… fields are a watch event's (entity "watch_event"): its
+	// watch, cause, observed figure and quote (0 for none), and the
+	// watch's condition.
+	WatchID       int64
+	WatchCause    string
+	WatchValue    decimal.NullDecimal
+	WatchQuoteID  int64
+	WatchKind     string
+	WatchBasis    string
+	WatchCurrency string
+	WatchTarget   decimal.Decimal
+	WatchPercent  decimal.Decimal
 }
 
 // Item is a stored notice with the names it is worded with (who acted and
@@ -46,6 +59,11 @@ func (it Item) Path() string {
 		return "/quotes/" + id
 	case "bill":
 		return "/reports/" + strconv.FormatInt(it.About.ReportID, 10) + "/bills/" + id
+	case "watch_event":
+		if it.About.WatchQuoteID != 0 {
+			return "/quotes/" + strconv.FormatInt(it.About.WatchQuoteID, 10)
+		}
+		return "/watches#watch-" + strconv.FormatInt(it.About.WatchID, 10)
 	}
 	return "/reports/" + id
 }
@@ -58,7 +76,10 @@ func Label(tr *i18n.Translator, it Item) string {
 		}
 		return tr.T("notify.bill_label", "Month", billMonth(it), "Number", it.About.ReportNumber)
 	}
-	if it.Entity == "quote" {
+	if it.Entity == "watch_event" && it.About.WatchQuoteID == 0 {
+		return watchPair(tr, it)
+	}
+	if it.Entity == "quote" || it.Entity == "watch_event" {
 		platform := it.About.PlatformZH
 		if tr.Lang == i18n.EN && it.About.PlatformEN != "" || platform == "" {
 			platform = it.About.PlatformEN
@@ -92,7 +113,46 @@ func Sentence(tr *i18n.Translator, it Item) string {
 			"Month", billMonth(it), "Number", it.About.ReportNumber,
 			"Amount", money.Group(money.Fixed(it.About.BillOvercharge, 2)), "Currency", it.About.BillCurrency)
 	}
+	if it.Entity == "watch_event" {
+		return WatchSentence(tr, it)
+	}
 	return tr.T("notify.text."+string(it.Kind), "Actor", Actor(tr, it), "What", Label(tr, it))
+}
+
+// WatchSentence says what a watch's event found (docs/RULES.md §24.2):
+// "Watch matched: Aliyun · H100 × 8 at 9.50 CNY per GPU-hour (target
+// 10.00)", in tr's language, by the cause's kind.
+func WatchSentence(tr *i18n.Translator, it Item) string {
+	a := it.About
+	value := ""
+	if a.WatchValue.Valid {
+		value = money.Group(money.Fixed(a.WatchValue.Decimal, 2))
+	}
+	cause, _, _ := strings.Cut(a.WatchCause, ":")
+	key := "notify.watch." + a.WatchKind
+	if cause == "stale" || cause == "superseded" {
+		key = "notify.watch." + cause
+	}
+	if a.WatchKind == "price_below" {
+		key += "." + a.WatchBasis
+	}
+	return tr.T(key, "What", Label(tr, it), "Value", value, "Currency", a.WatchCurrency,
+		"Target", money.Group(money.Fixed(a.WatchTarget, 2)), "Percent", a.WatchPercent.String())
+}
+
+// watchPair names an event's platform × GPU model when it has no quote.
+func watchPair(tr *i18n.Translator, it Item) string {
+	platform := it.About.PlatformZH
+	if tr.Lang == i18n.EN && it.About.PlatformEN != "" || platform == "" {
+		platform = it.About.PlatformEN
+	}
+	switch {
+	case platform == "":
+		return it.About.GPU
+	case it.About.GPU == "":
+		return platform
+	}
+	return platform + " · " + it.About.GPU
 }
 
 // billMonth is a bill's month as YYYY-MM.

@@ -197,6 +197,16 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodGet, Path: "/notifications", Policy: auth.AnyUser, Handler: p.NotificationList},
 		{Method: http.MethodPost, Path: "/notifications/read-all", Policy: auth.AnyUser, Handler: p.NotificationsReadAll},
 		{Method: http.MethodPost, Path: "/notifications/:id/open", Policy: auth.AnyUser, Handler: p.NotificationOpen},
+		// Watching the market (docs/RULES.md §24.4): everyone keeps their
+		// own watches; the handlers let editors change the shared ones.
+		{Method: http.MethodGet, Path: "/watches", Policy: auth.AnyUser, Handler: p.WatchList},
+		{Method: http.MethodGet, Path: "/watches/new", Policy: auth.AnyUser, Handler: p.WatchNewForm},
+		{Method: http.MethodPost, Path: "/watches", Policy: auth.AnyUser, Handler: p.WatchCreate},
+		{Method: http.MethodGet, Path: "/watches/:id/edit", Policy: auth.AnyUser, Handler: p.WatchEditForm},
+		{Method: http.MethodPost, Path: "/watches/:id", Policy: auth.AnyUser, Handler: p.WatchUpdate},
+		{Method: http.MethodPost, Path: "/watches/:id/pause", Policy: auth.AnyUser, Handler: p.WatchPause},
+		{Method: http.MethodPost, Path: "/watches/:id/resume", Policy: auth.AnyUser, Handler: p.WatchResume},
+		{Method: http.MethodPost, Path: "/watches/:id/delete", Policy: auth.AnyUser, Handler: p.WatchDelete},
 
 		// Market: platforms and GPU models (everyone signed in reads, editors write).
 		{Method: http.MethodGet, Path: "/platforms", Policy: auth.AnyUser, Handler: p.PlatformList},

@@ -25,6 +25,7 @@ import (
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 	"gpuquote/internal/webhook"
+	"gpuquote/internal/watch"
 	"gpuquote/web"
 )
 
@@ -81,6 +82,7 @@ type axeWorld struct {
 	// webhook is an endpoint told of the approval (its delivery waits).
 	webhook int64
 	compare url.Values
+	watches map[string]int64 // role → its own watch
 }
 
 // axePage is how to open one GET route: its path for a role (the records
@@ -102,6 +104,14 @@ func axePages() map[string]axePage {
 		// The notices of a proposal (editors, admins) and a submitted
 		// report (finance, admins) wait unread.
 		"GET /notifications": {},
+		// Each role's own watch, listed and opened for a change.
+		"GET /watches": {path: func(w *axeWorld, role string) string { axeWatch(w, role); return "/watches" }},
+		"GET /watches/new": {path: func(w *axeWorld, _ string) string {
+			return web.WatchOfferURL(mustQuote(w, w.quotes[0]))
+		}},
+		"GET /watches/:id/edit": {path: func(w *axeWorld, role string) string {
+			return "/watches/" + itoa(axeWatch(w, role)) + "/edit"
+		}},
 		"GET /platforms":     {},
 		"GET /platforms/new": {},
 		"GET /platforms/:id": {path: func(w *axeWorld, _ string) string { return "/platforms/" + itoa(w.platform) }},
@@ -555,4 +565,35 @@ type axeReadPage struct {
 	Path   string `json:"path"`
 	Status int    `json:"status"`
 	Lang   string `json:"lang"`
+}
+
+// axeWatch is role's own watch of the first sample quote's offer, made
+// once per role.
+func axeWatch(w *axeWorld, role string) int64 {
+	w.app.T.Helper()
+	if id, ok := w.watches[role]; ok {
+		return id
+	}
+	q := mustQuote(w, w.quotes[0])
+	wt, err := w.app.Store.CreateWatch(context.Background(), user.Actor{UserID: w.ids[role]}, false, time.Now(), watch.Watch{
+		OwnerID: w.ids[role], PlatformID: q.PlatformID, GPUModelID: q.GPUModelID, Kind: watch.PriceBelow, Basis: watch.Hourly,
+		Currency: q.Currency, Target: testfactory.D("0.01"), CooldownHours: 24})
+	if err != nil {
+		w.app.T.Fatal(err)
+	}
+	if w.watches == nil {
+		w.watches = map[string]int64{}
+	}
+	w.watches[role] = wt.ID
+	return wt.ID
+}
+
+// mustQuote reads quote id.
+func mustQuote(w *axeWorld, id int64) quote.Quote {
+	w.app.T.Helper()
+	q, err := w.app.Store.QuoteByID(context.Background(), id)
+	if err != nil {
+		w.app.T.Fatal(err)
+	}
+	return q
 }

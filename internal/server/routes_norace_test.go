@@ -439,6 +439,16 @@ func TestRoutePolicies(t *testing.T) {
 		"GET /notifications":           {want: want{303, 200, 200, 200, 200}},
 		"POST /notifications/read-all": {want: want{401, 303, 303, 303, 303}},
 		"POST /notifications/:id/open": {target: true, want: want{401, 404, 404, 404, 404}},
+		// Watches (docs/RULES.md §24.4): everyone keeps their own; an
+		// empty form is refused on the form, another's watch is 404.
+		"GET /watches":             {want: want{303, 200, 200, 200, 200}},
+		"GET /watches/new":         {want: want{303, 200, 200, 200, 200}},
+		"POST /watches":            {want: want{401, 422, 422, 422, 422}},
+		"GET /watches/:id/edit":    {setup: func(a *testutil.App) string { return "/watches/" + itoa(someonesWatch(a)) + "/edit" }, want: want{303, 404, 404, 404, 404}},
+		"POST /watches/:id":        {setup: func(a *testutil.App) string { return "/watches/" + itoa(someonesWatch(a)) }, want: want{401, 404, 404, 404, 404}},
+		"POST /watches/:id/pause":  {setup: func(a *testutil.App) string { return "/watches/" + itoa(someonesWatch(a)) + "/pause" }, want: want{401, 404, 404, 404, 404}},
+		"POST /watches/:id/resume": {setup: func(a *testutil.App) string { return "/watches/" + itoa(someonesWatch(a)) + "/resume" }, want: want{401, 404, 404, 404, 404}},
+		"POST /watches/:id/delete": {setup: func(a *testutil.App) string { return "/watches/" + itoa(someonesWatch(a)) + "/delete" }, want: want{401, 404, 404, 404, 404}},
 	}
 
 	seen := map[string]bool{}

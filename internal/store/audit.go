@@ -32,6 +32,7 @@ var AuditActions = []string{
 	ActionAvailabilityCreate,
 	ActionBillCreate, ActionBillMappingSave, ActionBillMappingDelete,
 	ActionWebhookCreate, ActionWebhookUpdate, ActionWebhookEnable, ActionWebhookDisable, ActionWebhookDelete, ActionWebhookRedeliver,
+	ActionWatchCreate, ActionWatchUpdate, ActionWatchPause, ActionWatchResume, ActionWatchDelete,
 }
 
 // AuditEntities lists every kind of object the audit log records (its
@@ -39,7 +40,7 @@ var AuditActions = []string{
 var AuditEntities = []string{
 	"user", "login", "fx_rate", "platform", "gpu_model", "quote", "reference_price",
 	"usage_profile", "trial", "report", "api_token", "feed_token", "own_option", "electricity_price",
-	"availability_record", "catalog_import", "bill", "bill_mapping", "webhook",
+	"availability_record", "catalog_import", "bill", "bill_mapping", "webhook", "watch",
 }
 
 // IsAuditAction reports whether a is one of AuditActions.

@@ -126,8 +126,13 @@ func (s *Store) CreateAvailabilityRecord(ctx context.Context, a user.Actor, in a
 		if out, err = scanAvail(tx.QueryRow(ctx, `SELECT `+availColumns+availFrom+` WHERE r.id = $1`, id)); err != nil {
 			return fmt.Errorf("create availability record: %w", err)
 		}
-		return audit(ctx, tx, a, AuditEntry{Action: ActionAvailabilityCreate, Entity: "availability_record",
-			EntityID: strconv.FormatInt(id, 10), After: out})
+		if err := audit(ctx, tx, a, AuditEntry{Action: ActionAvailabilityCreate, Entity: "availability_record",
+			EntityID: strconv.FormatInt(id, 10), After: out}); err != nil {
+			return err
+		}
+		// The pair's availability watches, in the record's transaction
+		// (docs/RULES.md §24.2).
+		return watchAvailability(ctx, tx, time.Now(), out)
 	})
 	if err != nil {
 		return avail.Record{}, err

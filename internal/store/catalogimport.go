@@ -286,6 +286,9 @@ func (s *Store) PublishCatalogImport(ctx context.Context, a user.Actor, id int64
 		if int(tag.RowsAffected()) != len(published) {
 			return fmt.Errorf("catalog publish: published %d of %d drafts", tag.RowsAffected(), len(published))
 		}
+		if err := watchPublished(ctx, tx, time.Now(), published...); err != nil {
+			return err
+		}
 		if err := enqueueQuotesPublished(ctx, tx, published); err != nil {
 			return err
 		}

@@ -344,8 +344,12 @@ func publishVersion(ctx context.Context, tx pgx.Tx, a user.Actor, seriesID, id i
 	if tag.RowsAffected() != 1 {
 		return ErrNotDraft
 	}
-	// Endpoints subscribed are told in the same transaction
-	// (docs/RULES.md §24.7).
+	// The watches of the version are evaluated in its publication's
+	// transaction (docs/RULES.md §24.2), and endpoints subscribed are told
+	// in it too (docs/RULES.md §24.7).
+	if err := watchPublished(ctx, tx, time.Now(), id); err != nil {
+		return err
+	}
 	return enqueueQuotesPublished(ctx, tx, []int64{id})
 }
 

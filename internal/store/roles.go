@@ -26,19 +26,20 @@ const DefaultAppRole = "gpuquote_app"
 // bytes, in quote_attachment_data, are deleted when it is withdrawn), and
 // the records of catalog imports (docs/RULES.md §7.7), and the bills kept
 // beside approved reports with their lines: a corrected bill is the next
-// revision, never an edit (docs/RULES.md §23.8), and the webhook events and
-// their delivery attempts (docs/RULES.md §24.7).
+// revision, never an edit (docs/RULES.md §23.8), the events of watches,
+// each cause once (docs/RULES.md §24.2), and the webhook events and their
+// delivery attempts (docs/RULES.md §24.7).
 var appendOnly = []string{"audit_log", "report_events", "server_keys", "trial_check_results", "trial_pastes", "trial_perf",
 	"electricity_prices", "own_option_versions", "availability_records",
 	"quote_messages", "quote_attachments", "quote_reviews", "platform_facts", "quote_attachment_withdrawals",
-	"catalog_imports", "bills", "bill_lines", "webhook_events", "webhook_attempts"}
+	"catalog_imports", "bills", "bill_lines", "watch_events", "webhook_events", "webhook_attempts"}
 
 // readOnly are the tables the serving role may only read.
 var readOnly = []string{"goose_db_version"}
 
 // GrantsVersion changes whenever the grants below change, so that cached
 // migrated databases (the tests' templates) are rebuilt.
-const GrantsVersion = "7"
+const GrantsVersion = "8"
 
 var roleName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 

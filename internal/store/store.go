@@ -170,3 +170,10 @@ func pageWindow(offset, limit int) (int, int) {
 	}
 	return max(offset, 0), limit
 }
+
+// isForeignKeyViolation reports a foreign_key_violation (a row naming
+// another that does not exist).
+func isForeignKeyViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}
