@@ -102,7 +102,7 @@ func QuoteVersionSummary(tr *i18n.Translator, v feed.QuoteVersion) string {
 func NewWatchFeed(tr *i18n.Translator, base, self string, userID int64, events []feed.WatchEvent, empty time.Time) feed.Feed {
 	auth := feedAuthority(base)
 	f := feed.Feed{ID: feed.TagURI(auth, "watch/"+strconv.FormatInt(userID, 10)), Title: tr.T("feed.watch.title"),
-		Lang: string(tr.Lang), Updated: empty, Self: self, Alternate: base + "/account#feeds", Author: tr.T("feed.author")}
+		Lang: string(tr.Lang), Updated: empty, Self: self, Alternate: base + "/watches", Author: tr.T("feed.author")}
 	for i, e := range events {
 		if i == 0 || e.At.After(f.Updated) {
 			f.Updated = e.At

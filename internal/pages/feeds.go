@@ -10,6 +10,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/feed"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/notify"
 	"gpuquote/internal/server"
 	"gpuquote/web"
 )
@@ -107,9 +108,17 @@ func (s *Handlers) WatchFeed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	events, err := s.Store.WatchEventsForFeed(c.Request().Context(), userID, feed.MaxEntries)
+	notices, err := s.Store.WatchNotices(c.Request().Context(), userID, feed.MaxEntries)
 	if err != nil {
 		return err
+	}
+	// Each match in both languages, as the notifications page words it; the
+	// feed picks the reader's.
+	zh, en := s.Catalog.Translator(i18n.ZH), s.Catalog.Translator(i18n.EN)
+	events := make([]feed.WatchEvent, len(notices))
+	for i, it := range notices {
+		events[i] = feed.WatchEvent{ID: it.EntityID, TitleZH: notify.WatchSentence(zh, it), TitleEN: notify.WatchSentence(en, it),
+			Link: it.Path(), At: it.CreatedAt, SummaryZH: notify.WatchSentence(zh, it), SummaryEN: notify.WatchSentence(en, it)}
 	}
 	base := s.feedBase(c)
 	self := base + c.Request().URL.EscapedPath()

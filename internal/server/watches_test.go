@@ -3,6 +3,9 @@ package server_test
 import (
 	"context"
 	"html"
+	"io"
+	"log/slog"
+	"net/http/httptest"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -22,6 +25,7 @@ import (
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
 	"gpuquote/internal/watch"
+	"gpuquote/internal/webhook"
 )
 
 // someonesWatch is a new analyst's price watch: not the caller's.
@@ -88,6 +92,25 @@ func TestWatchTellsOncePublishedThroughTheAPI(t *testing.T) {
 		t.Fatalf("create watch: %d %s", res.StatusCode, res.Body)
 	}
 
+	// Their tools are told too: an endpoint for watch.matched on a receiver
+	// of this test, on loopback; and the analyst reads the watch feed.
+	type received struct {
+		body []byte
+		sig  string
+	}
+	got := make(chan received, 10)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- received{b, r.Header.Get("X-Gpuquote-Signature")}
+	}))
+	defer receiver.Close()
+	ep, err := st1.CreateWebhookEndpoint(context.Background(), user.SystemActor, qwToday, webhook.Endpoint{Kind: webhook.KindGeneric,
+		URL: receiver.URL, Events: []string{webhook.WatchMatched}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, feedPath := createFeedToken(t, a1, analyst)
+
 	body := qwQuote(gpuID)
 	body["hourly"] = "0.43" // 0.4558 per GPU-hour with tax: a match
 	v2 := qwCreated(t, apiCall(t, a1, http.MethodPost, "/api/v1/quotes/"+itoa(v1.ID)+"/versions", token, qwJSON(t, body)))
@@ -110,6 +133,27 @@ func TestWatchTellsOncePublishedThroughTheAPI(t *testing.T) {
 	list := analyst.Get("/watches")
 	if !strings.Contains(list.Body, `data-testid="watch-waiting"`) || strings.Count(list.Body, `data-testid="watch-match"`) != 1 {
 		t.Fatalf("the list does not show one match and the watch waiting:\n%s", list.Body)
+	}
+	// One feed entry, read through either process.
+	if f := parseAtom(t, getFeed(a2, feedPath), a2.URL+feedPath); len(f.Entries) != 1 || !strings.HasSuffix(f.Entries[0].Links[0].Href, "/quotes/"+itoa(v2.ID)) {
+		t.Errorf("the watch feed holds %d entries, want the one match", len(f.Entries))
+	}
+	// One delivery, whichever process's sender gets to it first, signed as
+	// docs/API.md says.
+	for _, st := range []*store.Store{st1, st2, st1} {
+		if _, err := webhook.NewSender(st, webhook.NewClient(true, ""), time.Now, slog.New(slog.NewTextHandler(io.Discard, nil))).DeliverDue(ctx, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(got); n != 1 {
+		t.Fatalf("the receiver was called %d times, want once", n)
+	}
+	d := <-got
+	if !webhook.Verify(ep.Secret, d.sig, d.body, time.Now(), 5*time.Minute) {
+		t.Errorf("the delivery's signature %q does not verify", d.sig)
+	}
+	if !strings.Contains(string(d.body), `"type":"watch.matched"`) || !strings.Contains(string(d.body), `"path":"/quotes/`+itoa(v2.ID)+`"`) {
+		t.Errorf("the delivery: %s", d.body)
 	}
 	en := notify.Sentence(cat.Translator(i18n.EN), items[0])
 	if !strings.Contains(en, "0.46 EUR per GPU-hour") {

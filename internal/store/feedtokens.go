@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"gpuquote/internal/feed"
+	"gpuquote/internal/notify"
 	"gpuquote/internal/user"
 )
 
@@ -150,14 +151,19 @@ func (s *Store) FeedQuoteVersions(ctx context.Context, limit int) ([]feed.QuoteV
 	return out, nil
 }
 
-// WatchEventsForFeed lists the newest limit events of the user's watches
-// for their watch feed, newest first (docs/RULES.md §24.5).
-//
-// The watches and their events (table watch_events, of the watches work) are
-// not on this branch, and no notification kind says that a watch matched,
-// so there is nothing to list yet: the feed is valid and empty. Wiring it
-// is reading watch_events of userID here (ORDER BY the event's time DESC,
-// id DESC LIMIT limit) into feed.WatchEvent.
-func (s *Store) WatchEventsForFeed(ctx context.Context, userID int64, limit int) ([]feed.WatchEvent, error) {
-	return nil, nil
+// WatchNotices returns userID's notices that a watch matched, newest first,
+// at most limit: what the watch feed lists (docs/RULES.md §24.5). They are
+// the user's own watches' matches and, for an editor, the shared ones'
+// (§24.1), each event once, as the notifications page shows them.
+func (s *Store) WatchNotices(ctx context.Context, userID int64, limit int) ([]notify.Item, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+notificationColumns+notificationFrom+`
+		WHERE n.user_id = $1 AND n.kind = $2 ORDER BY n.created_at DESC, n.id DESC LIMIT $3`, userID, string(notify.WatchMatched), limit)
+	if err != nil {
+		return nil, fmt.Errorf("watch notices: %w", err)
+	}
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (notify.Item, error) { return scanNotification(r) })
+	if err != nil {
+		return nil, fmt.Errorf("watch notices: %w", err)
+	}
+	return items, nil
 }

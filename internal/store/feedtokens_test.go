@@ -100,8 +100,8 @@ func TestFeedTokens(t *testing.T) {
 	if _, err := st.CreateFeedToken(ctx, ana, hash("feed-5"), now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a disabled user made a token: %v", err)
 	}
-	if events, err := st.WatchEventsForFeed(ctx, u.ID, 50); err != nil || len(events) != 0 {
-		t.Errorf("watch events: %v %v", events, err)
+	if events, err := st.WatchNotices(ctx, u.ID, 50); err != nil || len(events) != 0 {
+		t.Errorf("watch notices: %v %v", events, err)
 	}
 }
 

@@ -275,6 +275,9 @@ func applyReading(ctx context.Context, q Querier, w watch.Watch, cause string, q
 			} else {
 				err = notifyUsers(ctx, q, n, w.OwnerID)
 			}
+			if err == nil {
+				err = enqueueWatchMatched(ctx, q, w, eventID, quoteID, cause, now)
+			}
 			if err != nil {
 				return false, err
 			}

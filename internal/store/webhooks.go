@@ -12,6 +12,7 @@ import (
 
 	"gpuquote/internal/market"
 	"gpuquote/internal/user"
+	"gpuquote/internal/watch"
 	"gpuquote/internal/webhook"
 )
 
@@ -92,6 +93,42 @@ func enqueueQuotesPublished(ctx context.Context, q Querier, ids []int64) error {
 	if err != nil || (!subs[webhook.QuotePublished] && !subs[webhook.QuotePriceJump]) {
 		return err
 	}
+	pubs, err := quoteObjects(ctx, q, ids)
+	if err != nil {
+		return err
+	}
+	for _, p := range pubs {
+		o := p.obj
+		if subs[webhook.QuotePriceJump] && (o.HourlyJump || o.MonthlyJump) {
+			j := o
+			j.JumpPercent = market.JumpPercent.String()
+			if err := EnqueueEvent(ctx, q, webhook.Event{Type: webhook.QuotePriceJump, EntityID: o.ID, At: p.at, Object: j}); err != nil {
+				return err
+			}
+		}
+		if subs[webhook.QuotePublished] {
+			// quote.published describes the version alone; the previous
+			// sample is price_jump's business.
+			o.PreviousID, o.PrevHourly, o.PrevMonthly, o.PrevAsOf = 0, nil, nil, ""
+			o.HourlyJump, o.MonthlyJump, o.HourlyMove, o.MonthlyMove = false, false, "", ""
+			if err := EnqueueEvent(ctx, q, webhook.Event{Type: webhook.QuotePublished, EntityID: o.ID, At: p.at, Object: o}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pub is a published quote version as its events describe it, and when it
+// was published.
+type pub struct {
+	obj webhook.QuoteObject
+	at  time.Time
+}
+
+// quoteObjects describes the published versions ids as quote events do,
+// each with its previous version of the same offer (docs/RULES.md §24.7).
+func quoteObjects(ctx context.Context, q Querier, ids []int64) ([]pub, error) {
 	rows, err := q.Query(ctx, `
 		SELECT q.id, q.series_id, q.version, q.platform_id, p.name_zh, p.name_en, q.gpu_model_id, g.vendor || ' ' || g.name,
 		       q.gpu_count, q.label, q.currency, trim_scale(q.hourly)::text, trim_scale(q.monthly)::text, q.as_of,
@@ -111,11 +148,7 @@ func enqueueQuotesPublished(ctx context.Context, q Querier, ids []int64) error {
 		WHERE q.id = ANY ($1) AND q.state = 'published'
 		ORDER BY q.id`, ids, market.JumpPercent)
 	if err != nil {
-		return fmt.Errorf("quote events: %w", err)
-	}
-	type pub struct {
-		obj webhook.QuoteObject
-		at  time.Time
+		return nil, fmt.Errorf("quote events: %w", err)
 	}
 	pubs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (pub, error) {
 		var (
@@ -140,28 +173,9 @@ func enqueueQuotesPublished(ctx context.Context, q Querier, ids []int64) error {
 		return pub{obj: o, at: publishedAt}, err
 	})
 	if err != nil {
-		return fmt.Errorf("quote events: %w", err)
+		return nil, fmt.Errorf("quote events: %w", err)
 	}
-	for _, p := range pubs {
-		o := p.obj
-		if subs[webhook.QuotePriceJump] && (o.HourlyJump || o.MonthlyJump) {
-			j := o
-			j.JumpPercent = market.JumpPercent.String()
-			if err := EnqueueEvent(ctx, q, webhook.Event{Type: webhook.QuotePriceJump, EntityID: o.ID, At: p.at, Object: j}); err != nil {
-				return err
-			}
-		}
-		if subs[webhook.QuotePublished] {
-			// quote.published describes the version alone; the previous
-			// sample is price_jump's business.
-			o.PreviousID, o.PrevHourly, o.PrevMonthly, o.PrevAsOf = 0, nil, nil, ""
-			o.HourlyJump, o.MonthlyJump, o.HourlyMove, o.MonthlyMove = false, false, "", ""
-			if err := EnqueueEvent(ctx, q, webhook.Event{Type: webhook.QuotePublished, EntityID: o.ID, At: p.at, Object: o}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return pubs, nil
 }
 
 // enqueueReportApproved enqueues report.approved for report id, approved
@@ -496,4 +510,32 @@ func (s *Store) WebhooksWaiting(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("webhooks waiting: %w", err)
 	}
 	return n, nil
+}
+
+// enqueueWatchMatched enqueues watch.matched for event eventID of watch w,
+// caused by quote version quoteID (0: none, an availability record), in
+// q's transaction (docs/RULES.md §24.7).
+func enqueueWatchMatched(ctx context.Context, q Querier, w watch.Watch, eventID, quoteID int64, cause string, now time.Time) error {
+	subs, err := subscribed(ctx, q)
+	if err != nil || !subs[webhook.WatchMatched] {
+		return err
+	}
+	var o webhook.WatchObject
+	o.Watch.ID, o.Watch.Name, o.Reason = w.ID, w.PlatformZH+" "+w.GPU, cause
+	o.MatchedAt, o.Path = now.UTC().Format(time.RFC3339), "/watches#watch-"+strconv.FormatInt(w.ID, 10)
+	if w.OwnerID != 0 {
+		if err := q.QueryRow(ctx, `SELECT display_name FROM users WHERE id = $1`, w.OwnerID).Scan(&o.Watch.Owner); err != nil {
+			return fmt.Errorf("watch event: %w", err)
+		}
+	}
+	if quoteID != 0 {
+		pubs, err := quoteObjects(ctx, q, []int64{quoteID})
+		if err != nil {
+			return err
+		}
+		if len(pubs) == 1 {
+			o.Quote, o.Path = pubs[0].obj, pubs[0].obj.Path
+		}
+	}
+	return EnqueueEvent(ctx, q, webhook.Event{Type: webhook.WatchMatched, EntityID: w.ID, At: now, Object: o})
 }
