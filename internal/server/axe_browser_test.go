@@ -24,8 +24,8 @@ import (
 	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/internal/user"
-	"gpuquote/internal/webhook"
 	"gpuquote/internal/watch"
+	"gpuquote/internal/webhook"
 	"gpuquote/web"
 )
 
