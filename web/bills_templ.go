@@ -807,7 +807,7 @@ func BillPage(v BillView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 71, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"bill-lines-h\"><table class=\"bill-lines\" data-testid=\"bill-lines\"><thead><tr><th scope=\"col\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 71, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"bill-lines-h\"><table class=\"bill-lines stack-cards\" data-testid=\"bill-lines\"><thead><tr><th scope=\"col\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -2113,7 +2113,7 @@ func BillsOfReport(s BillsSection) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 184, "</p><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"report-bills-h\"><table class=\"bill-months\" data-testid=\"report-bills-table\"><thead><tr><th scope=\"col\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 184, "</p><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"report-bills-h\"><table class=\"bill-months stack-cards\" data-testid=\"report-bills-table\"><thead><tr><th scope=\"col\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -3498,7 +3498,7 @@ func BillForm(v BillFormView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 310, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"bill-form-lines-h\"><table class=\"bill-form-lines\" aria-describedby=\"bill-lines-hint\"><thead><tr><th scope=\"col\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 310, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"bill-form-lines-h\"><table class=\"bill-form-lines stack-cards\" aria-describedby=\"bill-lines-hint\"><thead><tr><th scope=\"col\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -4189,7 +4189,7 @@ func BillMappings(v BillMappingsView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 371, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"bill-mappings-h\"><table class=\"bill-months\" data-testid=\"bill-mappings\"><thead><tr><th scope=\"col\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 371, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"bill-mappings-h\"><table class=\"bill-months stack-cards\" data-testid=\"bill-mappings\"><thead><tr><th scope=\"col\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

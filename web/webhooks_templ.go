@@ -211,7 +211,7 @@ func Webhooks(v WebhooksView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"webhooks-h\"><table data-testid=\"webhooks\"><thead><tr><th scope=\"col\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"webhooks-h\"><table class=\"stack-cards\" data-testid=\"webhooks\"><thead><tr><th scope=\"col\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1395,7 +1395,7 @@ func Webhook(v WebhookView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"webhook-log-h\"><table data-testid=\"webhook-log\"><thead><tr><th scope=\"col\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"webhook-log-h\"><table class=\"stack-cards\" data-testid=\"webhook-log\"><thead><tr><th scope=\"col\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
