@@ -114,7 +114,6 @@ var NavItems = []NavItem{
 	{Href: "/prices", LabelID: "nav.prices", TestID: "nav-prices", Group: NavGroupEditing},
 	{Href: "/dashboard", LabelID: "nav.dashboard", TestID: "nav-dashboard", Group: NavGroupEditing},
 	{Href: "/own-hardware", LabelID: "nav.own", TestID: "nav-own"},
-	{Href: "/watches", LabelID: "nav.watches", TestID: "nav-watches"},
 	{Href: "/electricity", LabelID: "nav.electricity", TestID: "nav-electricity", Group: NavGroupEditing},
 	{Href: "/admin/users", LabelID: "nav.users", TestID: "nav-users", Group: NavGroupAdmin},
 	{Href: "/admin/audit", LabelID: "nav.audit", TestID: "nav-audit", Group: NavGroupAdmin},

@@ -96,6 +96,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 	if err != nil {
 		return err
 	}
+	// The port first: a process that cannot serve starts no background
+	// work, so its one line is the reason it stops.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", cfg.Addr, unwrapSyscall(err))
+	}
 	if cfg.SMTP != nil {
 		// Mail on (docs/RULES.md §18.4): notices queue their mail from now
 		// on, and the sender works through the queue until ctx ends.
@@ -134,10 +140,6 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 			}
 		}
 	}()
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w", cfg.Addr, unwrapSyscall(err))
-	}
 	url := "http://" + ln.Addr().String()
 	if cfg.TLS {
 		url = "https://" + ln.Addr().String() + " (TLS terminated by your proxy)"
