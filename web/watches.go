@@ -29,13 +29,15 @@ type WatchesView struct {
 
 // WatchRow is one watch as its list shows it.
 type WatchRow struct {
-	ID       int64
-	Text     string
-	Paused   bool
-	Waiting  bool // matched, waiting to re-arm
-	MayEdit  bool
-	Matches  []WatchMatchRow
-	Cooldown string
+	ID      int64
+	Text    string
+	Paused  bool
+	Waiting bool // matched, waiting to re-arm
+	// WaitingHint says what re-arms a waiting watch.
+	WaitingHint string
+	MayEdit     bool
+	Matches     []WatchMatchRow
+	Cooldown    string
 }
 
 // WatchMatchRow is one of a watch's last matches.
@@ -116,6 +118,12 @@ func watchMatchText(tr *i18n.Translator, m WatchMatch) (text, href string) {
 func NewWatchRow(tr *i18n.Translator, w watch.Watch, matches []WatchMatch, mayEdit bool) WatchRow {
 	r := WatchRow{ID: w.ID, Text: WatchText(tr, w), Paused: w.Paused, Waiting: !w.Armed, MayEdit: mayEdit,
 		Cooldown: tr.T("watch.cooldown_hours.value", "Hours", strconv.Itoa(w.CooldownHours))}
+	if r.Waiting {
+		r.WaitingHint = tr.T("watch.status.waiting.figure")
+		if w.Kind.Discrete() {
+			r.WaitingHint = tr.T("watch.status.waiting.cooldown")
+		}
+	}
 	for _, m := range matches {
 		text, href := watchMatchText(tr, m)
 		row := WatchMatchRow{At: ReportTime(tr, m.At), Text: text, Href: href}
