@@ -1,6 +1,6 @@
 -- A price watch may read a quote's TCO for a saved usage profile
 -- (docs/RULES.md §24.1): basis 'tco', with profile_id naming the profile
--- (any saved one: profiles are the team's, §8). Deleting the profile
+-- (any saved one: profiles are the team's, §2.1). Deleting the profile
 -- leaves the watch with no profile: it is listed, says so, and matches
 -- nothing until it is changed. profile_id belongs to the tco basis only.
 --

@@ -104,7 +104,7 @@ func (s *Handlers) renderWatchForm(c echo.Context, status int, id int64, values 
 	me := auth.CurrentUser(c).UserID
 	var profiles []web.Option
 	// The reader's own profiles first, then the team's others (every saved
-	// profile may be reused, docs/RULES.md §8), each named with its owner.
+	// profile may be reused, docs/RULES.md §2.1), each named with its owner.
 	for _, mine := range []bool{true, false} {
 		for _, p := range saved {
 			if (p.OwnerID == me) != mine {

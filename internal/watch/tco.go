@@ -14,7 +14,7 @@ import (
 )
 
 // ProfileOf is a saved usage profile's parameters (the comparison form's
-// fields as typed, docs/RULES.md §8) as the engine's profile; ok is false
+// fields as typed, docs/RULES.md §2.1) as the engine's profile; ok is false
 // when they do not make a valid profile.
 func ProfileOf(params map[string]string) (p tco.Profile, ok bool) {
 	values := url.Values{}
