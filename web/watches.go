@@ -29,13 +29,15 @@ type WatchesView struct {
 
 // WatchRow is one watch as its list shows it.
 type WatchRow struct {
-	ID       int64
-	Text     string
-	Paused   bool
-	Waiting  bool // matched, waiting to re-arm
-	MayEdit  bool
-	Matches  []WatchMatchRow
-	Cooldown string
+	ID      int64
+	Text    string
+	Paused  bool
+	Waiting bool // matched, waiting to re-arm
+	// WaitingHint says what re-arms a waiting watch.
+	WaitingHint string
+	MayEdit     bool
+	Matches     []WatchMatchRow
+	Cooldown    string
 }
 
 // WatchMatchRow is one of a watch's last matches.
@@ -90,7 +92,16 @@ func WatchText(tr *i18n.Translator, w watch.Watch) string {
 		key += "." + string(w.Basis)
 	}
 	return tr.T(key, "Subject", WatchSubject(tr, w), "Target", money.Group(money.Fixed(w.Target, 2)),
-		"Currency", w.Currency, "Percent", w.Percent.String())
+		"Currency", w.Currency, "Percent", w.Percent.String(), "Profile", WatchProfileName(tr, w))
+}
+
+// WatchProfileName is a TCO watch's profile's name, or says it was
+// deleted.
+func WatchProfileName(tr *i18n.Translator, w watch.Watch) string {
+	if w.ProfileID == 0 || w.ProfileName == "" {
+		return tr.T("watch.profile.deleted")
+	}
+	return w.ProfileName
 }
 
 // watchMatchText words one match by its cause.
@@ -107,6 +118,12 @@ func watchMatchText(tr *i18n.Translator, m WatchMatch) (text, href string) {
 func NewWatchRow(tr *i18n.Translator, w watch.Watch, matches []WatchMatch, mayEdit bool) WatchRow {
 	r := WatchRow{ID: w.ID, Text: WatchText(tr, w), Paused: w.Paused, Waiting: !w.Armed, MayEdit: mayEdit,
 		Cooldown: tr.T("watch.cooldown_hours.value", "Hours", strconv.Itoa(w.CooldownHours))}
+	if r.Waiting {
+		r.WaitingHint = tr.T("watch.status.waiting.figure")
+		if w.Kind.Discrete() {
+			r.WaitingHint = tr.T("watch.status.waiting.cooldown")
+		}
+	}
 	for _, m := range matches {
 		text, href := watchMatchText(tr, m)
 		row := WatchMatchRow{At: ReportTime(tr, m.At), Text: text, Href: href}
@@ -130,6 +147,8 @@ type WatchFormView struct {
 	Sharings  []Option
 	Kinds     []Option
 	Bases     []Option
+	// Profiles are the saved usage profiles a TCO watch may price for.
+	Profiles []Option
 	// Currencies are the ISO codes offered.
 	Currencies []string
 	// MayShare: an editor may make a new watch shared.
@@ -145,15 +164,15 @@ func (v WatchFormView) Action() string {
 }
 
 // NewWatchFormView fills the choices of the watch form.
-func NewWatchFormView(tr *i18n.Translator, platforms, gpus []Option, values url.Values) WatchFormView {
-	v := WatchFormView{Values: values, Errors: Errors{}, Platforms: platforms, GPUs: gpus}
+func NewWatchFormView(tr *i18n.Translator, platforms, gpus, profiles []Option, values url.Values) WatchFormView {
+	v := WatchFormView{Values: values, Errors: Errors{}, Platforms: platforms, GPUs: gpus, Profiles: profiles}
 	for _, s := range catalog.Sharings {
 		v.Sharings = append(v.Sharings, Option{Value: string(s), Label: tr.T(s.LabelID())})
 	}
 	for _, k := range watch.Kinds {
 		v.Kinds = append(v.Kinds, Option{Value: string(k), Label: tr.T("watch.kind." + string(k))})
 	}
-	for _, b := range []watch.Basis{watch.Hourly, watch.Monthly} {
+	for _, b := range watch.Bases {
 		v.Bases = append(v.Bases, Option{Value: string(b), Label: tr.T("watch.basis." + string(b))})
 	}
 	for _, c := range money.Currencies() {
@@ -180,6 +199,7 @@ func WatchValues(w watch.Watch) url.Values {
 	v.Set("currency", w.Currency)
 	v.Set("kind", string(w.Kind))
 	v.Set("basis", string(w.Basis))
+	v.Set("profile", id(w.ProfileID))
 	if w.Target.Sign() > 0 {
 		v.Set("target", money.String(w.Target))
 	}

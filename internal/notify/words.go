@@ -30,7 +30,8 @@ type About struct {
 	BillCurrency   string
 	// The Watch… fields are a watch event's (entity "watch_event"): its
 	// watch, cause, observed figure and quote (0 for none), and the
-	// watch's condition.
+	// watch's condition (WatchProfile: a TCO watch's profile's name, ""
+	// when deleted).
 	WatchID       int64
 	WatchCause    string
 	WatchValue    decimal.NullDecimal
@@ -40,6 +41,7 @@ type About struct {
 	WatchCurrency string
 	WatchTarget   decimal.Decimal
 	WatchPercent  decimal.Decimal
+	WatchProfile  string
 }
 
 // Item is a stored notice with the names it is worded with (who acted and
@@ -136,8 +138,12 @@ func WatchSentence(tr *i18n.Translator, it Item) string {
 	if a.WatchKind == "price_below" {
 		key += "." + a.WatchBasis
 	}
+	profile := a.WatchProfile
+	if profile == "" {
+		profile = tr.T("watch.profile.deleted")
+	}
 	return tr.T(key, "What", Label(tr, it), "Value", value, "Currency", a.WatchCurrency,
-		"Target", money.Group(money.Fixed(a.WatchTarget, 2)), "Percent", a.WatchPercent.String())
+		"Target", money.Group(money.Fixed(a.WatchTarget, 2)), "Percent", a.WatchPercent.String(), "Profile", profile)
 }
 
 // watchPair names an event's platform × GPU model when it has no quote.

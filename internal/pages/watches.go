@@ -53,7 +53,7 @@ func (s *Handlers) WatchList(c echo.Context) error {
 // currency, basis and a target a little under the current price).
 func (s *Handlers) WatchNewForm(c echo.Context) error {
 	values := url.Values{}
-	for _, k := range []string{"platform", "gpu_model", "gpu_count", "sharing", "currency", "kind", "basis", "target", "percent"} {
+	for _, k := range []string{"platform", "gpu_model", "gpu_count", "sharing", "currency", "kind", "basis", "profile", "target", "percent"} {
 		if x := c.QueryParam(k); x != "" && len(x) <= 40 {
 			values.Set(k, x)
 		}
@@ -96,8 +96,28 @@ func (s *Handlers) renderWatchForm(c echo.Context, status int, id int64, values 
 	if err != nil {
 		return err
 	}
+	saved, err := s.Store.UsageProfiles(c.Request().Context())
+	if err != nil {
+		return err
+	}
 	tr := server.Translator(c)
-	v := web.NewWatchFormView(tr, web.RefOptions(tr.Lang, platforms), web.GPUOptions(gpus), values)
+	me := auth.CurrentUser(c).UserID
+	var profiles []web.Option
+	// The reader's own profiles first, then the team's others (every saved
+	// profile may be reused, docs/RULES.md §2.1), each named with its owner.
+	for _, mine := range []bool{true, false} {
+		for _, p := range saved {
+			if (p.OwnerID == me) != mine {
+				continue
+			}
+			label := p.Name
+			if !mine && p.OwnerEmail != "" {
+				label += " (" + p.OwnerEmail + ")"
+			}
+			profiles = append(profiles, web.Option{Value: strconv.FormatInt(p.ID, 10), Label: label})
+		}
+	}
+	v := web.NewWatchFormView(tr, web.RefOptions(tr.Lang, platforms), web.GPUOptions(gpus), profiles, values)
 	v.ID, v.MayShare = id, id == 0 && s.IsEditor(c)
 	if errs != nil {
 		v.Errors = errs
@@ -144,6 +164,9 @@ func readWatch(values url.Values) (watch.Watch, web.Errors) {
 	}
 	if w.Kind == watch.PriceBelow {
 		w.Target = dec("target")
+		if w.Basis == watch.TCO {
+			w.ProfileID = id("profile")
+		}
 	}
 	if w.Kind == watch.PriceJump || w.Kind == watch.AvailabilityBelow {
 		w.Percent = dec("percent")
@@ -152,6 +175,17 @@ func readWatch(values url.Values) (watch.Watch, web.Errors) {
 		errs.Add(f, id)
 	}
 	return w, errs
+}
+
+// checkWatchProfile adds an error when a TCO watch names a saved usage
+// profile that does not exist (any saved profile may be named).
+func (s *Handlers) checkWatchProfile(c echo.Context, w watch.Watch, errs web.Errors) {
+	if w.Kind != watch.PriceBelow || w.Basis != watch.TCO || w.ProfileID == 0 || errs.Has("profile") {
+		return
+	}
+	if _, err := s.Store.UsageProfileByID(c.Request().Context(), w.ProfileID); err != nil {
+		errs.Add("profile", "watch.error.profile")
+	}
 }
 
 // WatchCreate is POST /watches.
@@ -165,6 +199,7 @@ func (s *Handlers) WatchCreate(c echo.Context) error {
 	if !(editor && values.Get("shared") == "yes") {
 		w.OwnerID = auth.CurrentUser(c).UserID
 	}
+	s.checkWatchProfile(c, w, errs)
 	if len(errs) == 0 {
 		_, err = s.Store.CreateWatch(c.Request().Context(), s.Actor(c), editor, s.Now(), w)
 		switch {
@@ -192,6 +227,7 @@ func (s *Handlers) WatchUpdate(c echo.Context) error {
 	}
 	w, errs := readWatch(values)
 	w.ID, w.OwnerID = old.ID, old.OwnerID
+	s.checkWatchProfile(c, w, errs)
 	if len(errs) == 0 {
 		_, err = s.Store.UpdateWatch(c.Request().Context(), s.Actor(c), s.IsEditor(c), s.Now(), w)
 		switch {

@@ -40,7 +40,8 @@ func (s *Store) FXRateOn(ctx context.Context, base, quote string, day time.Time)
 	return r, nil
 }
 
-// CreateFXRate stores a dated rate and audits it.
+// CreateFXRate stores a dated rate, audits it and evaluates the price
+// watches it converts for.
 func (s *Store) CreateFXRate(ctx context.Context, a user.Actor, r market.FXRate) (market.FXRate, error) {
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var createdBy *int64
@@ -57,8 +58,13 @@ func (s *Store) CreateFXRate(ctx context.Context, a user.Actor, r market.FXRate)
 		if err != nil {
 			return fmt.Errorf("create fx rate: %w", err)
 		}
-		return audit(ctx, tx, a, AuditEntry{Action: ActionFXRateCreate, Entity: "fx_rate",
-			EntityID: strconv.FormatInt(r.ID, 10), After: r})
+		if err := audit(ctx, tx, a, AuditEntry{Action: ActionFXRateCreate, Entity: "fx_rate",
+			EntityID: strconv.FormatInt(r.ID, 10), After: r}); err != nil {
+			return err
+		}
+		// The price watches this rate converts for are evaluated in its
+		// transaction (docs/RULES.md §24.2).
+		return watchRateAdded(ctx, tx, time.Now(), r)
 	})
 	return r, err
 }

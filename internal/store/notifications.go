@@ -15,13 +15,13 @@ import (
 // notificationColumns are a notice with who acted and what it is about:
 // the report's number and title, or the quote's platform and GPU model,
 // or the bill's report, month and overcharge, or a watch's event with its
-// watch and quote.
+// watch (and a TCO watch's profile) and quote.
 const notificationColumns = `n.id, n.user_id, n.kind, n.entity, n.entity_id, coalesce(n.actor_id, 0), coalesce(a.display_name, ''),
 	n.comment, n.created_at, n.read_at, coalesce(r.number, ''), coalesce(r.title, ''), coalesce(p.name_zh, ''), coalesce(p.name_en, ''),
 	coalesce(g.vendor || ' ' || g.name, ''), coalesce(q.gpu_count, 0), coalesce(b.report_id, 0), coalesce(b.month, '0001-01-01'::date),
 	coalesce(b.overcharge_total, 0), coalesce(b.currency, ''), coalesce(e.watch_id, 0), coalesce(e.cause, ''), e.value,
 	coalesce(e.quote_id, 0), coalesce(wt.kind, ''), coalesce(wt.basis, ''), coalesce(wt.currency, ''), coalesce(wt.target, 0),
-	coalesce(wt.percent, 0)`
+	coalesce(wt.percent, 0), coalesce(wp.name, '')`
 
 const notificationFrom = ` FROM notifications n
 	LEFT JOIN users a ON a.id = n.actor_id
@@ -29,6 +29,7 @@ const notificationFrom = ` FROM notifications n
 	LEFT JOIN reports r ON r.id = CASE n.entity WHEN 'report' THEN n.entity_id WHEN 'bill' THEN b.report_id END
 	LEFT JOIN watch_events e ON n.entity = 'watch_event' AND e.id = n.entity_id
 	LEFT JOIN watches wt ON wt.id = e.watch_id
+	LEFT JOIN usage_profiles wp ON wp.id = wt.profile_id
 	LEFT JOIN quotes q ON q.id = CASE n.entity WHEN 'quote' THEN n.entity_id WHEN 'watch_event' THEN e.quote_id END
 	LEFT JOIN platforms p ON p.id = coalesce(q.platform_id, wt.platform_id)
 	LEFT JOIN gpu_models g ON g.id = coalesce(q.gpu_model_id, wt.gpu_model_id)`
@@ -41,7 +42,7 @@ func scanNotification(row pgx.Row, extra ...any) (notify.Item, error) {
 		&it.About.PlatformEN, &it.About.GPU, &it.About.GPUCount, &it.About.ReportID, &it.About.BillMonth,
 		&it.About.BillOvercharge, &it.About.BillCurrency, &it.About.WatchID, &it.About.WatchCause, &it.About.WatchValue,
 		&it.About.WatchQuoteID, &it.About.WatchKind, &it.About.WatchBasis, &it.About.WatchCurrency, &it.About.WatchTarget,
-		&it.About.WatchPercent}, extra...)
+		&it.About.WatchPercent, &it.About.WatchProfile}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return notify.Item{}, err
 	}

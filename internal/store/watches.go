@@ -11,7 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/avail"
+	"gpuquote/internal/market"
 	"gpuquote/internal/notify"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/tco"
 	"gpuquote/internal/user"
 	"gpuquote/internal/watch"
@@ -32,16 +34,18 @@ var ErrWatchForbidden = errors.New("store: not your watch")
 
 const watchColumns = `w.id, coalesce(w.owner_id, 0), coalesce(w.platform_id, 0), coalesce(w.gpu_model_id, 0), coalesce(w.gpu_count, 0),
 	w.sharing, w.currency, w.kind, w.basis, coalesce(w.target, 0), coalesce(w.percent, 0), w.cooldown_hours, w.paused, w.armed,
-	w.last_matched_at, coalesce(p.name_zh, ''), coalesce(p.name_en, ''), coalesce(g.vendor || ' ' || g.name, ''), w.created_at, w.updated_at`
+	w.last_matched_at, coalesce(p.name_zh, ''), coalesce(p.name_en, ''), coalesce(g.vendor || ' ' || g.name, ''), w.created_at, w.updated_at,
+	coalesce(w.profile_id, 0), coalesce(up.name, '')`
 
-const watchFrom = ` FROM watches w LEFT JOIN platforms p ON p.id = w.platform_id LEFT JOIN gpu_models g ON g.id = w.gpu_model_id`
+const watchFrom = ` FROM watches w LEFT JOIN platforms p ON p.id = w.platform_id LEFT JOIN gpu_models g ON g.id = w.gpu_model_id
+	LEFT JOIN usage_profiles up ON up.id = w.profile_id`
 
 func scanWatch(row pgx.Row) (watch.Watch, error) {
 	var w watch.Watch
 	var kind, basis string
 	err := row.Scan(&w.ID, &w.OwnerID, &w.PlatformID, &w.GPUModelID, &w.GPUCount, &w.Sharing, &w.Currency, &kind, &basis,
 		&w.Target, &w.Percent, &w.CooldownHours, &w.Paused, &w.Armed, &w.LastMatchedAt, &w.PlatformZH, &w.PlatformEN, &w.GPU,
-		&w.CreatedAt, &w.UpdatedAt)
+		&w.CreatedAt, &w.UpdatedAt, &w.ProfileID, &w.ProfileName)
 	w.Kind, w.Basis = watch.Kind(kind), watch.Basis(basis)
 	return w, err
 }
@@ -123,10 +127,11 @@ func (s *Store) CreateWatch(ctx context.Context, a user.Actor, editor bool, now 
 	err := s.InTx(ctx, func(tx pgx.Tx) error {
 		var id int64
 		if err := tx.QueryRow(ctx, `INSERT INTO watches (owner_id, platform_id, gpu_model_id, gpu_count, sharing, currency, kind, basis,
-				target, percent, cooldown_hours, paused, armed, created_by, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, false, true, $12, $13, $13) RETURNING id`,
+				target, percent, cooldown_hours, paused, armed, created_by, created_at, updated_at, profile_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, false, true, $12, $13, $13, $14) RETURNING id`,
 			nullID(w.OwnerID), nullID(w.PlatformID), nullID(w.GPUModelID), nullCount(w.GPUCount), w.Sharing, w.Currency, string(w.Kind),
-			string(w.Basis), nullPositive(w.Target), nullPositive(w.Percent), w.CooldownHours, nullID(a.UserID), now).Scan(&id); err != nil {
+			string(w.Basis), nullPositive(w.Target), nullPositive(w.Percent), w.CooldownHours, nullID(a.UserID), now,
+			nullID(w.ProfileID)).Scan(&id); err != nil {
 			if isForeignKeyViolation(err) {
 				return ErrNotFound
 			}
@@ -145,7 +150,7 @@ func (s *Store) CreateWatch(ctx context.Context, a user.Actor, editor bool, now 
 func watchAudit(w watch.Watch) map[string]any {
 	return map[string]any{"owner": w.OwnerID, "platform": w.PlatformID, "gpu_model": w.GPUModelID, "gpu_count": w.GPUCount,
 		"sharing": w.Sharing, "currency": w.Currency, "kind": w.Kind, "basis": w.Basis, "target": w.Target.String(),
-		"percent": w.Percent.String(), "cooldown_hours": w.CooldownHours, "paused": w.Paused}
+		"percent": w.Percent.String(), "cooldown_hours": w.CooldownHours, "paused": w.Paused, "profile": w.ProfileID}
 }
 
 // lockedWatch locks live watch id for a change by userID: their own, or a
@@ -176,9 +181,9 @@ func (s *Store) UpdateWatch(ctx context.Context, a user.Actor, editor bool, now 
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE watches SET platform_id = $2, gpu_model_id = $3, gpu_count = $4, sharing = $5, currency = $6,
-				kind = $7, basis = $8, target = $9, percent = $10, cooldown_hours = $11, armed = true, updated_at = $12 WHERE id = $1`,
+				kind = $7, basis = $8, target = $9, percent = $10, cooldown_hours = $11, armed = true, updated_at = $12, profile_id = $13 WHERE id = $1`,
 			w.ID, nullID(w.PlatformID), nullID(w.GPUModelID), nullCount(w.GPUCount), w.Sharing, w.Currency, string(w.Kind), string(w.Basis),
-			nullPositive(w.Target), nullPositive(w.Percent), w.CooldownHours, now); err != nil {
+			nullPositive(w.Target), nullPositive(w.Percent), w.CooldownHours, now, nullID(w.ProfileID)); err != nil {
 			if isForeignKeyViolation(err) {
 				return ErrNotFound
 			}
@@ -258,8 +263,8 @@ func candidateWatches(ctx context.Context, q Querier, platformID, gpuModelID int
 // recorded for the watch (another process, a second run) adds nothing and
 // tells nobody — and its notices, all in q's transaction (docs/RULES.md
 // §24.2, §24.3). It says whether a new event was added.
-func applyReading(ctx context.Context, q Querier, w watch.Watch, cause string, quoteID int64, r watch.Reading, now time.Time) (bool, error) {
-	match, next := watch.Decide(w, r, now)
+func applyReading(ctx context.Context, q Querier, w *watch.Watch, cause string, quoteID int64, r watch.Reading, now time.Time) (bool, error) {
+	match, next := watch.Decide(*w, r, now)
 	if match {
 		var eventID int64
 		err := q.QueryRow(ctx, `INSERT INTO watch_events (watch_id, cause, quote_id, value, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -276,7 +281,7 @@ func applyReading(ctx context.Context, q Querier, w watch.Watch, cause string, q
 				err = notifyUsers(ctx, q, n, w.OwnerID)
 			}
 			if err == nil {
-				err = enqueueWatchMatched(ctx, q, w, eventID, quoteID, cause, now)
+				err = enqueueWatchMatched(ctx, q, *w, eventID, quoteID, cause, now)
 			}
 			if err != nil {
 				return false, err
@@ -288,6 +293,7 @@ func applyReading(ctx context.Context, q Querier, w watch.Watch, cause string, q
 			return false, fmt.Errorf("watch state: %w", err)
 		}
 	}
+	w.State = next
 	return match, nil
 }
 
@@ -305,11 +311,10 @@ type publishedOffer struct {
 
 // watchPublished evaluates the watches of quote versions ids, just
 // published, in the publishing transaction (docs/RULES.md §24.2): price
-// targets, jumps from the offer's previous version and new lows. A
-// notice exists exactly when the publication committed.
+// targets (per GPU or TCO), jumps from the offer's previous version and
+// new lows. A notice exists exactly when the publication committed.
 func watchPublished(ctx context.Context, q Querier, now time.Time, ids ...int64) error {
-	today := notify.DigestDay(now)
-	rates := map[[2]string]decimal.NullDecimal{}
+	ev := newPriceEval(now)
 	for _, id := range ids {
 		var o publishedOffer
 		// The previous sample of the same offer is the one samplesCTE
@@ -345,21 +350,12 @@ func watchPublished(ctx context.Context, q Querier, now time.Time, ids ...int64)
 			var r watch.Reading
 			switch w.Kind {
 			case watch.PriceBelow:
-				price := o.Hourly
-				if w.Basis == watch.Monthly {
-					price = o.Monthly
-				}
-				if !price.Valid {
+				var ok bool
+				if r, ok, err = ev.priceReading(ctx, q, w, o); err != nil {
+					return err
+				} else if !ok {
 					continue
 				}
-				rate, err := watchRate(ctx, q, rates, o.Currency, w.Currency, today)
-				if err != nil {
-					return err
-				}
-				if !rate.Valid {
-					continue // no rate, no conversion (docs/RULES.md §5.2)
-				}
-				r = watch.PriceReading(w, watch.PerGPU(price.Decimal, o.GPUCount, o.IncludesTax, o.TaxRate, rate.Decimal))
 			case watch.PriceJump:
 				if r = watch.JumpReading(w, o.Hourly, o.PrevHourly); !r.Hit {
 					r = watch.JumpReading(w, o.Monthly, o.PrevMonthly)
@@ -371,7 +367,7 @@ func watchPublished(ctx context.Context, q Querier, now time.Time, ids ...int64)
 				p := watch.PerGPU(o.Hourly.Decimal, o.GPUCount, o.IncludesTax, o.TaxRate, decimal.New(1, 0))
 				r = watch.Reading{Hit: p.LessThan(o.LowestHourlyPerGP.Decimal), Value: decimal.NewNullDecimal(p)}
 			}
-			if _, err := applyReading(ctx, q, w, cause, id, r, now); err != nil {
+			if _, err := applyReading(ctx, q, &w, cause, id, r, now); err != nil {
 				return err
 			}
 		}
@@ -379,24 +375,190 @@ func watchPublished(ctx context.Context, q Querier, now time.Time, ids ...int64)
 	return nil
 }
 
-// watchRate is the newest rate from → to dated on or before day (1 for
-// one currency), read once per evaluation; absent when there is none.
-func watchRate(ctx context.Context, q Querier, cache map[[2]string]decimal.NullDecimal, from, to string, day time.Time) (decimal.NullDecimal, error) {
-	if from == to {
-		return decimal.NewNullDecimal(decimal.New(1, 0)), nil
+// priceEval prices published quotes for price watches during one
+// evaluation, reading each rate, quote, GPU model and profile once.
+type priceEval struct {
+	today    time.Time
+	rates    map[[2]string]*tco.FX
+	quotes   map[int64]quote.Quote
+	gpus     map[int64]market.GPUModel
+	profiles map[int64]*tco.Profile
+}
+
+func newPriceEval(now time.Time) *priceEval {
+	return &priceEval{today: notify.DigestDay(now), rates: map[[2]string]*tco.FX{}, quotes: map[int64]quote.Quote{},
+		gpus: map[int64]market.GPUModel{}, profiles: map[int64]*tco.Profile{}}
+}
+
+// priceReading is price watch w's reading of published offer o
+// (docs/RULES.md §24.1): its price per GPU-hour or GPU-month, tax
+// included, or its confirmed TCO for the watch's profile, in the watch's
+// currency at the newest rate for the exact pair dated on or before today.
+// ok is false when there is nothing to read: no such price, no rate, no
+// profile (deleted, or no longer valid), or a quote the profile rules out.
+func (e *priceEval) priceReading(ctx context.Context, q Querier, w watch.Watch, o publishedOffer) (watch.Reading, bool, error) {
+	if w.Basis == watch.TCO && w.ProfileID == 0 {
+		return watch.Reading{}, false, nil // its profile was deleted
 	}
+	var fx *tco.FX
+	if o.Currency != w.Currency {
+		var err error
+		if fx, err = e.rate(ctx, q, o.Currency, w.Currency); err != nil || fx == nil {
+			return watch.Reading{}, false, err // no rate, no conversion (docs/RULES.md §5.2)
+		}
+	}
+	if w.Basis != watch.TCO {
+		price := o.Hourly
+		if w.Basis == watch.Monthly {
+			price = o.Monthly
+		}
+		if !price.Valid {
+			return watch.Reading{}, false, nil
+		}
+		rate := decimal.New(1, 0)
+		if fx != nil {
+			rate = fx.Rate
+		}
+		return watch.PriceReading(w, watch.PerGPU(price.Decimal, o.GPUCount, o.IncludesTax, o.TaxRate, rate)), true, nil
+	}
+	p, err := e.profile(ctx, q, w.ProfileID)
+	if err != nil || p == nil {
+		return watch.Reading{}, false, err
+	}
+	qt, ok := e.quotes[o.QuoteID]
+	if !ok {
+		if qt, err = quoteByID(ctx, q, o.QuoteID, false); err != nil {
+			return watch.Reading{}, false, fmt.Errorf("watch quote %d: %w", o.QuoteID, err)
+		}
+		e.quotes[o.QuoteID] = qt
+	}
+	gpu, ok := e.gpus[qt.GPUModelID]
+	if !ok {
+		if gpu, err = scanGPUModel(q.QueryRow(ctx, `SELECT `+gpuModelColumns+` FROM gpu_models WHERE id = $1`, qt.GPUModelID)); err != nil {
+			return watch.Reading{}, false, fmt.Errorf("watch gpu model %d: %w", qt.GPUModelID, err)
+		}
+		e.gpus[qt.GPUModelID] = gpu
+	}
+	total, ok := watch.TCOPrice(qt, gpu, *p, w.Currency, fx, e.today)
+	if !ok {
+		return watch.Reading{}, false, nil
+	}
+	return watch.PriceReading(w, total), true, nil
+}
+
+// rate is the newest rate from → to dated on or before today, read once
+// per evaluation; nil when there is none.
+func (e *priceEval) rate(ctx context.Context, q Querier, from, to string) (*tco.FX, error) {
 	k := [2]string{from, to}
-	if r, ok := cache[k]; ok {
+	if r, ok := e.rates[k]; ok {
 		return r, nil
 	}
-	var r decimal.NullDecimal
-	err := q.QueryRow(ctx, `SELECT rate FROM fx_rates WHERE base_currency = $1 AND quote_currency = $2 AND as_of <= $3
-		ORDER BY as_of DESC LIMIT 1`, from, to, day).Scan(&r)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return r, fmt.Errorf("watch rate: %w", err)
+	var fx tco.FX
+	err := q.QueryRow(ctx, `SELECT rate, as_of FROM fx_rates WHERE base_currency = $1 AND quote_currency = $2 AND as_of <= $3
+		ORDER BY as_of DESC LIMIT 1`, from, to, e.today).Scan(&fx.Rate, &fx.Date)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		e.rates[k] = nil
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("watch rate: %w", err)
 	}
-	cache[k] = r
-	return r, nil
+	e.rates[k] = &fx
+	return &fx, nil
+}
+
+// profile is saved usage profile id as the engine reads it, read once per
+// evaluation; nil when it is gone or its fields make no valid profile.
+func (e *priceEval) profile(ctx context.Context, q Querier, id int64) (*tco.Profile, error) {
+	if p, ok := e.profiles[id]; ok {
+		return p, nil
+	}
+	var params map[string]string
+	err := q.QueryRow(ctx, `SELECT params FROM usage_profiles WHERE id = $1`, id).Scan(&params)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("watch profile %d: %w", id, err)
+	}
+	var out *tco.Profile
+	if err == nil {
+		if p, ok := watch.ProfileOf(params); ok {
+			out = &p
+		}
+	}
+	e.profiles[id] = out
+	return out, nil
+}
+
+// watchRateAdded evaluates, in the transaction that added exchange rate r,
+// the price watches whose conversion it changes (docs/RULES.md §24.2):
+// when r is the rate in force today for its pair (dated on or before
+// today, no newer one), every live, unpaused price watch (any basis) in
+// r's target currency — found on watches_price_currency_idx and locked —
+// reads the published quotes it covers in r's source currency, found on
+// the published quotes' platform (else GPU model) index. The cause is the
+// quote version's, "quote:<id>", as when it was published: a version tells
+// a watch of itself once, whether its publication or a later rate made it
+// a match; a rate can still clear a disarmed watch (§24.3).
+func watchRateAdded(ctx context.Context, q Querier, now time.Time, r market.FXRate) error {
+	ev := newPriceEval(now)
+	if r.AsOf.After(ev.today) || r.Base == r.Quote {
+		return nil
+	}
+	var newer bool
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM fx_rates WHERE base_currency = $1 AND quote_currency = $2
+		AND as_of > $3 AND as_of <= $4)`, r.Base, r.Quote, r.AsOf, ev.today).Scan(&newer); err != nil {
+		return fmt.Errorf("watch rate: %w", err)
+	}
+	if newer {
+		return nil // not the rate in force: no conversion changes
+	}
+	rows, err := q.Query(ctx, `SELECT `+watchColumns+watchFrom+`
+		WHERE w.kind = 'price_below' AND w.currency = $1 AND w.deleted_at IS NULL AND NOT w.paused
+		ORDER BY w.id FOR UPDATE OF w`, r.Quote)
+	if err != nil {
+		return fmt.Errorf("rate watches: %w", err)
+	}
+	ws, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (watch.Watch, error) { return scanWatch(r) })
+	if err != nil {
+		return fmt.Errorf("rate watches: %w", err)
+	}
+	for _, w := range ws {
+		subject, args := `q.gpu_model_id = $2`, []any{r.Base, w.GPUModelID}
+		if w.PlatformID != 0 {
+			subject, args = `q.platform_id = $2 AND ($3::bigint = 0 OR q.gpu_model_id = $3)`, append(args[:1], w.PlatformID, w.GPUModelID)
+		}
+		rows, err := q.Query(ctx, `SELECT q.id, q.series_id, q.platform_id, q.gpu_model_id, q.gpu_count, q.sharing, q.currency,
+				q.hourly, q.monthly, q.prices_include_tax, q.tax_rate
+			FROM quotes q WHERE q.state = 'published' AND q.currency = $1 AND `+subject+`
+			ORDER BY q.id`, args...)
+		if err != nil {
+			return fmt.Errorf("rate watch quotes: %w", err)
+		}
+		offers, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (publishedOffer, error) {
+			var o publishedOffer
+			err := row.Scan(&o.QuoteID, &o.SeriesID, &o.PlatformID, &o.GPUModelID, &o.GPUCount, &o.Sharing, &o.Currency,
+				&o.Hourly, &o.Monthly, &o.IncludesTax, &o.TaxRate)
+			return o, err
+		})
+		if err != nil {
+			return fmt.Errorf("rate watch quotes: %w", err)
+		}
+		for _, o := range offers {
+			if !w.Covers(o.Offer) {
+				continue
+			}
+			rd, ok, err := ev.priceReading(ctx, q, w, o)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if _, err := applyReading(ctx, q, &w, "quote:"+strconv.FormatInt(o.QuoteID, 10), o.QuoteID, rd, now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // watchAvailability evaluates the availability watches of record rec's
@@ -432,7 +594,7 @@ func watchAvailability(ctx context.Context, q Querier, now time.Time, rec avail.
 				}
 			}
 		}
-		if _, err := applyReading(ctx, q, w, cause, 0, watch.AvailabilityReading(w, obtained, attempts), now); err != nil {
+		if _, err := applyReading(ctx, q, &w, cause, 0, watch.AvailabilityReading(w, obtained, attempts), now); err != nil {
 			return err
 		}
 	}
@@ -503,7 +665,7 @@ func (s *Store) CheckWatchedReports(ctx context.Context, now time.Time) (int, er
 				if !w.Covers(f.o) {
 					continue
 				}
-				ok, err := applyReading(ctx, tx, w, f.why+":"+strconv.FormatInt(f.o.QuoteID, 10), f.o.QuoteID, watch.Reading{Hit: true}, now)
+				ok, err := applyReading(ctx, tx, &w, f.why+":"+strconv.FormatInt(f.o.QuoteID, 10), f.o.QuoteID, watch.Reading{Hit: true}, now)
 				if err != nil {
 					return err
 				}

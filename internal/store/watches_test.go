@@ -2,11 +2,13 @@ package store_test
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"gpuquote/internal/avail"
+	"gpuquote/internal/market"
 	"gpuquote/internal/notify"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/store"
@@ -168,3 +170,112 @@ func reportUserB(b *testing.B, st *store.Store) int64 {
 	}
 	return u.ID
 }
+
+// TestWatchTCOAndRates: a TCO watch prices a USD quote for a saved
+// profile in CNY at the rate in force; adding a rate evaluates the price
+// watches it converts for, in its transaction, each quote version telling
+// a watch once (a re-armed watch is not told again of the same version; a
+// cheaper version is); a rate not in force today changes nothing; a
+// deleted profile leaves the watch matching nothing (docs/RULES.md
+// §24.1–§24.3).
+func TestWatchTCOAndRates(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := testutil.Store(t)
+	owner := reportUser(t, st, "analyst")
+	pid, gid := marketFixture(t, st)
+	today := notify.DigestDay(time.Now())
+	rate := func(days int, r string) {
+		t.Helper()
+		if _, err := st.CreateFXRate(ctx, actor, market.FXRate{Base: "USD", Quote: "CNY", Rate: testfactory.D(r),
+			AsOf: today.AddDate(0, 0, days), Source: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rate(-3, "7.2")
+	q := sampleQuote(pid, gid)
+	q.Currency, q.Hourly = "USD", testfactory.ND("2.00")
+	q1 := testfactory.Published(t, st, q)
+	profile := testfactory.UsageProfile(t, st, owner.UserID, "推理 100 小时",
+		map[string]string{"profile.hours_per_month": "100", "profile.months": "2", "profile.instances": "1"})
+	tcoWatch, err := st.CreateWatch(ctx, owner, false, storeDay, watch.Watch{OwnerID: owner.UserID, PlatformID: pid, GPUModelID: gid,
+		Kind: watch.PriceBelow, Basis: watch.TCO, ProfileID: profile, Currency: "CNY", Target: testfactory.D("2850"), CooldownHours: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tcoWatch.ProfileID != profile || tcoWatch.ProfileName != "推理 100 小时" {
+		t.Fatalf("the watch reads profile %d %q", tcoWatch.ProfileID, tcoWatch.ProfileName)
+	}
+	if _, err := st.CreateWatch(ctx, owner, false, storeDay, watch.Watch{OwnerID: owner.UserID, PlatformID: pid,
+		Kind: watch.PriceBelow, Basis: watch.Hourly, Currency: "CNY", Target: testfactory.D("14.20"), CooldownHours: 24}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateWatch(ctx, owner, false, storeDay, watch.Watch{OwnerID: owner.UserID, PlatformID: pid,
+		Kind: watch.PriceBelow, Basis: watch.Hourly, ProfileID: profile, Currency: "CNY", Target: testfactory.D("1")}); err == nil {
+		t.Fatal("a watch with no cooldown was stored")
+	}
+
+	// 400 USD at 7.1 is 2,840 CNY ≤ 2,850; 2 USD an hour is 14.20 CNY.
+	rate(-2, "7.1")
+	if ev, n := watchCounts(t, st, owner.UserID); ev != 2 || n != 2 {
+		t.Fatalf("after a lower rate: %d events, %d notices; want 2 and 2", ev, n)
+	}
+	items, _, _, err := st.Notifications(ctx, owner.UserID, 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tcoValue string
+	for _, it := range items {
+		if it.About.WatchBasis == "tco" {
+			tcoValue = it.About.WatchValue.Decimal.String()
+			if it.About.WatchProfile != "推理 100 小时" || it.About.WatchCause != "quote:"+itoa(q1.ID) {
+				t.Errorf("the TCO notice reads %+v", it.About)
+			}
+		}
+	}
+	if tcoValue != "2840" {
+		t.Fatalf("the TCO matched at %q, want 2840", tcoValue)
+	}
+
+	// Changing the watch re-arms it; a later rate finds the same version
+	// below the target again: told already, nothing more.
+	if _, err := st.UpdateWatch(ctx, owner, false, storeDay, tcoWatch); err != nil {
+		t.Fatal(err)
+	}
+	rate(-1, "7.0")
+	if ev, n := watchCounts(t, st, owner.UserID); ev != 2 || n != 2 {
+		t.Fatalf("the same version again: %d events, %d notices; want 2 and 2", ev, n)
+	}
+	// A cheaper version tells the re-armed TCO watch (not the hourly one,
+	// waiting for its cooldown).
+	q2 := testfactory.NextVersion(t, st, q1.ID, func(q *quote.Quote) { q.Hourly = testfactory.ND("1.99") })
+	if ev, n := watchCounts(t, st, owner.UserID); ev != 3 || n != 3 {
+		t.Fatalf("after a cheaper version: %d events, %d notices; want 3 and 3", ev, n)
+	}
+	// Rates that are not in force today: dated tomorrow, or before the
+	// one in force.
+	rate(1, "5")
+	rate(-5, "5")
+	if ev, _ := watchCounts(t, st, owner.UserID); ev != 3 {
+		t.Fatalf("rates not in force added events: %d", ev)
+	}
+
+	// A deleted profile: the watch stays, with none, and matches nothing.
+	if err := st.DeleteUsageProfile(ctx, owner, profile); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.WatchByID(ctx, tcoWatch.ID)
+	if err != nil || got.ProfileID != 0 || got.Basis != watch.TCO {
+		t.Fatalf("after deleting its profile: %+v %v", got, err)
+	}
+	if _, err := st.UpdateWatch(ctx, owner, false, storeDay, got); err != nil {
+		t.Fatal(err)
+	}
+	testfactory.NextVersion(t, st, q2.ID, func(q *quote.Quote) { q.Hourly = testfactory.ND("1.50") })
+	var tcoEvents int
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM watch_events WHERE watch_id = $1`, tcoWatch.ID).Scan(&tcoEvents); err != nil || tcoEvents != 2 {
+		t.Fatalf("the watch without its profile has %d events, want 2: %v", tcoEvents, err)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -162,6 +162,9 @@ func TestValidate(t *testing.T) {
 		{"no cooldown", Watch{GPUModelID: 1, Kind: NewLow}, "cooldown_hours"},
 		{"bad sharing", Watch{GPUModelID: 1, Kind: NewLow, Sharing: "x", CooldownHours: 24}, "sharing"},
 		{"fine", Watch{PlatformID: 1, Kind: PriceBelow, Basis: Monthly, Target: d("100"), Currency: "CNY", CooldownHours: 24}, ""},
+		{"unknown basis", Watch{PlatformID: 1, Kind: PriceBelow, Basis: "yearly", Target: d("100"), Currency: "CNY", CooldownHours: 24}, "basis"},
+		{"tco without profile", Watch{PlatformID: 1, Kind: PriceBelow, Basis: TCO, Target: d("5000"), Currency: "CNY", CooldownHours: 24}, "profile"},
+		{"tco fine", Watch{PlatformID: 1, Kind: PriceBelow, Basis: TCO, ProfileID: 3, Target: d("5000"), Currency: "CNY", CooldownHours: 24}, ""},
 	}
 	for _, c := range cases {
 		errs := c.w.Validate()

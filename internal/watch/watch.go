@@ -58,11 +58,17 @@ func (k Kind) Discrete() bool { return k != PriceBelow && k != AvailabilityBelow
 // Basis is which price a PriceBelow watch reads.
 type Basis string
 
-// The bases of a price watch.
+// The bases of a price watch: the price per GPU-hour or per GPU-month,
+// or the confirmed TCO of a saved usage profile over its horizon
+// (docs/RULES.md §24.1).
 const (
 	Hourly  Basis = "hourly"
 	Monthly Basis = "monthly"
+	TCO     Basis = "tco"
 )
+
+// Bases are every basis, in the order the form offers them.
+var Bases = []Basis{Hourly, Monthly, TCO}
 
 // DefaultCooldownHours is a new watch's cooldown (docs/RULES.md §24.3).
 const DefaultCooldownHours = 24
@@ -90,9 +96,13 @@ type Watch struct {
 	Sharing    string
 	// Currency is a price watch's target currency; for the other kinds an
 	// optional filter on the quote's currency.
-	Currency      string
-	Kind          Kind
-	Basis         Basis
+	Currency string
+	Kind     Kind
+	Basis    Basis
+	// ProfileID is the saved usage profile a TCO watch prices quotes for;
+	// 0 for the other bases, and for a TCO watch whose profile was deleted
+	// (it matches nothing until it is changed).
+	ProfileID     int64
 	Target        decimal.Decimal
 	Percent       decimal.Decimal
 	CooldownHours int
@@ -101,7 +111,9 @@ type Watch struct {
 
 	// Names joined for display.
 	PlatformZH, PlatformEN, GPU string
-	CreatedAt, UpdatedAt        time.Time
+	// ProfileName is the TCO watch's profile's name ("" when deleted).
+	ProfileName          string
+	CreatedAt, UpdatedAt time.Time
 }
 
 // State is what a watch remembers of its last match (docs/RULES.md
@@ -163,7 +175,13 @@ func (w Watch) Validate() Errors {
 	}
 	switch w.Kind {
 	case PriceBelow:
-		if w.Basis != Hourly && w.Basis != Monthly {
+		switch w.Basis {
+		case Hourly, Monthly:
+		case TCO:
+			if w.ProfileID <= 0 {
+				errs["profile"] = "watch.error.profile"
+			}
+		default:
 			errs["basis"] = "watch.error.basis"
 		}
 		if w.Currency == "" {
@@ -188,6 +206,9 @@ func (w Watch) Validate() Errors {
 func (w *Watch) Normalize() {
 	if w.Kind != PriceBelow {
 		w.Basis, w.Target = "", decimal.Zero
+	}
+	if w.Basis != TCO {
+		w.ProfileID = 0
 	}
 	if w.Kind != PriceJump && w.Kind != AvailabilityBelow {
 		w.Percent = decimal.Zero
