@@ -1689,6 +1689,252 @@ func (e TrialSummaryVerdict) Valid() bool {
 	}
 }
 
+// Defines values for WatchBasis.
+const (
+	WatchBasisHourly      WatchBasis = "hourly"
+	WatchBasisLessThannil WatchBasis = "<nil>"
+	WatchBasisMonthly     WatchBasis = "monthly"
+)
+
+// Valid indicates whether the value is a known member of the WatchBasis enum.
+func (e WatchBasis) Valid() bool {
+	switch e {
+	case WatchBasisHourly:
+		return true
+	case WatchBasisLessThannil:
+		return true
+	case WatchBasisMonthly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WatchKind.
+const (
+	WatchKindAvailabilityBelow WatchKind = "availability_below"
+	WatchKindNewLow            WatchKind = "new_low"
+	WatchKindPriceBelow        WatchKind = "price_below"
+	WatchKindPriceJump         WatchKind = "price_jump"
+	WatchKindReportQuote       WatchKind = "report_quote"
+)
+
+// Valid indicates whether the value is a known member of the WatchKind enum.
+func (e WatchKind) Valid() bool {
+	switch e {
+	case WatchKindAvailabilityBelow:
+		return true
+	case WatchKindNewLow:
+		return true
+	case WatchKindPriceBelow:
+		return true
+	case WatchKindPriceJump:
+		return true
+	case WatchKindReportQuote:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WatchRequestBasis.
+const (
+	WatchRequestBasisHourly      WatchRequestBasis = "hourly"
+	WatchRequestBasisLessThannil WatchRequestBasis = "<nil>"
+	WatchRequestBasisMonthly     WatchRequestBasis = "monthly"
+)
+
+// Valid indicates whether the value is a known member of the WatchRequestBasis enum.
+func (e WatchRequestBasis) Valid() bool {
+	switch e {
+	case WatchRequestBasisHourly:
+		return true
+	case WatchRequestBasisLessThannil:
+		return true
+	case WatchRequestBasisMonthly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WatchRequestKind.
+const (
+	WatchRequestKindAvailabilityBelow WatchRequestKind = "availability_below"
+	WatchRequestKindNewLow            WatchRequestKind = "new_low"
+	WatchRequestKindPriceBelow        WatchRequestKind = "price_below"
+	WatchRequestKindPriceJump         WatchRequestKind = "price_jump"
+	WatchRequestKindReportQuote       WatchRequestKind = "report_quote"
+)
+
+// Valid indicates whether the value is a known member of the WatchRequestKind enum.
+func (e WatchRequestKind) Valid() bool {
+	switch e {
+	case WatchRequestKindAvailabilityBelow:
+		return true
+	case WatchRequestKindNewLow:
+		return true
+	case WatchRequestKindPriceBelow:
+		return true
+	case WatchRequestKindPriceJump:
+		return true
+	case WatchRequestKindReportQuote:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookEvents.
+const (
+	WebhookEventsBillOvercharged WebhookEvents = "bill.overcharged"
+	WebhookEventsQuotePriceJump  WebhookEvents = "quote.price_jump"
+	WebhookEventsQuotePublished  WebhookEvents = "quote.published"
+	WebhookEventsReportApproved  WebhookEvents = "report.approved"
+	WebhookEventsWatchMatched    WebhookEvents = "watch.matched"
+)
+
+// Valid indicates whether the value is a known member of the WebhookEvents enum.
+func (e WebhookEvents) Valid() bool {
+	switch e {
+	case WebhookEventsBillOvercharged:
+		return true
+	case WebhookEventsQuotePriceJump:
+		return true
+	case WebhookEventsQuotePublished:
+		return true
+	case WebhookEventsReportApproved:
+		return true
+	case WebhookEventsWatchMatched:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookKind.
+const (
+	WebhookKindDingtalk WebhookKind = "dingtalk"
+	WebhookKindFeishu   WebhookKind = "feishu"
+	WebhookKindGeneric  WebhookKind = "generic"
+	WebhookKindWecom    WebhookKind = "wecom"
+)
+
+// Valid indicates whether the value is a known member of the WebhookKind enum.
+func (e WebhookKind) Valid() bool {
+	switch e {
+	case WebhookKindDingtalk:
+		return true
+	case WebhookKindFeishu:
+		return true
+	case WebhookKindGeneric:
+		return true
+	case WebhookKindWecom:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookDeliveryState.
+const (
+	Delivered WebhookDeliveryState = "delivered"
+	GaveUp    WebhookDeliveryState = "gave_up"
+	Waiting   WebhookDeliveryState = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryState enum.
+func (e WebhookDeliveryState) Valid() bool {
+	switch e {
+	case Delivered:
+		return true
+	case GaveUp:
+		return true
+	case Waiting:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookDeliveryType.
+const (
+	WebhookDeliveryTypeBillOvercharged WebhookDeliveryType = "bill.overcharged"
+	WebhookDeliveryTypeQuotePriceJump  WebhookDeliveryType = "quote.price_jump"
+	WebhookDeliveryTypeQuotePublished  WebhookDeliveryType = "quote.published"
+	WebhookDeliveryTypeReportApproved  WebhookDeliveryType = "report.approved"
+	WebhookDeliveryTypeWatchMatched    WebhookDeliveryType = "watch.matched"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryType enum.
+func (e WebhookDeliveryType) Valid() bool {
+	switch e {
+	case WebhookDeliveryTypeBillOvercharged:
+		return true
+	case WebhookDeliveryTypeQuotePriceJump:
+		return true
+	case WebhookDeliveryTypeQuotePublished:
+		return true
+	case WebhookDeliveryTypeReportApproved:
+		return true
+	case WebhookDeliveryTypeWatchMatched:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookRequestEvents.
+const (
+	WebhookRequestEventsBillOvercharged WebhookRequestEvents = "bill.overcharged"
+	WebhookRequestEventsQuotePriceJump  WebhookRequestEvents = "quote.price_jump"
+	WebhookRequestEventsQuotePublished  WebhookRequestEvents = "quote.published"
+	WebhookRequestEventsReportApproved  WebhookRequestEvents = "report.approved"
+	WebhookRequestEventsWatchMatched    WebhookRequestEvents = "watch.matched"
+)
+
+// Valid indicates whether the value is a known member of the WebhookRequestEvents enum.
+func (e WebhookRequestEvents) Valid() bool {
+	switch e {
+	case WebhookRequestEventsBillOvercharged:
+		return true
+	case WebhookRequestEventsQuotePriceJump:
+		return true
+	case WebhookRequestEventsQuotePublished:
+		return true
+	case WebhookRequestEventsReportApproved:
+		return true
+	case WebhookRequestEventsWatchMatched:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookRequestKind.
+const (
+	WebhookRequestKindDingtalk WebhookRequestKind = "dingtalk"
+	WebhookRequestKindFeishu   WebhookRequestKind = "feishu"
+	WebhookRequestKindGeneric  WebhookRequestKind = "generic"
+	WebhookRequestKindWecom    WebhookRequestKind = "wecom"
+)
+
+// Valid indicates whether the value is a known member of the WebhookRequestKind enum.
+func (e WebhookRequestKind) Valid() bool {
+	switch e {
+	case WebhookRequestKindDingtalk:
+		return true
+	case WebhookRequestKindFeishu:
+		return true
+	case WebhookRequestKindGeneric:
+		return true
+	case WebhookRequestKindWecom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WriteQuoteLineStatus.
 const (
 	WriteQuoteLineStatusCharged       WriteQuoteLineStatus = "charged"
@@ -2474,6 +2720,18 @@ type FXRatePage struct {
 
 	// NextCursor Opaque; "" on the last page, else the cursor of the next page.
 	NextCursor NextCursor `json:"next_cursor"`
+}
+
+// FeedTokenCreated defines model for FeedTokenCreated.
+type FeedTokenCreated struct {
+	// CreatedAt An instant, RFC 3339, UTC.
+	CreatedAt DateTime `json:"created_at"`
+
+	// QuotesUrl The quotes feed's address, holding the token.
+	QuotesUrl string `json:"quotes_url"`
+
+	// WatchUrl The watch feed's address, holding the token.
+	WatchUrl string `json:"watch_url"`
 }
 
 // GPUModel A GPU model's spec sheet with its labelled performance figures.
@@ -4541,6 +4799,258 @@ type VerifySample struct {
 	UtilizationGpuPct *string   `json:"utilization_gpu_pct"`
 }
 
+// Watch defines model for Watch.
+type Watch struct {
+	// Armed False while it waits to re-arm after a match.
+	Armed bool `json:"armed"`
+
+	// Basis Which price a price watch reads; null for the other kinds.
+	Basis         *WatchBasis `json:"basis"`
+	CooldownHours int         `json:"cooldown_hours"`
+
+	// CreatedAt An instant, RFC 3339, UTC.
+	CreatedAt DateTime `json:"created_at"`
+
+	// Currency A price watch's target currency; for the other kinds an optional filter.
+	Currency *string `json:"currency"`
+
+	// GpuCount Only offers of this GPU count; null for any.
+	GpuCount *int `json:"gpu_count"`
+
+	// GpuModelId The GPU model watched; null for any.
+	GpuModelId    *int              `json:"gpu_model_id"`
+	GpuName       string            `json:"gpu_name"`
+	Id            Id                `json:"id"`
+	Kind          WatchKind         `json:"kind"`
+	LastMatchedAt *NullableDateTime `json:"last_matched_at"`
+
+	// Matches Its last three matches, newest first.
+	Matches []WatchMatch `json:"matches"`
+
+	// MayEdit Whether the caller may change, pause and delete it.
+	MayEdit bool `json:"may_edit"`
+	Paused  bool `json:"paused"`
+
+	// Percent An exact decimal as a string, or null when not given.
+	Percent *NullableDecimal `json:"percent"`
+
+	// PlatformId The platform watched; null for any.
+	PlatformId *int `json:"platform_id"`
+
+	// PlatformName The platform's name in the request's language; "" for any.
+	PlatformName string `json:"platform_name"`
+
+	// Shared A shared watch: kept by editors, its matches told to every editor.
+	Shared bool `json:"shared"`
+
+	// Sharing Only offers of this sharing; null for any.
+	Sharing *string `json:"sharing"`
+
+	// Target An exact decimal as a string, or null when not given.
+	Target *NullableDecimal `json:"target"`
+
+	// Text What it watches, in words, in the request's language.
+	Text string `json:"text"`
+
+	// UpdatedAt An instant, RFC 3339, UTC.
+	UpdatedAt DateTime `json:"updated_at"`
+
+	// Url Its place on the watch list page.
+	Url string `json:"url"`
+}
+
+// WatchBasis Which price a price watch reads; null for the other kinds.
+type WatchBasis string
+
+// WatchKind defines model for Watch.Kind.
+type WatchKind string
+
+// WatchMatch defines model for WatchMatch.
+type WatchMatch struct {
+	// At An instant, RFC 3339, UTC.
+	At DateTime `json:"at"`
+
+	// Cause quote:<id>, avail:<id>, stale:<id> or superseded:<id>.
+	Cause   string `json:"cause"`
+	QuoteId *int   `json:"quote_id"`
+	Text    string `json:"text"`
+	Url     string `json:"url"`
+
+	// Value An exact decimal as a string, or null when not given.
+	Value *NullableDecimal `json:"value"`
+}
+
+// WatchPage defines model for WatchPage.
+type WatchPage struct {
+	Items []Watch `json:"items"`
+
+	// NextCursor Opaque; "" on the last page, else the cursor of the next page.
+	NextCursor NextCursor `json:"next_cursor"`
+}
+
+// WatchRequest defines model for WatchRequest.
+type WatchRequest struct {
+	// Basis Which price a price watch reads (required there).
+	Basis *WatchRequestBasis `json:"basis,omitempty"`
+
+	// CooldownHours Hours before a watch that matched may match again; 24 when absent.
+	CooldownHours *int `json:"cooldown_hours,omitempty"`
+
+	// Currency Three letters: a price watch's target currency (required there); else an optional filter.
+	Currency *string `json:"currency,omitempty"`
+
+	// GpuCount Only offers of this GPU count; null, absent or 0 for any.
+	GpuCount *int `json:"gpu_count,omitempty"`
+
+	// GpuModelId The GPU model; null or absent for any.
+	GpuModelId *int64           `json:"gpu_model_id,omitempty"`
+	Kind       WatchRequestKind `json:"kind"`
+
+	// Percent A jump's or an availability watch's percentage, as a decimal string.
+	Percent *string `json:"percent,omitempty"`
+
+	// PlatformId The platform; null or absent for any (a GPU model is then needed).
+	PlatformId *int64 `json:"platform_id,omitempty"`
+
+	// Shared On creation, a shared watch (editors); on a change, the watch's own or absent.
+	Shared *bool `json:"shared,omitempty"`
+
+	// Sharing Only offers of this sharing; null or absent for any.
+	Sharing *string `json:"sharing,omitempty"`
+
+	// Target A price watch's target per GPU, tax included, as a decimal string.
+	Target *string `json:"target,omitempty"`
+}
+
+// WatchRequestBasis Which price a price watch reads (required there).
+type WatchRequestBasis string
+
+// WatchRequestKind defines model for WatchRequest.Kind.
+type WatchRequestKind string
+
+// Webhook defines model for Webhook.
+type Webhook struct {
+	// CreatedAt An instant, RFC 3339, UTC.
+	CreatedAt DateTime `json:"created_at"`
+
+	// CreatedBy Who registered it (display name).
+	CreatedBy   string          `json:"created_by"`
+	Description string          `json:"description"`
+	Enabled     bool            `json:"enabled"`
+	Events      []WebhookEvents `json:"events"`
+
+	// Failed Its deliveries given up.
+	Failed    int         `json:"failed"`
+	HasSecret bool        `json:"has_secret"`
+	Id        Id          `json:"id"`
+	Kind      WebhookKind `json:"kind"`
+
+	// Page Its page on the site.
+	Page string `json:"page"`
+
+	// Secret A generic endpoint's signing secret, on creation and when one endpoint is read; null in the list and for a chat bot.
+	Secret *string `json:"secret"`
+
+	// UpdatedAt An instant, RFC 3339, UTC.
+	UpdatedAt DateTime `json:"updated_at"`
+	Url       string   `json:"url"`
+
+	// Waiting Its deliveries neither delivered nor given up.
+	Waiting int `json:"waiting"`
+}
+
+// WebhookEvents defines model for Webhook.Events.
+type WebhookEvents string
+
+// WebhookKind defines model for Webhook.Kind.
+type WebhookKind string
+
+// WebhookAttempt defines model for WebhookAttempt.
+type WebhookAttempt struct {
+	// At An instant, RFC 3339, UTC.
+	At           DateTime `json:"at"`
+	Attempt      int      `json:"attempt"`
+	DurationMs   int      `json:"duration_ms"`
+	Error        string   `json:"error"`
+	ResponseBody string   `json:"response_body"`
+	Status       *int     `json:"status"`
+}
+
+// WebhookDelivery defines model for WebhookDelivery.
+type WebhookDelivery struct {
+	Attempts    int               `json:"attempts"`
+	DeliveredAt *NullableDateTime `json:"delivered_at"`
+	EntityId    int               `json:"entity_id"`
+
+	// EventAt An instant, RFC 3339, UTC.
+	EventAt DateTime `json:"event_at"`
+
+	// EventId evt_<n>, as the delivery's body names it.
+	EventId        string            `json:"event_id"`
+	GaveUpAt       *NullableDateTime `json:"gave_up_at"`
+	Id             Id                `json:"id"`
+	LastDurationMs *int              `json:"last_duration_ms"`
+	LastError      string            `json:"last_error"`
+
+	// LastStatus The last attempt's HTTP status; null when none answered.
+	LastStatus    *int              `json:"last_status"`
+	NextAttemptAt *NullableDateTime `json:"next_attempt_at"`
+
+	// ResponseBody The first 1 KB of the last answer.
+	ResponseBody string               `json:"response_body"`
+	State        WebhookDeliveryState `json:"state"`
+	Tries        []WebhookAttempt     `json:"tries"`
+	Type         WebhookDeliveryType  `json:"type"`
+}
+
+// WebhookDeliveryState defines model for WebhookDelivery.State.
+type WebhookDeliveryState string
+
+// WebhookDeliveryType defines model for WebhookDelivery.Type.
+type WebhookDeliveryType string
+
+// WebhookDeliveryPage defines model for WebhookDeliveryPage.
+type WebhookDeliveryPage struct {
+	Items []WebhookDelivery `json:"items"`
+
+	// NextCursor Opaque; "" on the last page, else the cursor of the next page.
+	NextCursor NextCursor `json:"next_cursor"`
+}
+
+// WebhookPage defines model for WebhookPage.
+type WebhookPage struct {
+	Items []Webhook `json:"items"`
+
+	// NextCursor Opaque; "" on the last page, else the cursor of the next page.
+	NextCursor NextCursor `json:"next_cursor"`
+}
+
+// WebhookRequest defines model for WebhookRequest.
+type WebhookRequest struct {
+	Description *string `json:"description,omitempty"`
+
+	// Enabled On a change, turns the endpoint on or off; a new endpoint is enabled.
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Events At least one event type.
+	Events []WebhookRequestEvents `json:"events"`
+
+	// Kind Required on registration; on a change, the endpoint's own or absent.
+	Kind *WebhookRequestKind `json:"kind,omitempty"`
+
+	// Secret A chat bot's own secret (a DingTalk or Feishu signing secret); never shown again. Ignored for a generic endpoint.
+	Secret *string `json:"secret,omitempty"`
+
+	// Url The http:// or https:// address told of the events.
+	Url string `json:"url"`
+}
+
+// WebhookRequestEvents defines model for WebhookRequest.Events.
+type WebhookRequestEvents string
+
+// WebhookRequestKind Required on registration; on a change, the endpoint's own or absent.
+type WebhookRequestKind string
+
 // WriteFXRateInput 1 base = rate quote.
 type WriteFXRateInput struct {
 	AsOf  openapi_types.Date `json:"as_of"`
@@ -4720,6 +5230,18 @@ type CheckBillParams struct {
 
 // CompareParams defines parameters for Compare.
 type CompareParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// RevokeFeedTokenParams defines parameters for RevokeFeedToken.
+type RevokeFeedTokenParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// CreateFeedTokenParams defines parameters for CreateFeedToken.
+type CreateFeedTokenParams struct {
 	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
@@ -5119,6 +5641,111 @@ type UploadNvidiaSMIParams struct {
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
+// ListWatchesParams defines parameters for ListWatches.
+type ListWatchesParams struct {
+	// IfNoneMatch An ETag of an earlier answer: 304 when nothing changed.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// CreateWatchParams defines parameters for CreateWatch.
+type CreateWatchParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// DeleteWatchParams defines parameters for DeleteWatch.
+type DeleteWatchParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// GetWatchParams defines parameters for GetWatch.
+type GetWatchParams struct {
+	// IfNoneMatch An ETag of an earlier answer: 304 when nothing changed.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// ReplaceWatchParams defines parameters for ReplaceWatch.
+type ReplaceWatchParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// PauseWatchParams defines parameters for PauseWatch.
+type PauseWatchParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// ResumeWatchParams defines parameters for ResumeWatch.
+type ResumeWatchParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// ListWebhooksParams defines parameters for ListWebhooks.
+type ListWebhooksParams struct {
+	// IfNoneMatch An ETag of an earlier answer: 304 when nothing changed.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// CreateWebhookParams defines parameters for CreateWebhook.
+type CreateWebhookParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// DeleteWebhookParams defines parameters for DeleteWebhook.
+type DeleteWebhookParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// GetWebhookParams defines parameters for GetWebhook.
+type GetWebhookParams struct {
+	// IfNoneMatch An ETag of an earlier answer: 304 when nothing changed.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// ReplaceWebhookParams defines parameters for ReplaceWebhook.
+type ReplaceWebhookParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
+type ListWebhookDeliveriesParams struct {
+	// Limit Items per page (1–200, default 50).
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The next_cursor of the page before; absent for the first page. Repeat the same filters with it.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// IfNoneMatch An ETag of an earlier answer: 304 when nothing changed.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// RedeliverWebhookParams defines parameters for RedeliverWebhook.
+type RedeliverWebhookParams struct {
+	// AcceptLanguage zh-CN (default) or en: the language of error messages and names.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
 // RecordAvailabilityJSONRequestBody defines body for RecordAvailability for application/json ContentType.
 type RecordAvailabilityJSONRequestBody = AvailRequest
 
@@ -5172,6 +5799,18 @@ type UploadNvidiaSMIFormdataRequestBody UploadNvidiaSMIFormdataBody
 
 // UploadNvidiaSMITextRequestBody defines body for UploadNvidiaSMI for text/plain ContentType.
 type UploadNvidiaSMITextRequestBody = UploadNvidiaSMITextBody
+
+// CreateWatchJSONRequestBody defines body for CreateWatch for application/json ContentType.
+type CreateWatchJSONRequestBody = WatchRequest
+
+// ReplaceWatchJSONRequestBody defines body for ReplaceWatch for application/json ContentType.
+type ReplaceWatchJSONRequestBody = WatchRequest
+
+// CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
+type CreateWebhookJSONRequestBody = WebhookRequest
+
+// ReplaceWebhookJSONRequestBody defines body for ReplaceWebhook for application/json ContentType.
+type ReplaceWebhookJSONRequestBody = WebhookRequest
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -5321,6 +5960,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/compare (the `Compare` operationId).
 	Compare(ctx context.Context, params *CompareParams, body CompareJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeFeedToken Revoke your feed token.
+	//
+	// Removes the caller's feed token: its addresses are 404 from now on. 404 when they hold none. Audited.
+	//
+	// Corresponds with DELETE /api/v1/feed-token (the `RevokeFeedToken` operationId).
+	RevokeFeedToken(ctx context.Context, params *RevokeFeedTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateFeedToken Make your feed token anew: the two feed addresses, shown once.
+	//
+	// Makes the caller a feed token (docs/RULES.md §24.6), replacing the one they held, whose addresses are 404 at once. Only its hash is kept: the answer's two addresses are shown this once. The token reads the feeds and nothing else, whoever made it. Audited.
+	//
+	// Corresponds with POST /api/v1/feed-token (the `CreateFeedToken` operationId).
+	CreateFeedToken(ctx context.Context, params *CreateFeedTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListFXRates List the exchange rates in force on a day, optionally of one base and quote currency.
 	//
@@ -5701,6 +6354,148 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/verify/nvidia-smi (the `UploadNvidiaSMI` operationId).
 	UploadNvidiaSMIWithTextBody(ctx context.Context, params *UploadNvidiaSMIParams, body UploadNvidiaSMITextRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWatches List the shared watches and yours, each in words, with its last matches.
+	//
+	// The shared watches, then the caller's own, newest first (docs/RULES.md §24.4): each with what it watches in words in the request's language, its state and its last three matches. One page: the list holds at most 500 watches, and next_cursor is always "".
+	//
+	// Corresponds with GET /api/v1/watches (the `ListWatches` operationId).
+	ListWatches(ctx context.Context, params *ListWatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWatchWithBody Create a watch of your own, or a shared one (editors).
+	//
+	// Creates a watch as the watch form does (docs/RULES.md §24.1), checked by the same rules: at least a platform or a GPU model, one condition and the figures it needs. shared: true makes a shared watch, which only editors and admins may (403 otherwise). Audited. The answer is the watch, with its address in Location.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/watches (the `CreateWatch` operationId).
+	CreateWatchWithBody(ctx context.Context, params *CreateWatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWatch Create a watch of your own, or a shared one (editors).
+	//
+	// Creates a watch as the watch form does (docs/RULES.md §24.1), checked by the same rules: at least a platform or a GPU model, one condition and the figures it needs. shared: true makes a shared watch, which only editors and admins may (403 otherwise). Audited. The answer is the watch, with its address in Location.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/watches (the `CreateWatch` operationId).
+	CreateWatch(ctx context.Context, params *CreateWatchParams, body CreateWatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteWatch Delete a watch.
+	//
+	// The watch is no longer listed nor evaluated; the notices of its past matches still read. A shared watch is deleted by editors and admins only (403). Audited.
+	//
+	// Corresponds with DELETE /api/v1/watches/{id} (the `DeleteWatch` operationId).
+	DeleteWatch(ctx context.Context, id PathId, params *DeleteWatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetWatch One watch: yours or a shared one.
+	//
+	// One of the caller's watches or a shared watch, with its last three matches. Another user's watch is 404, as one that does not exist.
+	//
+	// Corresponds with GET /api/v1/watches/{id} (the `GetWatch` operationId).
+	GetWatch(ctx context.Context, id PathId, params *GetWatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceWatchWithBody Replace a watch: what it watches, its condition and cooldown.
+	//
+	// Replaces the watch with the body, checked as on creation, and arms it again (docs/RULES.md §24.3). Whether it is shared never changes (a shared that differs is 422). A shared watch is changed by editors and admins only (403). No version is kept: the last change wins. Audited.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/watches/{id} (the `ReplaceWatch` operationId).
+	ReplaceWatchWithBody(ctx context.Context, id PathId, params *ReplaceWatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceWatch Replace a watch: what it watches, its condition and cooldown.
+	//
+	// Replaces the watch with the body, checked as on creation, and arms it again (docs/RULES.md §24.3). Whether it is shared never changes (a shared that differs is 422). A shared watch is changed by editors and admins only (403). No version is kept: the last change wins. Audited.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/watches/{id} (the `ReplaceWatch` operationId).
+	ReplaceWatch(ctx context.Context, id PathId, params *ReplaceWatchParams, body ReplaceWatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PauseWatch Pause a watch.
+	//
+	// A paused watch is not evaluated until it is resumed. A shared watch is paused by editors and admins only (403). Audited.
+	//
+	// Corresponds with POST /api/v1/watches/{id}/pause (the `PauseWatch` operationId).
+	PauseWatch(ctx context.Context, id PathId, params *PauseWatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResumeWatch Resume a paused watch, armed again.
+	//
+	// The watch is evaluated again from now on, armed (docs/RULES.md §24.3). A shared watch is resumed by editors and admins only (403). Audited.
+	//
+	// Corresponds with POST /api/v1/watches/{id}/resume (the `ResumeWatch` operationId).
+	ResumeWatch(ctx context.Context, id PathId, params *ResumeWatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhooks List the webhook endpoints (editors).
+	//
+	// The endpoints not deleted, oldest first, each with how many of its deliveries wait and how many were given up (docs/RULES.md §24.7). No secret is listed. One page: next_cursor is always "". Editors and admins.
+	//
+	// Corresponds with GET /api/v1/webhooks (the `ListWebhooks` operationId).
+	ListWebhooks(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhookWithBody Register a webhook endpoint (editors).
+	//
+	// Registers an endpoint as /admin/webhooks does, checked by the same rules (a known kind, an http or https address that is not private, at least one event type, a description of at most 200 characters), enabled. A generic endpoint is given its signing secret, in the answer; a chat bot's secret is its own, given here and never shown. Audited. Editors and admins.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithBody(ctx context.Context, params *CreateWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhook Register a webhook endpoint (editors).
+	//
+	// Registers an endpoint as /admin/webhooks does, checked by the same rules (a known kind, an http or https address that is not private, at least one event type, a description of at most 200 characters), enabled. A generic endpoint is given its signing secret, in the answer; a chat bot's secret is its own, given here and never shown. Audited. Editors and admins.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/webhooks (the `CreateWebhook` operationId).
+	CreateWebhook(ctx context.Context, params *CreateWebhookParams, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteWebhook Delete a webhook endpoint (editors).
+	//
+	// The endpoint is told of nothing more and its waiting deliveries are given up; it is kept, marked deleted, so its log keeps its name. Audited. Editors and admins.
+	//
+	// Corresponds with DELETE /api/v1/webhooks/{id} (the `DeleteWebhook` operationId).
+	DeleteWebhook(ctx context.Context, id PathId, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetWebhook One webhook endpoint, with a generic endpoint's secret (editors).
+	//
+	// The endpoint, with a generic endpoint's signing secret, as its page shows it to editors and admins; a chat bot's secret is never shown (secret is null, has_secret says whether there is one).
+	//
+	// Corresponds with GET /api/v1/webhooks/{id} (the `GetWebhook` operationId).
+	GetWebhook(ctx context.Context, id PathId, params *GetWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceWebhookWithBody Replace a webhook endpoint's address, events and description (editors).
+	//
+	// Replaces the endpoint's address, events and description, checked as on registration; a chat bot's secret is replaced when one is given and kept otherwise; its kind never changes (a kind that differs is 422). enabled, when given, turns it on or off. Each step audited. Editors and admins.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/webhooks/{id} (the `ReplaceWebhook` operationId).
+	ReplaceWebhookWithBody(ctx context.Context, id PathId, params *ReplaceWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceWebhook Replace a webhook endpoint's address, events and description (editors).
+	//
+	// Replaces the endpoint's address, events and description, checked as on registration; a chat bot's secret is replaced when one is given and kept otherwise; its kind never changes (a kind that differs is 422). enabled, when given, turns it on or off. Each step audited. Editors and admins.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/webhooks/{id} (the `ReplaceWebhook` operationId).
+	ReplaceWebhook(ctx context.Context, id PathId, params *ReplaceWebhookParams, body ReplaceWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhookDeliveries An endpoint's delivery log, newest first (editors).
+	//
+	// The endpoint's deliveries, newest first, a keyset page at a time, each with its state, its next attempt while it waits and every attempt: its number, time, status code, duration, error and the first 1 KB of the answer. Editors and admins.
+	//
+	// Corresponds with GET /api/v1/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+	ListWebhookDeliveries(ctx context.Context, id PathId, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RedeliverWebhook Make a delivery due again now (editors).
+	//
+	// One new attempt now, whatever the delivery did before, retried only within its event's 24 hours (docs/RULES.md §24.7). 404 when the delivery is not the endpoint's, 409 while the endpoint is disabled. Audited. Editors and admins.
+	//
+	// Corresponds with POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver (the `RedeliverWebhook` operationId).
+	RedeliverWebhook(ctx context.Context, id PathId, delivery Id, params *RedeliverWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetAPIDocs This description as a page to read, in the reader's language.
@@ -5858,6 +6653,40 @@ func (c *Client) CompareWithBody(ctx context.Context, params *CompareParams, con
 // Corresponds with POST /api/v1/compare (the `Compare` operationId).
 func (c *Client) Compare(ctx context.Context, params *CompareParams, body CompareJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCompareRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeFeedToken Revoke your feed token.
+//
+// Removes the caller's feed token: its addresses are 404 from now on. 404 when they hold none. Audited.
+//
+// Corresponds with DELETE /api/v1/feed-token (the `RevokeFeedToken` operationId).
+func (c *Client) RevokeFeedToken(ctx context.Context, params *RevokeFeedTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeFeedTokenRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateFeedToken Make your feed token anew: the two feed addresses, shown once.
+//
+// Makes the caller a feed token (docs/RULES.md §24.6), replacing the one they held, whose addresses are 404 at once. Only its hash is kept: the answer's two addresses are shown this once. The token reads the feeds and nothing else, whoever made it. Audited.
+//
+// Corresponds with POST /api/v1/feed-token (the `CreateFeedToken` operationId).
+func (c *Client) CreateFeedToken(ctx context.Context, params *CreateFeedTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateFeedTokenRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6708,6 +7537,328 @@ func (c *Client) UploadNvidiaSMIWithTextBody(ctx context.Context, params *Upload
 	return c.Client.Do(req)
 }
 
+// ListWatches List the shared watches and yours, each in words, with its last matches.
+//
+// The shared watches, then the caller's own, newest first (docs/RULES.md §24.4): each with what it watches in words in the request's language, its state and its last three matches. One page: the list holds at most 500 watches, and next_cursor is always "".
+//
+// Corresponds with GET /api/v1/watches (the `ListWatches` operationId).
+func (c *Client) ListWatches(ctx context.Context, params *ListWatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWatchesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWatchWithBody Create a watch of your own, or a shared one (editors).
+//
+// Creates a watch as the watch form does (docs/RULES.md §24.1), checked by the same rules: at least a platform or a GPU model, one condition and the figures it needs. shared: true makes a shared watch, which only editors and admins may (403 otherwise). Audited. The answer is the watch, with its address in Location.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/watches (the `CreateWatch` operationId).
+func (c *Client) CreateWatchWithBody(ctx context.Context, params *CreateWatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWatchRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWatch Create a watch of your own, or a shared one (editors).
+//
+// Creates a watch as the watch form does (docs/RULES.md §24.1), checked by the same rules: at least a platform or a GPU model, one condition and the figures it needs. shared: true makes a shared watch, which only editors and admins may (403 otherwise). Audited. The answer is the watch, with its address in Location.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/watches (the `CreateWatch` operationId).
+func (c *Client) CreateWatch(ctx context.Context, params *CreateWatchParams, body CreateWatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWatchRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteWatch Delete a watch.
+//
+// The watch is no longer listed nor evaluated; the notices of its past matches still read. A shared watch is deleted by editors and admins only (403). Audited.
+//
+// Corresponds with DELETE /api/v1/watches/{id} (the `DeleteWatch` operationId).
+func (c *Client) DeleteWatch(ctx context.Context, id PathId, params *DeleteWatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWatchRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetWatch One watch: yours or a shared one.
+//
+// One of the caller's watches or a shared watch, with its last three matches. Another user's watch is 404, as one that does not exist.
+//
+// Corresponds with GET /api/v1/watches/{id} (the `GetWatch` operationId).
+func (c *Client) GetWatch(ctx context.Context, id PathId, params *GetWatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWatchRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceWatchWithBody Replace a watch: what it watches, its condition and cooldown.
+//
+// Replaces the watch with the body, checked as on creation, and arms it again (docs/RULES.md §24.3). Whether it is shared never changes (a shared that differs is 422). A shared watch is changed by editors and admins only (403). No version is kept: the last change wins. Audited.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/watches/{id} (the `ReplaceWatch` operationId).
+func (c *Client) ReplaceWatchWithBody(ctx context.Context, id PathId, params *ReplaceWatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceWatchRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceWatch Replace a watch: what it watches, its condition and cooldown.
+//
+// Replaces the watch with the body, checked as on creation, and arms it again (docs/RULES.md §24.3). Whether it is shared never changes (a shared that differs is 422). A shared watch is changed by editors and admins only (403). No version is kept: the last change wins. Audited.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/watches/{id} (the `ReplaceWatch` operationId).
+func (c *Client) ReplaceWatch(ctx context.Context, id PathId, params *ReplaceWatchParams, body ReplaceWatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceWatchRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PauseWatch Pause a watch.
+//
+// A paused watch is not evaluated until it is resumed. A shared watch is paused by editors and admins only (403). Audited.
+//
+// Corresponds with POST /api/v1/watches/{id}/pause (the `PauseWatch` operationId).
+func (c *Client) PauseWatch(ctx context.Context, id PathId, params *PauseWatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPauseWatchRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResumeWatch Resume a paused watch, armed again.
+//
+// The watch is evaluated again from now on, armed (docs/RULES.md §24.3). A shared watch is resumed by editors and admins only (403). Audited.
+//
+// Corresponds with POST /api/v1/watches/{id}/resume (the `ResumeWatch` operationId).
+func (c *Client) ResumeWatch(ctx context.Context, id PathId, params *ResumeWatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResumeWatchRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhooks List the webhook endpoints (editors).
+//
+// The endpoints not deleted, oldest first, each with how many of its deliveries wait and how many were given up (docs/RULES.md §24.7). No secret is listed. One page: next_cursor is always "". Editors and admins.
+//
+// Corresponds with GET /api/v1/webhooks (the `ListWebhooks` operationId).
+func (c *Client) ListWebhooks(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhooksRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhookWithBody Register a webhook endpoint (editors).
+//
+// Registers an endpoint as /admin/webhooks does, checked by the same rules (a known kind, an http or https address that is not private, at least one event type, a description of at most 200 characters), enabled. A generic endpoint is given its signing secret, in the answer; a chat bot's secret is its own, given here and never shown. Audited. Editors and admins.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/webhooks (the `CreateWebhook` operationId).
+func (c *Client) CreateWebhookWithBody(ctx context.Context, params *CreateWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhook Register a webhook endpoint (editors).
+//
+// Registers an endpoint as /admin/webhooks does, checked by the same rules (a known kind, an http or https address that is not private, at least one event type, a description of at most 200 characters), enabled. A generic endpoint is given its signing secret, in the answer; a chat bot's secret is its own, given here and never shown. Audited. Editors and admins.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/webhooks (the `CreateWebhook` operationId).
+func (c *Client) CreateWebhook(ctx context.Context, params *CreateWebhookParams, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteWebhook Delete a webhook endpoint (editors).
+//
+// The endpoint is told of nothing more and its waiting deliveries are given up; it is kept, marked deleted, so its log keeps its name. Audited. Editors and admins.
+//
+// Corresponds with DELETE /api/v1/webhooks/{id} (the `DeleteWebhook` operationId).
+func (c *Client) DeleteWebhook(ctx context.Context, id PathId, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWebhookRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetWebhook One webhook endpoint, with a generic endpoint's secret (editors).
+//
+// The endpoint, with a generic endpoint's signing secret, as its page shows it to editors and admins; a chat bot's secret is never shown (secret is null, has_secret says whether there is one).
+//
+// Corresponds with GET /api/v1/webhooks/{id} (the `GetWebhook` operationId).
+func (c *Client) GetWebhook(ctx context.Context, id PathId, params *GetWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWebhookRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceWebhookWithBody Replace a webhook endpoint's address, events and description (editors).
+//
+// Replaces the endpoint's address, events and description, checked as on registration; a chat bot's secret is replaced when one is given and kept otherwise; its kind never changes (a kind that differs is 422). enabled, when given, turns it on or off. Each step audited. Editors and admins.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/webhooks/{id} (the `ReplaceWebhook` operationId).
+func (c *Client) ReplaceWebhookWithBody(ctx context.Context, id PathId, params *ReplaceWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceWebhookRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceWebhook Replace a webhook endpoint's address, events and description (editors).
+//
+// Replaces the endpoint's address, events and description, checked as on registration; a chat bot's secret is replaced when one is given and kept otherwise; its kind never changes (a kind that differs is 422). enabled, when given, turns it on or off. Each step audited. Editors and admins.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/webhooks/{id} (the `ReplaceWebhook` operationId).
+func (c *Client) ReplaceWebhook(ctx context.Context, id PathId, params *ReplaceWebhookParams, body ReplaceWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceWebhookRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhookDeliveries An endpoint's delivery log, newest first (editors).
+//
+// The endpoint's deliveries, newest first, a keyset page at a time, each with its state, its next attempt while it waits and every attempt: its number, time, status code, duration, error and the first 1 KB of the answer. Editors and admins.
+//
+// Corresponds with GET /api/v1/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+func (c *Client) ListWebhookDeliveries(ctx context.Context, id PathId, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhookDeliveriesRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RedeliverWebhook Make a delivery due again now (editors).
+//
+// One new attempt now, whatever the delivery did before, retried only within its event's 24 hours (docs/RULES.md §24.7). 404 when the delivery is not the endpoint's, 409 while the endpoint is disabled. Audited. Editors and admins.
+//
+// Corresponds with POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver (the `RedeliverWebhook` operationId).
+func (c *Client) RedeliverWebhook(ctx context.Context, id PathId, delivery Id, params *RedeliverWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRedeliverWebhookRequest(c.Server, id, delivery, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // NewGetAPIDocsRequest constructs an http.Request for the GetAPIDocs method
 func NewGetAPIDocsRequest(server string) (*http.Request, error) {
 	var err error
@@ -7141,6 +8292,90 @@ func NewCompareRequestWithBody(server string, params *CompareParams, contentType
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRevokeFeedTokenRequest constructs an http.Request for the RevokeFeedToken method
+func NewRevokeFeedTokenRequest(server string, params *RevokeFeedTokenParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/feed-token")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewCreateFeedTokenRequest constructs an http.Request for the CreateFeedToken method
+func NewCreateFeedTokenRequest(server string, params *CreateFeedTokenParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/feed-token")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	if params != nil {
 
@@ -9631,6 +10866,817 @@ func NewUploadNvidiaSMIRequestWithBody(server string, params *UploadNvidiaSMIPar
 	return req, nil
 }
 
+// NewListWatchesRequest constructs an http.Request for the ListWatches method
+func NewListWatchesRequest(server string, params *ListWatchesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/watches")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.AcceptLanguage != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewCreateWatchRequest calls the generic CreateWatch builder with application/json body
+func NewCreateWatchRequest(server string, params *CreateWatchParams, body CreateWatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateWatchRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateWatchRequestWithBody constructs an http.Request for the CreateWatch method, with any body, and a specified content type
+func NewCreateWatchRequestWithBody(server string, params *CreateWatchParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/watches")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteWatchRequest constructs an http.Request for the DeleteWatch method
+func NewDeleteWatchRequest(server string, id PathId, params *DeleteWatchParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/watches/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetWatchRequest constructs an http.Request for the GetWatch method
+func NewGetWatchRequest(server string, id PathId, params *GetWatchParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/watches/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.AcceptLanguage != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewReplaceWatchRequest calls the generic ReplaceWatch builder with application/json body
+func NewReplaceWatchRequest(server string, id PathId, params *ReplaceWatchParams, body ReplaceWatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReplaceWatchRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewReplaceWatchRequestWithBody constructs an http.Request for the ReplaceWatch method, with any body, and a specified content type
+func NewReplaceWatchRequestWithBody(server string, id PathId, params *ReplaceWatchParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/watches/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewPauseWatchRequest constructs an http.Request for the PauseWatch method
+func NewPauseWatchRequest(server string, id PathId, params *PauseWatchParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/watches/%s/pause", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewResumeWatchRequest constructs an http.Request for the ResumeWatch method
+func NewResumeWatchRequest(server string, id PathId, params *ResumeWatchParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/watches/%s/resume", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
+func NewListWebhooksRequest(server string, params *ListWebhooksParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.AcceptLanguage != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewCreateWebhookRequest calls the generic CreateWebhook builder with application/json body
+func NewCreateWebhookRequest(server string, params *CreateWebhookParams, body CreateWebhookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateWebhookRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateWebhookRequestWithBody constructs an http.Request for the CreateWebhook method, with any body, and a specified content type
+func NewCreateWebhookRequestWithBody(server string, params *CreateWebhookParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteWebhookRequest constructs an http.Request for the DeleteWebhook method
+func NewDeleteWebhookRequest(server string, id PathId, params *DeleteWebhookParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetWebhookRequest constructs an http.Request for the GetWebhook method
+func NewGetWebhookRequest(server string, id PathId, params *GetWebhookParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.AcceptLanguage != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewReplaceWebhookRequest calls the generic ReplaceWebhook builder with application/json body
+func NewReplaceWebhookRequest(server string, id PathId, params *ReplaceWebhookParams, body ReplaceWebhookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReplaceWebhookRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewReplaceWebhookRequestWithBody constructs an http.Request for the ReplaceWebhook method, with any body, and a specified content type
+func NewReplaceWebhookRequestWithBody(server string, id PathId, params *ReplaceWebhookParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListWebhookDeliveriesRequest constructs an http.Request for the ListWebhookDeliveries method
+func NewListWebhookDeliveriesRequest(server string, id PathId, params *ListWebhookDeliveriesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/%s/deliveries", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.AcceptLanguage != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRedeliverWebhookRequest constructs an http.Request for the RedeliverWebhook method
+func NewRedeliverWebhookRequest(server string, id PathId, delivery Id, params *RedeliverWebhookParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "delivery", delivery, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/%s/deliveries/%s/redeliver", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -9755,6 +11801,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/compare (the `Compare` operationId).
 	CompareWithResponse(ctx context.Context, params *CompareParams, body CompareJSONRequestBody, reqEditors ...RequestEditorFn) (*CompareResponse, error)
+
+	// RevokeFeedTokenWithResponse Revoke your feed token.
+	//
+	// Removes the caller's feed token: its addresses are 404 from now on. 404 when they hold none. Audited.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/feed-token (the `RevokeFeedToken` operationId).
+	RevokeFeedTokenWithResponse(ctx context.Context, params *RevokeFeedTokenParams, reqEditors ...RequestEditorFn) (*RevokeFeedTokenResponse, error)
+
+	// CreateFeedTokenWithResponse Make your feed token anew: the two feed addresses, shown once.
+	//
+	// Makes the caller a feed token (docs/RULES.md §24.6), replacing the one they held, whose addresses are 404 at once. Only its hash is kept: the answer's two addresses are shown this once. The token reads the feeds and nothing else, whoever made it. Audited.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/feed-token (the `CreateFeedToken` operationId).
+	CreateFeedTokenWithResponse(ctx context.Context, params *CreateFeedTokenParams, reqEditors ...RequestEditorFn) (*CreateFeedTokenResponse, error)
 
 	// ListFXRatesWithResponse List the exchange rates in force on a day, optionally of one base and quote currency.
 	//
@@ -10169,6 +12233,168 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/verify/nvidia-smi (the `UploadNvidiaSMI` operationId).
 	UploadNvidiaSMIWithTextBodyWithResponse(ctx context.Context, params *UploadNvidiaSMIParams, body UploadNvidiaSMITextRequestBody, reqEditors ...RequestEditorFn) (*UploadNvidiaSMIResponse, error)
+
+	// ListWatchesWithResponse List the shared watches and yours, each in words, with its last matches.
+	//
+	// The shared watches, then the caller's own, newest first (docs/RULES.md §24.4): each with what it watches in words in the request's language, its state and its last three matches. One page: the list holds at most 500 watches, and next_cursor is always "".
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/watches (the `ListWatches` operationId).
+	ListWatchesWithResponse(ctx context.Context, params *ListWatchesParams, reqEditors ...RequestEditorFn) (*ListWatchesResponse, error)
+
+	// CreateWatchWithBodyWithResponse Create a watch of your own, or a shared one (editors).
+	//
+	// Creates a watch as the watch form does (docs/RULES.md §24.1), checked by the same rules: at least a platform or a GPU model, one condition and the figures it needs. shared: true makes a shared watch, which only editors and admins may (403 otherwise). Audited. The answer is the watch, with its address in Location.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/watches (the `CreateWatch` operationId).
+	CreateWatchWithBodyWithResponse(ctx context.Context, params *CreateWatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWatchResponse, error)
+
+	// CreateWatchWithResponse Create a watch of your own, or a shared one (editors).
+	//
+	// Creates a watch as the watch form does (docs/RULES.md §24.1), checked by the same rules: at least a platform or a GPU model, one condition and the figures it needs. shared: true makes a shared watch, which only editors and admins may (403 otherwise). Audited. The answer is the watch, with its address in Location.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/watches (the `CreateWatch` operationId).
+	CreateWatchWithResponse(ctx context.Context, params *CreateWatchParams, body CreateWatchJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWatchResponse, error)
+
+	// DeleteWatchWithResponse Delete a watch.
+	//
+	// The watch is no longer listed nor evaluated; the notices of its past matches still read. A shared watch is deleted by editors and admins only (403). Audited.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/watches/{id} (the `DeleteWatch` operationId).
+	DeleteWatchWithResponse(ctx context.Context, id PathId, params *DeleteWatchParams, reqEditors ...RequestEditorFn) (*DeleteWatchResponse, error)
+
+	// GetWatchWithResponse One watch: yours or a shared one.
+	//
+	// One of the caller's watches or a shared watch, with its last three matches. Another user's watch is 404, as one that does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/watches/{id} (the `GetWatch` operationId).
+	GetWatchWithResponse(ctx context.Context, id PathId, params *GetWatchParams, reqEditors ...RequestEditorFn) (*GetWatchResponse, error)
+
+	// ReplaceWatchWithBodyWithResponse Replace a watch: what it watches, its condition and cooldown.
+	//
+	// Replaces the watch with the body, checked as on creation, and arms it again (docs/RULES.md §24.3). Whether it is shared never changes (a shared that differs is 422). A shared watch is changed by editors and admins only (403). No version is kept: the last change wins. Audited.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/watches/{id} (the `ReplaceWatch` operationId).
+	ReplaceWatchWithBodyWithResponse(ctx context.Context, id PathId, params *ReplaceWatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceWatchResponse, error)
+
+	// ReplaceWatchWithResponse Replace a watch: what it watches, its condition and cooldown.
+	//
+	// Replaces the watch with the body, checked as on creation, and arms it again (docs/RULES.md §24.3). Whether it is shared never changes (a shared that differs is 422). A shared watch is changed by editors and admins only (403). No version is kept: the last change wins. Audited.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/watches/{id} (the `ReplaceWatch` operationId).
+	ReplaceWatchWithResponse(ctx context.Context, id PathId, params *ReplaceWatchParams, body ReplaceWatchJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceWatchResponse, error)
+
+	// PauseWatchWithResponse Pause a watch.
+	//
+	// A paused watch is not evaluated until it is resumed. A shared watch is paused by editors and admins only (403). Audited.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/watches/{id}/pause (the `PauseWatch` operationId).
+	PauseWatchWithResponse(ctx context.Context, id PathId, params *PauseWatchParams, reqEditors ...RequestEditorFn) (*PauseWatchResponse, error)
+
+	// ResumeWatchWithResponse Resume a paused watch, armed again.
+	//
+	// The watch is evaluated again from now on, armed (docs/RULES.md §24.3). A shared watch is resumed by editors and admins only (403). Audited.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/watches/{id}/resume (the `ResumeWatch` operationId).
+	ResumeWatchWithResponse(ctx context.Context, id PathId, params *ResumeWatchParams, reqEditors ...RequestEditorFn) (*ResumeWatchResponse, error)
+
+	// ListWebhooksWithResponse List the webhook endpoints (editors).
+	//
+	// The endpoints not deleted, oldest first, each with how many of its deliveries wait and how many were given up (docs/RULES.md §24.7). No secret is listed. One page: next_cursor is always "". Editors and admins.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/webhooks (the `ListWebhooks` operationId).
+	ListWebhooksWithResponse(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error)
+
+	// CreateWebhookWithBodyWithResponse Register a webhook endpoint (editors).
+	//
+	// Registers an endpoint as /admin/webhooks does, checked by the same rules (a known kind, an http or https address that is not private, at least one event type, a description of at most 200 characters), enabled. A generic endpoint is given its signing secret, in the answer; a chat bot's secret is its own, given here and never shown. Audited. Editors and admins.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithBodyWithResponse(ctx context.Context, params *CreateWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error)
+
+	// CreateWebhookWithResponse Register a webhook endpoint (editors).
+	//
+	// Registers an endpoint as /admin/webhooks does, checked by the same rules (a known kind, an http or https address that is not private, at least one event type, a description of at most 200 characters), enabled. A generic endpoint is given its signing secret, in the answer; a chat bot's secret is its own, given here and never shown. Audited. Editors and admins.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithResponse(ctx context.Context, params *CreateWebhookParams, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error)
+
+	// DeleteWebhookWithResponse Delete a webhook endpoint (editors).
+	//
+	// The endpoint is told of nothing more and its waiting deliveries are given up; it is kept, marked deleted, so its log keeps its name. Audited. Editors and admins.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/webhooks/{id} (the `DeleteWebhook` operationId).
+	DeleteWebhookWithResponse(ctx context.Context, id PathId, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error)
+
+	// GetWebhookWithResponse One webhook endpoint, with a generic endpoint's secret (editors).
+	//
+	// The endpoint, with a generic endpoint's signing secret, as its page shows it to editors and admins; a chat bot's secret is never shown (secret is null, has_secret says whether there is one).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/webhooks/{id} (the `GetWebhook` operationId).
+	GetWebhookWithResponse(ctx context.Context, id PathId, params *GetWebhookParams, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error)
+
+	// ReplaceWebhookWithBodyWithResponse Replace a webhook endpoint's address, events and description (editors).
+	//
+	// Replaces the endpoint's address, events and description, checked as on registration; a chat bot's secret is replaced when one is given and kept otherwise; its kind never changes (a kind that differs is 422). enabled, when given, turns it on or off. Each step audited. Editors and admins.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/webhooks/{id} (the `ReplaceWebhook` operationId).
+	ReplaceWebhookWithBodyWithResponse(ctx context.Context, id PathId, params *ReplaceWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceWebhookResponse, error)
+
+	// ReplaceWebhookWithResponse Replace a webhook endpoint's address, events and description (editors).
+	//
+	// Replaces the endpoint's address, events and description, checked as on registration; a chat bot's secret is replaced when one is given and kept otherwise; its kind never changes (a kind that differs is 422). enabled, when given, turns it on or off. Each step audited. Editors and admins.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/webhooks/{id} (the `ReplaceWebhook` operationId).
+	ReplaceWebhookWithResponse(ctx context.Context, id PathId, params *ReplaceWebhookParams, body ReplaceWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceWebhookResponse, error)
+
+	// ListWebhookDeliveriesWithResponse An endpoint's delivery log, newest first (editors).
+	//
+	// The endpoint's deliveries, newest first, a keyset page at a time, each with its state, its next attempt while it waits and every attempt: its number, time, status code, duration, error and the first 1 KB of the answer. Editors and admins.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+	ListWebhookDeliveriesWithResponse(ctx context.Context, id PathId, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error)
+
+	// RedeliverWebhookWithResponse Make a delivery due again now (editors).
+	//
+	// One new attempt now, whatever the delivery did before, retried only within its event's 24 hours (docs/RULES.md §24.7). 404 when the delivery is not the endpoint's, 409 while the endpoint is disabled. Audited. Editors and admins.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver (the `RedeliverWebhook` operationId).
+	RedeliverWebhookWithResponse(ctx context.Context, id PathId, delivery Id, params *RedeliverWebhookParams, reqEditors ...RequestEditorFn) (*RedeliverWebhookResponse, error)
 }
 
 type GetAPIDocsResponse struct {
@@ -10621,6 +12847,144 @@ func (r CompareResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CompareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RevokeFeedTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RevokeFeedTokenResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RevokeFeedTokenResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RevokeFeedTokenResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RevokeFeedTokenResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r RevokeFeedTokenResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeFeedTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeFeedTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeFeedTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeFeedTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateFeedTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *FeedTokenCreated
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateFeedTokenResponse) GetJSON201() *FeedTokenCreated {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateFeedTokenResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateFeedTokenResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateFeedTokenResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CreateFeedTokenResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateFeedTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateFeedTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateFeedTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateFeedTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13205,6 +15569,1147 @@ func (r UploadNvidiaSMIResponse) ContentType() string {
 	return ""
 }
 
+// ListWatchesResponse200Headers the declared response headers of an HTTP 200 response for ListWatches
+type ListWatchesResponse200Headers struct {
+	ETag *string
+}
+
+// ListWatchesResponse304Headers the declared response headers of an HTTP 304 response for ListWatches
+type ListWatchesResponse304Headers struct {
+	ETag *string
+}
+
+type ListWatchesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WatchPage
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListWatchesResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListWatchesResponse304Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWatchesResponse) GetJSON200() *WatchPage {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListWatchesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWatchesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListWatchesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListWatchesResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWatchesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWatchesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWatchesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWatchesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateWatchResponse201Headers the declared response headers of an HTTP 201 response for CreateWatch
+type CreateWatchResponse201Headers struct {
+	Location *string
+}
+
+type CreateWatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Watch
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateWatchResponse201Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateWatchResponse) GetJSON201() *Watch {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateWatchResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateWatchResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateWatchResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateWatchResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CreateWatchResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateWatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateWatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateWatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateWatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteWatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteWatchResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteWatchResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteWatchResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteWatchResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DeleteWatchResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteWatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteWatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteWatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteWatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetWatchResponse200Headers the declared response headers of an HTTP 200 response for GetWatch
+type GetWatchResponse200Headers struct {
+	ETag *string
+}
+
+// GetWatchResponse304Headers the declared response headers of an HTTP 304 response for GetWatch
+type GetWatchResponse304Headers struct {
+	ETag *string
+}
+
+type GetWatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Watch
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetWatchResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetWatchResponse304Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetWatchResponse) GetJSON200() *Watch {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetWatchResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetWatchResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetWatchResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetWatchResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetWatchResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetWatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetWatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetWatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetWatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ReplaceWatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Watch
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReplaceWatchResponse) GetJSON200() *Watch {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ReplaceWatchResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ReplaceWatchResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ReplaceWatchResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ReplaceWatchResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ReplaceWatchResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ReplaceWatchResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReplaceWatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReplaceWatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReplaceWatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReplaceWatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PauseWatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Watch
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PauseWatchResponse) GetJSON200() *Watch {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PauseWatchResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PauseWatchResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PauseWatchResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PauseWatchResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PauseWatchResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PauseWatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PauseWatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PauseWatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PauseWatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ResumeWatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Watch
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResumeWatchResponse) GetJSON200() *Watch {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ResumeWatchResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResumeWatchResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResumeWatchResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ResumeWatchResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ResumeWatchResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ResumeWatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResumeWatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResumeWatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResumeWatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListWebhooksResponse200Headers the declared response headers of an HTTP 200 response for ListWebhooks
+type ListWebhooksResponse200Headers struct {
+	ETag *string
+}
+
+// ListWebhooksResponse304Headers the declared response headers of an HTTP 304 response for ListWebhooks
+type ListWebhooksResponse304Headers struct {
+	ETag *string
+}
+
+type ListWebhooksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookPage
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListWebhooksResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListWebhooksResponse304Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhooksResponse) GetJSON200() *WebhookPage {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListWebhooksResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWebhooksResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListWebhooksResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListWebhooksResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhooksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhooksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhooksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhooksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateWebhookResponse201Headers the declared response headers of an HTTP 201 response for CreateWebhook
+type CreateWebhookResponse201Headers struct {
+	Location *string
+}
+
+type CreateWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Webhook
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateWebhookResponse201Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateWebhookResponse) GetJSON201() *Webhook {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateWebhookResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateWebhookResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateWebhookResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateWebhookResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CreateWebhookResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteWebhookResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteWebhookResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteWebhookResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteWebhookResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DeleteWebhookResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetWebhookResponse200Headers the declared response headers of an HTTP 200 response for GetWebhook
+type GetWebhookResponse200Headers struct {
+	ETag *string
+}
+
+// GetWebhookResponse304Headers the declared response headers of an HTTP 304 response for GetWebhook
+type GetWebhookResponse304Headers struct {
+	ETag *string
+}
+
+type GetWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Webhook
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetWebhookResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetWebhookResponse304Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetWebhookResponse) GetJSON200() *Webhook {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetWebhookResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetWebhookResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetWebhookResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetWebhookResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetWebhookResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ReplaceWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Webhook
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Unprocessable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReplaceWebhookResponse) GetJSON200() *Webhook {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ReplaceWebhookResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ReplaceWebhookResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ReplaceWebhookResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ReplaceWebhookResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ReplaceWebhookResponse) GetJSON422() *Unprocessable {
+	return r.JSON422
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ReplaceWebhookResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReplaceWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReplaceWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReplaceWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReplaceWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListWebhookDeliveriesResponse200Headers the declared response headers of an HTTP 200 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse200Headers struct {
+	ETag *string
+}
+
+// ListWebhookDeliveriesResponse304Headers the declared response headers of an HTTP 304 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse304Headers struct {
+	ETag *string
+}
+
+type ListWebhookDeliveriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookDeliveryPage
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListWebhookDeliveriesResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListWebhookDeliveriesResponse304Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON200() *WebhookDeliveryPage {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhookDeliveriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhookDeliveriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhookDeliveriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhookDeliveriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RedeliverWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookDelivery
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON200() *WebhookDelivery {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r RedeliverWebhookResponse) GetJSONDefault() *Error {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r RedeliverWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RedeliverWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RedeliverWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RedeliverWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetAPIDocsWithResponse This description as a page to read, in the reader's language.
 //
 // This document as a page of the site, in the reader's language, without JavaScript: operations grouped by tag, then every schema. Open to everyone.
@@ -13338,6 +16843,36 @@ func (c *ClientWithResponses) CompareWithResponse(ctx context.Context, params *C
 		return nil, err
 	}
 	return ParseCompareResponse(rsp)
+}
+
+// RevokeFeedTokenWithResponse Revoke your feed token.
+//
+// Removes the caller's feed token: its addresses are 404 from now on. 404 when they hold none. Audited.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/feed-token (the `RevokeFeedToken` operationId).
+func (c *ClientWithResponses) RevokeFeedTokenWithResponse(ctx context.Context, params *RevokeFeedTokenParams, reqEditors ...RequestEditorFn) (*RevokeFeedTokenResponse, error) {
+	rsp, err := c.RevokeFeedToken(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeFeedTokenResponse(rsp)
+}
+
+// CreateFeedTokenWithResponse Make your feed token anew: the two feed addresses, shown once.
+//
+// Makes the caller a feed token (docs/RULES.md §24.6), replacing the one they held, whose addresses are 404 at once. Only its hash is kept: the answer's two addresses are shown this once. The token reads the feeds and nothing else, whoever made it. Audited.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/feed-token (the `CreateFeedToken` operationId).
+func (c *ClientWithResponses) CreateFeedTokenWithResponse(ctx context.Context, params *CreateFeedTokenParams, reqEditors ...RequestEditorFn) (*CreateFeedTokenResponse, error) {
+	rsp, err := c.CreateFeedToken(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateFeedTokenResponse(rsp)
 }
 
 // ListFXRatesWithResponse List the exchange rates in force on a day, optionally of one base and quote currency.
@@ -14030,6 +17565,276 @@ func (c *ClientWithResponses) UploadNvidiaSMIWithTextBodyWithResponse(ctx contex
 	return ParseUploadNvidiaSMIResponse(rsp)
 }
 
+// ListWatchesWithResponse List the shared watches and yours, each in words, with its last matches.
+//
+// The shared watches, then the caller's own, newest first (docs/RULES.md §24.4): each with what it watches in words in the request's language, its state and its last three matches. One page: the list holds at most 500 watches, and next_cursor is always "".
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/watches (the `ListWatches` operationId).
+func (c *ClientWithResponses) ListWatchesWithResponse(ctx context.Context, params *ListWatchesParams, reqEditors ...RequestEditorFn) (*ListWatchesResponse, error) {
+	rsp, err := c.ListWatches(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWatchesResponse(rsp)
+}
+
+// CreateWatchWithBodyWithResponse Create a watch of your own, or a shared one (editors).
+//
+// Creates a watch as the watch form does (docs/RULES.md §24.1), checked by the same rules: at least a platform or a GPU model, one condition and the figures it needs. shared: true makes a shared watch, which only editors and admins may (403 otherwise). Audited. The answer is the watch, with its address in Location.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/watches (the `CreateWatch` operationId).
+func (c *ClientWithResponses) CreateWatchWithBodyWithResponse(ctx context.Context, params *CreateWatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWatchResponse, error) {
+	rsp, err := c.CreateWatchWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWatchResponse(rsp)
+}
+
+// CreateWatchWithResponse Create a watch of your own, or a shared one (editors).
+//
+// Creates a watch as the watch form does (docs/RULES.md §24.1), checked by the same rules: at least a platform or a GPU model, one condition and the figures it needs. shared: true makes a shared watch, which only editors and admins may (403 otherwise). Audited. The answer is the watch, with its address in Location.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/watches (the `CreateWatch` operationId).
+func (c *ClientWithResponses) CreateWatchWithResponse(ctx context.Context, params *CreateWatchParams, body CreateWatchJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWatchResponse, error) {
+	rsp, err := c.CreateWatch(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWatchResponse(rsp)
+}
+
+// DeleteWatchWithResponse Delete a watch.
+//
+// The watch is no longer listed nor evaluated; the notices of its past matches still read. A shared watch is deleted by editors and admins only (403). Audited.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/watches/{id} (the `DeleteWatch` operationId).
+func (c *ClientWithResponses) DeleteWatchWithResponse(ctx context.Context, id PathId, params *DeleteWatchParams, reqEditors ...RequestEditorFn) (*DeleteWatchResponse, error) {
+	rsp, err := c.DeleteWatch(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteWatchResponse(rsp)
+}
+
+// GetWatchWithResponse One watch: yours or a shared one.
+//
+// One of the caller's watches or a shared watch, with its last three matches. Another user's watch is 404, as one that does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/watches/{id} (the `GetWatch` operationId).
+func (c *ClientWithResponses) GetWatchWithResponse(ctx context.Context, id PathId, params *GetWatchParams, reqEditors ...RequestEditorFn) (*GetWatchResponse, error) {
+	rsp, err := c.GetWatch(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetWatchResponse(rsp)
+}
+
+// ReplaceWatchWithBodyWithResponse Replace a watch: what it watches, its condition and cooldown.
+//
+// Replaces the watch with the body, checked as on creation, and arms it again (docs/RULES.md §24.3). Whether it is shared never changes (a shared that differs is 422). A shared watch is changed by editors and admins only (403). No version is kept: the last change wins. Audited.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/watches/{id} (the `ReplaceWatch` operationId).
+func (c *ClientWithResponses) ReplaceWatchWithBodyWithResponse(ctx context.Context, id PathId, params *ReplaceWatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceWatchResponse, error) {
+	rsp, err := c.ReplaceWatchWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceWatchResponse(rsp)
+}
+
+// ReplaceWatchWithResponse Replace a watch: what it watches, its condition and cooldown.
+//
+// Replaces the watch with the body, checked as on creation, and arms it again (docs/RULES.md §24.3). Whether it is shared never changes (a shared that differs is 422). A shared watch is changed by editors and admins only (403). No version is kept: the last change wins. Audited.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/watches/{id} (the `ReplaceWatch` operationId).
+func (c *ClientWithResponses) ReplaceWatchWithResponse(ctx context.Context, id PathId, params *ReplaceWatchParams, body ReplaceWatchJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceWatchResponse, error) {
+	rsp, err := c.ReplaceWatch(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceWatchResponse(rsp)
+}
+
+// PauseWatchWithResponse Pause a watch.
+//
+// A paused watch is not evaluated until it is resumed. A shared watch is paused by editors and admins only (403). Audited.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/watches/{id}/pause (the `PauseWatch` operationId).
+func (c *ClientWithResponses) PauseWatchWithResponse(ctx context.Context, id PathId, params *PauseWatchParams, reqEditors ...RequestEditorFn) (*PauseWatchResponse, error) {
+	rsp, err := c.PauseWatch(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePauseWatchResponse(rsp)
+}
+
+// ResumeWatchWithResponse Resume a paused watch, armed again.
+//
+// The watch is evaluated again from now on, armed (docs/RULES.md §24.3). A shared watch is resumed by editors and admins only (403). Audited.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/watches/{id}/resume (the `ResumeWatch` operationId).
+func (c *ClientWithResponses) ResumeWatchWithResponse(ctx context.Context, id PathId, params *ResumeWatchParams, reqEditors ...RequestEditorFn) (*ResumeWatchResponse, error) {
+	rsp, err := c.ResumeWatch(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResumeWatchResponse(rsp)
+}
+
+// ListWebhooksWithResponse List the webhook endpoints (editors).
+//
+// The endpoints not deleted, oldest first, each with how many of its deliveries wait and how many were given up (docs/RULES.md §24.7). No secret is listed. One page: next_cursor is always "". Editors and admins.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/webhooks (the `ListWebhooks` operationId).
+func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error) {
+	rsp, err := c.ListWebhooks(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhooksResponse(rsp)
+}
+
+// CreateWebhookWithBodyWithResponse Register a webhook endpoint (editors).
+//
+// Registers an endpoint as /admin/webhooks does, checked by the same rules (a known kind, an http or https address that is not private, at least one event type, a description of at most 200 characters), enabled. A generic endpoint is given its signing secret, in the answer; a chat bot's secret is its own, given here and never shown. Audited. Editors and admins.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/webhooks (the `CreateWebhook` operationId).
+func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Context, params *CreateWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error) {
+	rsp, err := c.CreateWebhookWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookResponse(rsp)
+}
+
+// CreateWebhookWithResponse Register a webhook endpoint (editors).
+//
+// Registers an endpoint as /admin/webhooks does, checked by the same rules (a known kind, an http or https address that is not private, at least one event type, a description of at most 200 characters), enabled. A generic endpoint is given its signing secret, in the answer; a chat bot's secret is its own, given here and never shown. Audited. Editors and admins.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/webhooks (the `CreateWebhook` operationId).
+func (c *ClientWithResponses) CreateWebhookWithResponse(ctx context.Context, params *CreateWebhookParams, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error) {
+	rsp, err := c.CreateWebhook(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookResponse(rsp)
+}
+
+// DeleteWebhookWithResponse Delete a webhook endpoint (editors).
+//
+// The endpoint is told of nothing more and its waiting deliveries are given up; it is kept, marked deleted, so its log keeps its name. Audited. Editors and admins.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/webhooks/{id} (the `DeleteWebhook` operationId).
+func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, id PathId, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error) {
+	rsp, err := c.DeleteWebhook(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteWebhookResponse(rsp)
+}
+
+// GetWebhookWithResponse One webhook endpoint, with a generic endpoint's secret (editors).
+//
+// The endpoint, with a generic endpoint's signing secret, as its page shows it to editors and admins; a chat bot's secret is never shown (secret is null, has_secret says whether there is one).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/webhooks/{id} (the `GetWebhook` operationId).
+func (c *ClientWithResponses) GetWebhookWithResponse(ctx context.Context, id PathId, params *GetWebhookParams, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error) {
+	rsp, err := c.GetWebhook(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetWebhookResponse(rsp)
+}
+
+// ReplaceWebhookWithBodyWithResponse Replace a webhook endpoint's address, events and description (editors).
+//
+// Replaces the endpoint's address, events and description, checked as on registration; a chat bot's secret is replaced when one is given and kept otherwise; its kind never changes (a kind that differs is 422). enabled, when given, turns it on or off. Each step audited. Editors and admins.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/webhooks/{id} (the `ReplaceWebhook` operationId).
+func (c *ClientWithResponses) ReplaceWebhookWithBodyWithResponse(ctx context.Context, id PathId, params *ReplaceWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceWebhookResponse, error) {
+	rsp, err := c.ReplaceWebhookWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceWebhookResponse(rsp)
+}
+
+// ReplaceWebhookWithResponse Replace a webhook endpoint's address, events and description (editors).
+//
+// Replaces the endpoint's address, events and description, checked as on registration; a chat bot's secret is replaced when one is given and kept otherwise; its kind never changes (a kind that differs is 422). enabled, when given, turns it on or off. Each step audited. Editors and admins.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/webhooks/{id} (the `ReplaceWebhook` operationId).
+func (c *ClientWithResponses) ReplaceWebhookWithResponse(ctx context.Context, id PathId, params *ReplaceWebhookParams, body ReplaceWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceWebhookResponse, error) {
+	rsp, err := c.ReplaceWebhook(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceWebhookResponse(rsp)
+}
+
+// ListWebhookDeliveriesWithResponse An endpoint's delivery log, newest first (editors).
+//
+// The endpoint's deliveries, newest first, a keyset page at a time, each with its state, its next attempt while it waits and every attempt: its number, time, status code, duration, error and the first 1 KB of the answer. Editors and admins.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+func (c *ClientWithResponses) ListWebhookDeliveriesWithResponse(ctx context.Context, id PathId, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error) {
+	rsp, err := c.ListWebhookDeliveries(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhookDeliveriesResponse(rsp)
+}
+
+// RedeliverWebhookWithResponse Make a delivery due again now (editors).
+//
+// One new attempt now, whatever the delivery did before, retried only within its event's 24 hours (docs/RULES.md §24.7). 404 when the delivery is not the endpoint's, 409 while the endpoint is disabled. Audited. Editors and admins.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver (the `RedeliverWebhook` operationId).
+func (c *ClientWithResponses) RedeliverWebhookWithResponse(ctx context.Context, id PathId, delivery Id, params *RedeliverWebhookParams, reqEditors ...RequestEditorFn) (*RedeliverWebhookResponse, error) {
+	rsp, err := c.RedeliverWebhook(ctx, id, delivery, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRedeliverWebhookResponse(rsp)
+}
+
 // ParseGetAPIDocsResponse parses an HTTP response from a GetAPIDocsWithResponse call
 func ParseGetAPIDocsResponse(rsp *http.Response) (*GetAPIDocsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -14413,6 +18218,117 @@ func ParseCompareResponse(rsp *http.Response) (*CompareResponse, error) {
 			return nil, err
 		}
 		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRevokeFeedTokenResponse parses an HTTP response from a RevokeFeedTokenWithResponse call
+func ParseRevokeFeedTokenResponse(rsp *http.Response) (*RevokeFeedTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeFeedTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateFeedTokenResponse parses an HTTP response from a CreateFeedTokenWithResponse call
+func ParseCreateFeedTokenResponse(rsp *http.Response) (*CreateFeedTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateFeedTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest FeedTokenCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error
@@ -16736,6 +20652,1015 @@ func ParseUploadNvidiaSMIResponse(rsp *http.Response) (*UploadNvidiaSMIResponse,
 			return nil, err
 		}
 		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListWatchesResponse parses an HTTP response from a ListWatchesWithResponse call
+func ParseListWatchesResponse(rsp *http.Response) (*ListWatchesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWatchesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WatchPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListWatchesResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListWatchesResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateWatchResponse parses an HTTP response from a CreateWatchWithResponse call
+func ParseCreateWatchResponse(rsp *http.Response) (*CreateWatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateWatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Watch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateWatchResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteWatchResponse parses an HTTP response from a DeleteWatchWithResponse call
+func ParseDeleteWatchResponse(rsp *http.Response) (*DeleteWatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteWatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetWatchResponse parses an HTTP response from a GetWatchWithResponse call
+func ParseGetWatchResponse(rsp *http.Response) (*GetWatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetWatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Watch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetWatchResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetWatchResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReplaceWatchResponse parses an HTTP response from a ReplaceWatchWithResponse call
+func ParseReplaceWatchResponse(rsp *http.Response) (*ReplaceWatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReplaceWatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Watch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePauseWatchResponse parses an HTTP response from a PauseWatchWithResponse call
+func ParsePauseWatchResponse(rsp *http.Response) (*PauseWatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PauseWatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Watch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseResumeWatchResponse parses an HTTP response from a ResumeWatchWithResponse call
+func ParseResumeWatchResponse(rsp *http.Response) (*ResumeWatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResumeWatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Watch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListWebhooksResponse parses an HTTP response from a ListWebhooksWithResponse call
+func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhooksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListWebhooksResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListWebhooksResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateWebhookResponse parses an HTTP response from a CreateWebhookWithResponse call
+func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Webhook
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateWebhookResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteWebhookResponse parses an HTTP response from a DeleteWebhookWithResponse call
+func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetWebhookResponse parses an HTTP response from a GetWebhookWithResponse call
+func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Webhook
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetWebhookResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetWebhookResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReplaceWebhookResponse parses an HTTP response from a ReplaceWebhookWithResponse call
+func ParseReplaceWebhookResponse(rsp *http.Response) (*ReplaceWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReplaceWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Webhook
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListWebhookDeliveriesResponse parses an HTTP response from a ListWebhookDeliveriesWithResponse call
+func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliveriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhookDeliveriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookDeliveryPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListWebhookDeliveriesResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListWebhookDeliveriesResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRedeliverWebhookResponse parses an HTTP response from a RedeliverWebhookWithResponse call
+func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RedeliverWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookDelivery
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest Error

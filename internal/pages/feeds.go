@@ -41,12 +41,7 @@ func (s *Handlers) RevokeFeedToken(c echo.Context) error {
 // feedBase is the site's absolute address the feeds and their addresses
 // are written with: GPUQUOTE_PUBLIC_URL when set, else the address the
 // request came to.
-func (s *Handlers) feedBase(c echo.Context) string {
-	if s.Config.PublicURL != "" {
-		return strings.TrimSuffix(s.Config.PublicURL, "/")
-	}
-	return c.Scheme() + "://" + c.Request().Host
-}
+func (s *Handlers) feedBase(c echo.Context) string { return s.FeedBase(c) }
 
 // feedUser is the user a feed token names, and the token's time; an
 // unknown, revoked or replaced token, or a disabled user's, is 404, like

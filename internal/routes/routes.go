@@ -181,6 +181,25 @@ func Table(s *server.Server) []server.Route {
 		// Availability records (docs/RULES.md §18.2): any signed-in user
 		// records an attempt; nobody changes or withdraws one.
 		{Method: http.MethodPost, Path: "/api/v1/availability", Policy: apiAnyUser(user.ScopeTrialsWrite), Handler: a.RecordAvailability, BodyLimit: apiBodyLimit},
+		// Watching the market (docs/RULES.md §24.9): everyone keeps their
+		// own watches and feed token; editors the shared watches (the
+		// handlers decide per watch) and the webhook endpoints.
+		{Method: http.MethodGet, Path: "/api/v1/watches", Policy: apiRead, Handler: a.Watches},
+		{Method: http.MethodGet, Path: "/api/v1/watches/:id", Policy: apiRead, Handler: a.Watch},
+		{Method: http.MethodPost, Path: "/api/v1/watches", Policy: apiAnyUser(user.ScopeWatchesWrite), Handler: a.WatchCreate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPut, Path: "/api/v1/watches/:id", Policy: apiAnyUser(user.ScopeWatchesWrite), Handler: a.WatchUpdate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodDelete, Path: "/api/v1/watches/:id", Policy: apiAnyUser(user.ScopeWatchesWrite), Handler: a.WatchDelete},
+		{Method: http.MethodPost, Path: "/api/v1/watches/:id/pause", Policy: apiAnyUser(user.ScopeWatchesWrite), Handler: a.WatchPause, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/watches/:id/resume", Policy: apiAnyUser(user.ScopeWatchesWrite), Handler: a.WatchResume, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/feed-token", Policy: apiAnyUser(user.ScopeWatchesWrite), Handler: a.FeedTokenCreate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodDelete, Path: "/api/v1/feed-token", Policy: apiAnyUser(user.ScopeWatchesWrite), Handler: a.FeedTokenRevoke},
+		{Method: http.MethodGet, Path: "/api/v1/webhooks", Policy: apiEditor(user.ScopeRead), Handler: a.Webhooks},
+		{Method: http.MethodGet, Path: "/api/v1/webhooks/:id", Policy: apiEditor(user.ScopeRead), Handler: a.Webhook},
+		{Method: http.MethodGet, Path: "/api/v1/webhooks/:id/deliveries", Policy: apiEditor(user.ScopeRead), Handler: a.WebhookDeliveries},
+		{Method: http.MethodPost, Path: "/api/v1/webhooks", Policy: apiEditor(user.ScopeWatchesWrite), Handler: a.WebhookCreate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPut, Path: "/api/v1/webhooks/:id", Policy: apiEditor(user.ScopeWatchesWrite), Handler: a.WebhookUpdate, BodyLimit: apiBodyLimit},
+		{Method: http.MethodDelete, Path: "/api/v1/webhooks/:id", Policy: apiEditor(user.ScopeWatchesWrite), Handler: a.WebhookDelete},
+		{Method: http.MethodPost, Path: "/api/v1/webhooks/:id/deliveries/:delivery/redeliver", Policy: apiEditor(user.ScopeWatchesWrite), Handler: a.WebhookRedeliver, BodyLimit: apiBodyLimit},
 
 		// Signed-in users.
 		{Method: http.MethodPost, Path: "/logout", Policy: auth.AnyUser, Handler: p.Logout},

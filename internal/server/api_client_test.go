@@ -74,7 +74,8 @@ func TestGeneratedClientJourney(t *testing.T) {
 	gpu := testfactory.GPUModel(app.T, app.Store, market.GPUModel{})
 	_, _, analystID := app.CreateUser(auth.RoleAnalyst)
 	option := testfactory.OwnOption(t, app.Store, analystID, testfactory.OwnVersion("Journey box", gpu.ID), false)
-	analyst := generatedClient(t, app, tokenOf(t, app, analystID, user.ScopeRead, user.ScopeReportsWrite, user.ScopeTrialsWrite, user.ScopeQuotesWrite))
+	analyst := generatedClient(t, app, tokenOf(t, app, analystID, user.ScopeRead, user.ScopeReportsWrite, user.ScopeTrialsWrite, user.ScopeQuotesWrite,
+		user.ScopeWatchesWrite))
 	financeToken, _ := apiToken(t, app, auth.RoleFinance, user.ScopeReportsWrite)
 	finance := generatedClient(t, app, financeToken)
 	en := "en"
@@ -224,6 +225,21 @@ func TestGeneratedClientJourney(t *testing.T) {
 		AsOf: openapi_types.Date{Time: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)}, Source: "vendor mail", VendorMessage: message})
 	if err != nil || prop.JSON201 == nil || prop.JSON201.State != "proposed" {
 		t.Fatalf("proposal: %v %d %s", err, prop.StatusCode(), prop.Body)
+	}
+
+	// A watch on the GPU model, listed in the reader's language, deleted.
+	basis, cny, target := apiclient.WatchRequestBasisHourly, "CNY", "10"
+	made, err := analyst.CreateWatchWithResponse(ctx, &apiclient.CreateWatchParams{AcceptLanguage: &en}, apiclient.WatchRequest{
+		GpuModelId: &gpuID, Kind: apiclient.WatchRequestKindPriceBelow, Basis: &basis, Currency: &cny, Target: &target})
+	if err != nil || made.JSON201 == nil || made.JSON201.Kind != apiclient.WatchKindPriceBelow {
+		t.Fatalf("watch: %v %d %s", err, made.StatusCode(), made.Body)
+	}
+	watches, err := analyst.ListWatchesWithResponse(ctx, &apiclient.ListWatchesParams{AcceptLanguage: &en})
+	if err != nil || watches.JSON200 == nil || len(watches.JSON200.Items) != 1 || !strings.Contains(watches.JSON200.Items[0].Text, "10.00 CNY") {
+		t.Fatalf("watches: %v %s", err, watches.Body)
+	}
+	if gone, err := analyst.DeleteWatchWithResponse(ctx, made.JSON201.Id, &apiclient.DeleteWatchParams{}); err != nil || gone.StatusCode() != http.StatusNoContent {
+		t.Errorf("delete watch: %v %d", err, gone.StatusCode())
 	}
 }
 

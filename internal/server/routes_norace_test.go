@@ -449,6 +449,26 @@ func TestRoutePolicies(t *testing.T) {
 		"POST /watches/:id/pause":  {setup: func(a *testutil.App) string { return "/watches/" + itoa(someonesWatch(a)) + "/pause" }, want: want{401, 404, 404, 404, 404}},
 		"POST /watches/:id/resume": {setup: func(a *testutil.App) string { return "/watches/" + itoa(someonesWatch(a)) + "/resume" }, want: want{401, 404, 404, 404, 404}},
 		"POST /watches/:id/delete": {setup: func(a *testutil.App) string { return "/watches/" + itoa(someonesWatch(a)) + "/delete" }, want: want{401, 404, 404, 404, 404}},
+		// Watches, the feed token and webhook endpoints through the data
+		// API (docs/RULES.md §24.9): another's watch is 404; the endpoints
+		// are the editors'.
+		"GET /api/v1/watches":                 {want: want{401, 200, 200, 200, 200}},
+		"GET /api/v1/watches/:id":             {setup: func(a *testutil.App) string { return "/api/v1/watches/" + itoa(someonesWatch(a)) }, want: want{401, 404, 404, 404, 404}},
+		"POST /api/v1/watches":                {want: want{401, 422, 422, 422, 422}},
+		"PUT /api/v1/watches/:id":             {setup: func(a *testutil.App) string { return "/api/v1/watches/" + itoa(someonesWatch(a)) }, want: want{401, 404, 404, 404, 404}},
+		"DELETE /api/v1/watches/:id":          {setup: func(a *testutil.App) string { return "/api/v1/watches/" + itoa(someonesWatch(a)) }, want: want{401, 404, 404, 404, 404}},
+		"POST /api/v1/watches/:id/pause":      {setup: func(a *testutil.App) string { return "/api/v1/watches/" + itoa(someonesWatch(a)) + "/pause" }, want: want{401, 404, 404, 404, 404}},
+		"POST /api/v1/watches/:id/resume":     {setup: func(a *testutil.App) string { return "/api/v1/watches/" + itoa(someonesWatch(a)) + "/resume" }, want: want{401, 404, 404, 404, 404}},
+		"POST /api/v1/feed-token":             {want: want{401, 201, 201, 201, 201}},
+		"DELETE /api/v1/feed-token":           {want: want{401, 404, 404, 404, 404}},
+		"GET /api/v1/webhooks":                {want: want{401, 403, 403, 200, 200}},
+		"GET /api/v1/webhooks/:id":            {setup: func(a *testutil.App) string { return "/api/v1/webhooks/" + itoa(routeWebhook(a)) }, want: want{401, 403, 403, 200, 200}},
+		"GET /api/v1/webhooks/:id/deliveries": {setup: func(a *testutil.App) string { return "/api/v1/webhooks/" + itoa(routeWebhook(a)) + "/deliveries" }, want: want{401, 403, 403, 200, 200}},
+		"POST /api/v1/webhooks":               {want: want{401, 403, 403, 422, 422}},
+		"PUT /api/v1/webhooks/:id":            {setup: func(a *testutil.App) string { return "/api/v1/webhooks/" + itoa(routeWebhook(a)) }, want: want{401, 403, 403, 422, 422}},
+		"DELETE /api/v1/webhooks/:id":         {setup: func(a *testutil.App) string { return "/api/v1/webhooks/" + itoa(routeWebhook(a)) }, want: want{401, 403, 403, 204, 204}},
+		"POST /api/v1/webhooks/:id/deliveries/:delivery/redeliver": {setup: func(a *testutil.App) string { return "/api/v1" + strings.TrimPrefix(routeDelivery(a), "/admin") },
+			want: want{401, 403, 403, 200, 200}},
 	}
 
 	seen := map[string]bool{}
@@ -490,6 +510,19 @@ func TestRoutePolicies(t *testing.T) {
 						form = c.form(app)
 					}
 					resp = client.PostForm(path, form)
+				case http.MethodPut, http.MethodDelete:
+					// The data API's other methods: a form body (no JSON
+					// object) with the session's CSRF token in its header.
+					if client.CSRF == "" {
+						client.Get("/login")
+					}
+					req, err := http.NewRequest(r.Method, app.URL+path, strings.NewReader(""))
+					if err != nil {
+						t.Fatal(err)
+					}
+					req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+					req.Header.Set("X-CSRF-Token", client.CSRF)
+					resp = client.Do(req)
 				default:
 					t.Fatalf("no way to call method %s", r.Method)
 				}

@@ -91,7 +91,7 @@ func TestRouteWalkAnswersNoServerError(t *testing.T) {
 }
 
 // TestRouteWalkJSONBodiesAnswerNoServerError walks every JSON door of the
-// route table (every POST under /api/ but the trial evidence endpoint,
+// route table (every POST and PUT under /api/ but the trial evidence endpoint,
 // which reads pasted text) with an admin's token of every scope: each
 // value of a valid body, one at a time, is replaced by each of
 // walkJSONValues — the route walk's hostile strings and values of every
@@ -106,7 +106,7 @@ func TestRouteWalkJSONBodiesAnswerNoServerError(t *testing.T) {
 	walked := 0
 	for _, r := range app.Server.Routes() {
 		key := r.Method + " " + r.Path
-		if r.Method != http.MethodPost || !strings.HasPrefix(r.Path, "/api/") || r.Path == "/api/v1/verify/nvidia-smi" {
+		if r.Method != http.MethodPost && r.Method != http.MethodPut || !strings.HasPrefix(r.Path, "/api/") || r.Path == "/api/v1/verify/nvidia-smi" {
 			continue
 		}
 		c, ok := cases[key]

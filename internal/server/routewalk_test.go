@@ -455,6 +455,18 @@ func walkRoute(t *testing.T, app *testutil.App, client *testutil.Client, r serve
 			res = client.Get(target)
 		case http.MethodPost:
 			res = client.PostForm(target, form)
+		case http.MethodPut, http.MethodDelete:
+			// The data API's other methods, with the session's CSRF token.
+			if client.CSRF == "" {
+				client.Get("/login")
+			}
+			req, err := http.NewRequest(r.Method, app.URL+target, strings.NewReader(form.Encode()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("X-CSRF-Token", client.CSRF)
+			res = client.Do(req)
 		default:
 			t.Fatalf("no way to call %s", r.Method)
 		}
@@ -505,7 +517,7 @@ func walkRoute(t *testing.T, app *testutil.App, client *testutil.Client, r serve
 	}
 	// The form: the valid one's fields and those of the pages' forms.
 	fields := map[string]bool{}
-	if r.Method == http.MethodPost {
+	if r.Method == http.MethodPost || r.Method == http.MethodPut {
 		for k := range baseForm {
 			fields[k] = true
 		}
@@ -659,6 +671,27 @@ func jsonWalkCases(t *testing.T) map[string]jsonWalkCase {
 			return "/api/v1/trials/" + itoa(routeTrial(a)) + "/checks",
 				map[string]any{"check": 1, "state": "fail", "note": "walk", "measured": "1", "output": "walk"}
 		},
+		// Watching the market (docs/RULES.md §24.9): the admin's own watch,
+		// a registered endpoint and one of its deliveries; the doors that
+		// read no body are walked all the same.
+		"POST /api/v1/watches": fixed("/api/v1/watches", walkWatchBody),
+		"PUT /api/v1/watches/:id": func(a *testutil.App, token string) (string, map[string]any) {
+			return "/api/v1/watches/" + itoa(walkOwnWatch(t, a, token)), walkWatchBody(a)
+		},
+		"POST /api/v1/watches/:id/pause": func(a *testutil.App, token string) (string, map[string]any) {
+			return "/api/v1/watches/" + itoa(walkOwnWatch(t, a, token)) + "/pause", map[string]any{}
+		},
+		"POST /api/v1/watches/:id/resume": func(a *testutil.App, token string) (string, map[string]any) {
+			return "/api/v1/watches/" + itoa(walkOwnWatch(t, a, token)) + "/resume", map[string]any{}
+		},
+		"POST /api/v1/feed-token": fixed("/api/v1/feed-token", func(*testutil.App) map[string]any { return map[string]any{} }),
+		"POST /api/v1/webhooks":   fixed("/api/v1/webhooks", walkWebhookBody),
+		"PUT /api/v1/webhooks/:id": func(a *testutil.App, _ string) (string, map[string]any) {
+			return "/api/v1/webhooks/" + itoa(routeWebhook(a)), walkWebhookBody(a)
+		},
+		"POST /api/v1/webhooks/:id/deliveries/:delivery/redeliver": func(a *testutil.App, _ string) (string, map[string]any) {
+			return "/api/v1" + strings.TrimPrefix(routeDelivery(a), "/admin"), map[string]any{}
+		},
 		"POST /api/v1/availability": fixed("/api/v1/availability", func(a *testutil.App) map[string]any {
 			return map[string]any{"platform": testfactory.Platform(a.T, a.Store, market.Platform{}).ID,
 				"gpu_model": testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID, "attempted_at": "2026-01-10T13:30",
@@ -717,10 +750,11 @@ func jsonWith(v any, path []any, raw json.RawMessage) any {
 func walkJSONRoute(t *testing.T, app *testutil.App, token, key, path string, body map[string]any) int {
 	t.Helper()
 	n := 0
+	method, _, _ := strings.Cut(key, " ")
 	send := func(payload, what string) {
 		t.Helper()
 		n++
-		if r := apiCall(t, app, http.MethodPost, path, token, payload); r.StatusCode >= 500 {
+		if r := apiCall(t, app, method, path, token, payload); r.StatusCode >= 500 {
 			t.Errorf("%s with %s: status %d %s", key, what, r.StatusCode, r.Body)
 		}
 	}
@@ -749,4 +783,31 @@ func walkJSONRoute(t *testing.T, app *testutil.App, token, key, path string, bod
 		}
 	}
 	return n
+}
+
+// walkWatchBody is a valid watch for the JSON walk.
+func walkWatchBody(a *testutil.App) map[string]any {
+	return map[string]any{"gpu_model_id": testfactory.GPUModel(a.T, a.Store, market.GPUModel{}).ID, "gpu_count": 8, "sharing": "dedicated",
+		"currency": "CNY", "kind": "price_below", "basis": "hourly", "target": "10", "percent": "5", "cooldown_hours": 24}
+}
+
+// walkOwnWatch makes a watch of the token's user and returns its id.
+func walkOwnWatch(t *testing.T, a *testutil.App, token string) int64 {
+	t.Helper()
+	b, err := json.Marshal(walkWatchBody(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := apiCall(t, a, http.MethodPost, "/api/v1/watches", token, string(b))
+	var w struct{ ID int64 }
+	if err := json.Unmarshal([]byte(r.Body), &w); err != nil || w.ID == 0 {
+		t.Fatalf("a watch to walk: %d %s", r.StatusCode, r.Body)
+	}
+	return w.ID
+}
+
+// walkWebhookBody is a valid generic endpoint for the JSON walk.
+func walkWebhookBody(*testutil.App) map[string]any {
+	return map[string]any{"kind": "generic", "url": "https://hooks.example.test/walk", "events": []any{"quote.published"}, "description": "walk",
+		"secret": "walk", "enabled": true}
 }

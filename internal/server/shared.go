@@ -197,3 +197,14 @@ func MayWriteTrial(c echo.Context, t trial.Trial) bool {
 func (s *Server) ProposalQuota() proposal.Quota {
 	return proposal.Quota{PerHour: s.Config.ProposalsPerHour, Storage: s.Config.ProposalStorage}
 }
+
+// FeedBase is the site's absolute address the feeds and their addresses
+// are written with (docs/RULES.md §24.5): GPUQUOTE_PUBLIC_URL when set,
+// else the address the request came to. The account page and the data
+// API's feed token write the same addresses.
+func (s *Server) FeedBase(c echo.Context) string {
+	if s.Config.PublicURL != "" {
+		return strings.TrimSuffix(s.Config.PublicURL, "/")
+	}
+	return c.Scheme() + "://" + c.Request().Host
+}

@@ -365,10 +365,19 @@ func (s *Store) DeleteWebhookEndpoint(ctx context.Context, a user.Actor, now tim
 // (1–200), each with its attempts, newest first.
 func (s *Store) WebhookLog(ctx context.Context, id int64, limit int) ([]webhook.LogRow, error) {
 	_, limit = pageWindow(0, limit)
+	return s.WebhookLogBefore(ctx, id, 0, limit)
+}
+
+// WebhookLogBefore returns endpoint id's deliveries older than delivery
+// before (0: from the newest), at most limit (1–201: a page and the one
+// that says more follow), each with its attempts, newest first: the data
+// API's keyset page of the log (docs/RULES.md §24.9).
+func (s *Store) WebhookLogBefore(ctx context.Context, id, before int64, limit int) ([]webhook.LogRow, error) {
+	limit = min(max(limit, 1), 201)
 	rows, err := s.pool.Query(ctx, `SELECT d.id, d.event_id, e.type, e.entity_id, e.created_at, d.attempts, d.next_attempt_at,
 			d.last_status, d.last_error, d.last_duration_ms, d.response_body, d.delivered_at, d.gave_up_at
 		FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-		WHERE d.endpoint_id = $1 ORDER BY d.id DESC LIMIT $2`, id, limit)
+		WHERE d.endpoint_id = $1 AND ($3 = 0 OR d.id < $3) ORDER BY d.id DESC LIMIT $2`, id, limit, before)
 	if err != nil {
 		return nil, fmt.Errorf("webhook log: %w", err)
 	}

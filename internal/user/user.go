@@ -71,11 +71,12 @@ const (
 	ScopeQuotesWrite  = "quotes:write"
 	ScopeReportsWrite = "reports:write"
 	ScopeTrialsWrite  = "trials:write"
+	ScopeWatchesWrite = "watches:write"
 	ScopeAdmin        = "admin"
 )
 
 // APIScopes lists every scope.
-var APIScopes = []string{ScopeRead, ScopeQuotesWrite, ScopeReportsWrite, ScopeTrialsWrite, ScopeAdmin}
+var APIScopes = []string{ScopeRead, ScopeQuotesWrite, ScopeReportsWrite, ScopeTrialsWrite, ScopeWatchesWrite, ScopeAdmin}
 
 // ScopesFor lists the scopes a user of role may give a token, in
 // APIScopes order (docs/RULES.md §19.2): every scope for admins; the rest

@@ -10,15 +10,15 @@ import (
 
 // TestAPIScopes checks the scopes a token may hold and their order, as
 // docs/RULES.md §19.2 lists them: read, quotes:write, reports:write,
-// trials:write, admin.
+// trials:write, watches:write, admin.
 func TestAPIScopes(t *testing.T) {
-	want := []string{"read", "quotes:write", "reports:write", "trials:write", "admin"}
+	want := []string{"read", "quotes:write", "reports:write", "trials:write", "watches:write", "admin"}
 	if !slices.Equal(user.APIScopes, want) {
 		t.Errorf("APIScopes = %v, want %v", user.APIScopes, want)
 	}
 	named := map[string]string{
 		"read": user.ScopeRead, "quotes:write": user.ScopeQuotesWrite, "reports:write": user.ScopeReportsWrite,
-		"trials:write": user.ScopeTrialsWrite, "admin": user.ScopeAdmin,
+		"trials:write": user.ScopeTrialsWrite, "watches:write": user.ScopeWatchesWrite, "admin": user.ScopeAdmin,
 	}
 	for spelled, constant := range named {
 		t.Run(spelled, func(t *testing.T) {
