@@ -41,6 +41,7 @@ type apiWatch struct {
 	Currency      *string             `json:"currency"`
 	Kind          string              `json:"kind"`
 	Basis         *string             `json:"basis"`
+	ProfileID     *int64              `json:"profile_id"`
 	Target        decimal.NullDecimal `json:"target"`
 	Percent       decimal.NullDecimal `json:"percent"`
 	CooldownHours int                 `json:"cooldown_hours"`
@@ -86,7 +87,7 @@ func newAPIWatch(c echo.Context, w watch.Watch, events []store.WatchEvent, mayEd
 	tr := server.Translator(c)
 	out := apiWatch{ID: w.ID, Shared: w.Shared(), MayEdit: mayEdit, PlatformID: optionalID(w.PlatformID), GPUModelID: optionalID(w.GPUModelID),
 		GPUCount: optionalID(int64(w.GPUCount)), Sharing: nullText(w.Sharing), Currency: nullText(w.Currency), Kind: string(w.Kind),
-		Basis: nullText(string(w.Basis)), Target: nullPositiveDecimal(w.Target), Percent: nullPositiveDecimal(w.Percent),
+		Basis: nullText(string(w.Basis)), ProfileID: optionalID(w.ProfileID), Target: nullPositiveDecimal(w.Target), Percent: nullPositiveDecimal(w.Percent),
 		CooldownHours: w.CooldownHours, Paused: w.Paused, Armed: w.Armed, LastMatchedAt: utcPtr(w.LastMatchedAt),
 		Text: web.WatchText(tr, w), Matches: []apiWatchMatch{}, CreatedAt: w.CreatedAt.UTC(), UpdatedAt: w.UpdatedAt.UTC(),
 		URL: "/watches#watch-" + strconv.FormatInt(w.ID, 10)}
@@ -128,6 +129,7 @@ type apiWatchRequest struct {
 	Currency      *string `json:"currency"`
 	Kind          string  `json:"kind"`
 	Basis         *string `json:"basis"`
+	ProfileID     *int64  `json:"profile_id"`
 	Target        *string `json:"target"`
 	Percent       *string `json:"percent"`
 	CooldownHours *int64  `json:"cooldown_hours"`
@@ -135,7 +137,7 @@ type apiWatchRequest struct {
 }
 
 // watchFieldOf names watch.Validate's fields (the form's) as the API's.
-var watchFieldOf = map[string]string{"platform": "platform_id", "gpu_model": "gpu_model_id"}
+var watchFieldOf = map[string]string{"platform": "platform_id", "gpu_model": "gpu_model_id", "profile": "profile_id"}
 
 func watchField(f string) string {
 	if api, ok := watchFieldOf[f]; ok {
@@ -189,6 +191,9 @@ func (r apiWatchRequest) watch() (watch.Watch, map[string]string) {
 	// The figures a kind does not use are ignored, as on the form.
 	if w.Kind == watch.PriceBelow {
 		w.Target = dec("target", r.Target)
+		if w.Basis == watch.TCO {
+			w.ProfileID = id("profile_id", r.ProfileID)
+		}
 	}
 	if w.Kind == watch.PriceJump || w.Kind == watch.AvailabilityBelow {
 		w.Percent = dec("percent", r.Percent)
@@ -313,6 +318,8 @@ func (s *Handlers) WatchCreate(c echo.Context) error {
 	}
 	out, err := s.Store.CreateWatch(c.Request().Context(), s.Actor(c), editor, s.Now(), w)
 	switch {
+	case errors.Is(err, store.ErrWatchProfile):
+		return apiFieldErrors(c, map[string]string{"profile_id": "watch.error.profile"})
 	case errors.Is(err, store.ErrNotFound): // a platform or GPU model that does not exist
 		return apiFieldErrors(c, map[string]string{"platform_id": "watch.error.subject"})
 	case errors.Is(err, store.ErrWatchForbidden):
@@ -350,6 +357,8 @@ func (s *Handlers) WatchUpdate(c echo.Context) error {
 	w.ID, w.OwnerID = old.ID, old.OwnerID
 	_, err = s.Store.UpdateWatch(c.Request().Context(), s.Actor(c), s.IsEditor(c), s.Now(), w)
 	switch {
+	case errors.Is(err, store.ErrWatchProfile):
+		return apiFieldErrors(c, map[string]string{"profile_id": "watch.error.profile"})
 	case errors.Is(err, store.ErrNotFound):
 		return apiFieldErrors(c, map[string]string{"platform_id": "watch.error.subject"})
 	case errors.Is(err, store.ErrWatchForbidden):

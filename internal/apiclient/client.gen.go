@@ -1694,6 +1694,7 @@ const (
 	WatchBasisHourly      WatchBasis = "hourly"
 	WatchBasisLessThannil WatchBasis = "<nil>"
 	WatchBasisMonthly     WatchBasis = "monthly"
+	WatchBasisTco         WatchBasis = "tco"
 )
 
 // Valid indicates whether the value is a known member of the WatchBasis enum.
@@ -1704,6 +1705,8 @@ func (e WatchBasis) Valid() bool {
 	case WatchBasisLessThannil:
 		return true
 	case WatchBasisMonthly:
+		return true
+	case WatchBasisTco:
 		return true
 	default:
 		return false
@@ -1742,6 +1745,7 @@ const (
 	WatchRequestBasisHourly      WatchRequestBasis = "hourly"
 	WatchRequestBasisLessThannil WatchRequestBasis = "<nil>"
 	WatchRequestBasisMonthly     WatchRequestBasis = "monthly"
+	WatchRequestBasisTco         WatchRequestBasis = "tco"
 )
 
 // Valid indicates whether the value is a known member of the WatchRequestBasis enum.
@@ -1752,6 +1756,8 @@ func (e WatchRequestBasis) Valid() bool {
 	case WatchRequestBasisLessThannil:
 		return true
 	case WatchRequestBasisMonthly:
+		return true
+	case WatchRequestBasisTco:
 		return true
 	default:
 		return false
@@ -4840,6 +4846,9 @@ type Watch struct {
 	// PlatformName The platform's name in the request's language; "" for any.
 	PlatformName string `json:"platform_name"`
 
+	// ProfileId The saved usage profile a TCO price watch prices quotes for; null for the other bases and kinds.
+	ProfileId *int64 `json:"profile_id,omitempty"`
+
 	// Shared A shared watch: kept by editors, its matches told to every editor.
 	Shared bool `json:"shared"`
 
@@ -4911,6 +4920,9 @@ type WatchRequest struct {
 
 	// PlatformId The platform; null or absent for any (a GPU model is then needed).
 	PlatformId *int64 `json:"platform_id,omitempty"`
+
+	// ProfileId The saved usage profile a TCO price watch prices quotes for (required with basis tco); null otherwise.
+	ProfileId *int64 `json:"profile_id,omitempty"`
 
 	// Shared On creation, a shared watch (editors); on a change, the watch's own or absent.
 	Shared *bool `json:"shared,omitempty"`

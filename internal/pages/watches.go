@@ -177,16 +177,6 @@ func readWatch(values url.Values) (watch.Watch, web.Errors) {
 	return w, errs
 }
 
-// checkWatchProfile adds an error when a TCO watch names a saved usage
-// profile that does not exist (any saved profile may be named).
-func (s *Handlers) checkWatchProfile(c echo.Context, w watch.Watch, errs web.Errors) {
-	if w.Kind != watch.PriceBelow || w.Basis != watch.TCO || w.ProfileID == 0 || errs.Has("profile") {
-		return
-	}
-	if _, err := s.Store.UsageProfileByID(c.Request().Context(), w.ProfileID); err != nil {
-		errs.Add("profile", "watch.error.profile")
-	}
-}
 
 // WatchCreate is POST /watches.
 func (s *Handlers) WatchCreate(c echo.Context) error {
@@ -199,10 +189,11 @@ func (s *Handlers) WatchCreate(c echo.Context) error {
 	if !(editor && values.Get("shared") == "yes") {
 		w.OwnerID = auth.CurrentUser(c).UserID
 	}
-	s.checkWatchProfile(c, w, errs)
 	if len(errs) == 0 {
 		_, err = s.Store.CreateWatch(c.Request().Context(), s.Actor(c), editor, s.Now(), w)
 		switch {
+		case errors.Is(err, store.ErrWatchProfile):
+			errs.Add("profile", "watch.error.profile")
 		case errors.Is(err, store.ErrNotFound):
 			errs.Add("platform", "watch.error.subject")
 		case err != nil:
@@ -227,10 +218,11 @@ func (s *Handlers) WatchUpdate(c echo.Context) error {
 	}
 	w, errs := readWatch(values)
 	w.ID, w.OwnerID = old.ID, old.OwnerID
-	s.checkWatchProfile(c, w, errs)
 	if len(errs) == 0 {
 		_, err = s.Store.UpdateWatch(c.Request().Context(), s.Actor(c), s.IsEditor(c), s.Now(), w)
 		switch {
+		case errors.Is(err, store.ErrWatchProfile):
+			errs.Add("profile", "watch.error.profile")
 		case errors.Is(err, store.ErrNotFound):
 			errs.Add("platform", "watch.error.subject")
 		case err != nil:

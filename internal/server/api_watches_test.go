@@ -378,3 +378,34 @@ func TestAPIWebhooks(t *testing.T) {
 		t.Errorf("a deleted endpoint: %d", r.StatusCode)
 	}
 }
+
+// TestAPIWatchOnTCO: a price watch on the TCO of a saved usage profile
+// through the API names its profile both ways; without one, or with one
+// that does not exist, it is refused naming profile_id.
+func TestAPIWatchOnTCO(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t)
+	p := testfactory.Platform(t, app.Store, market.Platform{})
+	owner, uid := apiToken(t, app, auth.RoleAnalyst)
+	profile := testfactory.UsageProfile(t, app.Store, uid, "LoRA 微调", map[string]string{
+		"profile.hours_per_month": "200", "profile.months": "3", "profile.instances": "1"})
+	body := func(profileID string) string {
+		return fmt.Sprintf(`{"platform_id": %d, "currency": "CNY", "kind": "price_below", "basis": "tco", "target": "5000"%s}`, p.ID, profileID)
+	}
+	var w struct {
+		ID        int64  `json:"id"`
+		Basis     string `json:"basis"`
+		ProfileID *int64 `json:"profile_id"`
+		Text      string `json:"text"`
+	}
+	watchJSON(t, apiCall(t, app, http.MethodPost, "/api/v1/watches", owner, body(fmt.Sprintf(`, "profile_id": %d`, profile))), http.StatusCreated, &w)
+	if w.Basis != "tco" || w.ProfileID == nil || *w.ProfileID != profile || !strings.Contains(w.Text, "LoRA 微调") {
+		t.Errorf("TCO watch: %+v", w)
+	}
+	for _, extra := range []string{"", `, "profile_id": 999999`} {
+		r := apiCall(t, app, http.MethodPost, "/api/v1/watches", owner, body(extra))
+		if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `"field":"profile_id"`) {
+			t.Errorf("profile %q: %d %s", extra, r.StatusCode, r.Body)
+		}
+	}
+}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/avail"
@@ -31,6 +33,24 @@ const (
 // ErrWatchForbidden is a change of a watch the reader may not make: a
 // shared watch by someone who is not an editor (docs/RULES.md §24.1).
 var ErrWatchForbidden = errors.New("store: not your watch")
+
+// ErrWatchProfile is a TCO watch naming a usage profile that does not
+// exist (docs/RULES.md §24.1).
+var ErrWatchProfile = errors.New("store: no such usage profile")
+
+// watchReference names what a watch's write refers to that is not there:
+// its profile (ErrWatchProfile), else its platform or GPU model
+// (ErrNotFound); nil when err is no broken reference.
+func watchReference(err error) error {
+	var pgErr *pgconn.PgError
+	switch {
+	case !errors.As(err, &pgErr) || pgErr.Code != "23503":
+		return nil
+	case strings.Contains(pgErr.ConstraintName, "profile"):
+		return ErrWatchProfile
+	}
+	return ErrNotFound
+}
 
 const watchColumns = `w.id, coalesce(w.owner_id, 0), coalesce(w.platform_id, 0), coalesce(w.gpu_model_id, 0), coalesce(w.gpu_count, 0),
 	w.sharing, w.currency, w.kind, w.basis, coalesce(w.target, 0), coalesce(w.percent, 0), w.cooldown_hours, w.paused, w.armed,
@@ -132,8 +152,8 @@ func (s *Store) CreateWatch(ctx context.Context, a user.Actor, editor bool, now 
 			nullID(w.OwnerID), nullID(w.PlatformID), nullID(w.GPUModelID), nullCount(w.GPUCount), w.Sharing, w.Currency, string(w.Kind),
 			string(w.Basis), nullPositive(w.Target), nullPositive(w.Percent), w.CooldownHours, nullID(a.UserID), now,
 			nullID(w.ProfileID)).Scan(&id); err != nil {
-			if isForeignKeyViolation(err) {
-				return ErrNotFound
+			if fk := watchReference(err); fk != nil {
+				return fk
 			}
 			return fmt.Errorf("create watch: %w", err)
 		}
@@ -184,8 +204,8 @@ func (s *Store) UpdateWatch(ctx context.Context, a user.Actor, editor bool, now 
 				kind = $7, basis = $8, target = $9, percent = $10, cooldown_hours = $11, armed = true, updated_at = $12, profile_id = $13 WHERE id = $1`,
 			w.ID, nullID(w.PlatformID), nullID(w.GPUModelID), nullCount(w.GPUCount), w.Sharing, w.Currency, string(w.Kind), string(w.Basis),
 			nullPositive(w.Target), nullPositive(w.Percent), w.CooldownHours, now, nullID(w.ProfileID)); err != nil {
-			if isForeignKeyViolation(err) {
-				return ErrNotFound
+			if fk := watchReference(err); fk != nil {
+				return fk
 			}
 			return fmt.Errorf("update watch: %w", err)
 		}
