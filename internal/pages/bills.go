@@ -665,11 +665,7 @@ func (s *Handlers) renderBillMappings(c echo.Context, status int, form url.Value
 // BillMappingSave is POST /platforms/:id/bill-mappings: one mapping added
 // or changed, audited; a refusal shows the page again with what was typed.
 func (s *Handlers) BillMappingSave(c echo.Context) error {
-	id, err := server.PathID(c)
-	if err != nil {
-		return err
-	}
-	values, err := server.FormValues(c)
+	id, values, err := pathForm(c)
 	if err != nil {
 		return err
 	}
@@ -703,11 +699,7 @@ func (s *Handlers) BillMappingSave(c echo.Context) error {
 // BillMappingDelete is POST /platforms/:id/bill-mappings/delete: one
 // mapping forgotten, audited (404 when there is none).
 func (s *Handlers) BillMappingDelete(c echo.Context) error {
-	id, err := server.PathID(c)
-	if err != nil {
-		return err
-	}
-	values, err := server.FormValues(c)
+	id, values, err := pathForm(c)
 	if err != nil {
 		return err
 	}

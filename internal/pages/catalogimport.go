@@ -187,11 +187,7 @@ func (s *Handlers) CatalogImportShow(c echo.Context) error {
 // published in one transaction (store.PublishCatalogImport); those
 // published already are passed over, so a second press publishes nothing.
 func (s *Handlers) CatalogImportPublish(c echo.Context) error {
-	id, err := server.PathID(c)
-	if err != nil {
-		return err
-	}
-	values, err := server.FormValues(c)
+	id, values, err := pathForm(c)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,13 @@
 // (docs/ARCHITECTURE.md).
 package pages
 
-import "gpuquote/internal/server"
+import (
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"gpuquote/internal/server"
+)
 
 // Handlers answers the pages' routes, with the server's collaborators.
 type Handlers struct {
@@ -14,3 +20,14 @@ type Handlers struct {
 
 // New returns the page handlers of s.
 func New(s *server.Server) *Handlers { return &Handlers{Server: s} }
+
+// pathForm reads what a form's write on one record sends: the record's id
+// in the path and the posted values (404 for an id no record can have).
+func pathForm(c echo.Context) (int64, url.Values, error) {
+	id, err := server.PathID(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	values, err := server.FormValues(c)
+	return id, values, err
+}

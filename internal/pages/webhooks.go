@@ -88,11 +88,7 @@ func (s *Handlers) renderWebhook(c echo.Context, status int, form url.Values, er
 // WebhookUpdate is POST /admin/webhooks/:id: its address, events,
 // description (and a chat bot's new secret) changed, audited.
 func (s *Handlers) WebhookUpdate(c echo.Context) error {
-	id, err := server.PathID(c)
-	if err != nil {
-		return err
-	}
-	values, err := server.FormValues(c)
+	id, values, err := pathForm(c)
 	if err != nil {
 		return err
 	}
