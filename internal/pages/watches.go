@@ -177,7 +177,6 @@ func readWatch(values url.Values) (watch.Watch, web.Errors) {
 	return w, errs
 }
 
-
 // WatchCreate is POST /watches.
 func (s *Handlers) WatchCreate(c echo.Context) error {
 	values, err := server.FormValues(c)
