@@ -111,8 +111,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 		if err := srv.RegisterMetrics(sender.Collectors()...); err != nil {
 			return err
 		}
-		go sender.Run(ctx, mailEvery)
-		log.Info("mail on", "smtp", cfg.SMTP.String(), "from", cfg.SMTP.From)
+		if cfg.Workers {
+			go sender.Run(ctx, mailEvery)
+		}
+		log.Info("mail on", "smtp", cfg.SMTP.String(), "from", cfg.SMTP.From, "sending", cfg.Workers)
 	}
 	// Webhooks (docs/RULES.md §24.7): every serve process delivers what is
 	// due; the queue's row locks keep each delivery to one at a time.
@@ -120,26 +122,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 	if err := srv.RegisterMetrics(hooks.Collectors()...); err != nil {
 		return err
 	}
-	go hooks.Run(ctx, webhookEvery)
-	// The daily check of report watches (docs/RULES.md §24.2): hourly, so
-	// a day is never missed; each cause matches once whatever the number
-	// of processes running it.
-	go func() {
-		t := time.NewTicker(time.Hour)
-		defer t.Stop()
-		for {
-			if n, err := st.CheckWatchedReports(ctx, time.Now()); err != nil && ctx.Err() == nil {
-				log.Warn("watches: check reports", "err", err)
-			} else if n > 0 {
-				log.Info("watches: report quotes matched", "count", n)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
-	}()
+	if !cfg.Workers {
+		// GPUQUOTE_WORKERS=0: pages and the API only; worker processes
+		// send the mail and webhooks and check the watches.
+		log.Info("background work off (GPUQUOTE_WORKERS=0)")
+	} else {
+		go hooks.Run(ctx, webhookEvery)
+		// The daily check of report watches (docs/RULES.md §24.2): hourly,
+		// so a day is never missed; each cause matches once whatever the
+		// number of processes running it.
+		go watchReports(ctx, st, log)
+	}
 	url := "http://" + ln.Addr().String()
 	if cfg.TLS {
 		url = "https://" + ln.Addr().String() + " (TLS terminated by your proxy)"
@@ -231,4 +224,23 @@ func appURL(cfg config.Config, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout, u)
 	return nil
+}
+
+// watchReports checks the quotes approved reports rely on for the report
+// watches once an hour until ctx ends (docs/RULES.md §24.2).
+func watchReports(ctx context.Context, st *store.Store, log *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := st.CheckWatchedReports(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("watches: check reports", "err", err)
+		} else if n > 0 {
+			log.Info("watches: report quotes matched", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

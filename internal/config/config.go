@@ -37,6 +37,13 @@ type Config struct {
 	// (GPUQUOTE_WEBHOOK_ALLOW_PRIVATE=1; docs/RULES.md §24.7): for a
 	// receiver on the same network, and for tests.
 	WebhookAllowPrivate bool
+	// Workers runs the background work in this process: the mail sender
+	// (with the daily digests), the webhook sender and the hourly check of
+	// watched reports (GPUQUOTE_WORKERS, default on; 0 or false turns it
+	// off). A process without it serves pages and the API only: web and
+	// worker processes scale apart, the queues' row locks keep each job to
+	// one worker at a time (docs/RULES.md §20.3).
+	Workers bool
 	// Addr is the listen address (GPUQUOTE_ADDR), default 127.0.0.1:8080.
 	Addr string
 	// LogLevel is the minimum slog level (GPUQUOTE_LOG_LEVEL).
@@ -140,6 +147,7 @@ func Default() Config {
 		PublicRateLimit: 10,
 		CompareCache:    256,
 		AppRole:         "gpuquote_app",
+		Workers:         true,
 
 		Uploads:          4,
 		UploadWait:       5 * time.Second,
@@ -239,6 +247,7 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 		{"GPUQUOTE_BENCH_ROUTES", &c.BenchRoutes},
 		{"GPUQUOTE_ALLOW_SUPERUSER", &c.AllowSuperuser},
 		{"GPUQUOTE_WEBHOOK_ALLOW_PRIVATE", &c.WebhookAllowPrivate},
+		{"GPUQUOTE_WORKERS", &c.Workers},
 	}
 	for _, b := range bools {
 		if v, ok := get(b.key); ok {

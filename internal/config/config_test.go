@@ -15,7 +15,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != "127.0.0.1:8080" || c.SessionIdle != 2*time.Hour || c.SessionMax != 168*time.Hour || c.TLS || c.BodyLimit != 1<<20 {
+	if c.Addr != "127.0.0.1:8080" || c.SessionIdle != 2*time.Hour || c.SessionMax != 168*time.Hour || c.TLS || c.BodyLimit != 1<<20 || !c.Workers {
 		t.Fatalf("defaults: %+v", c)
 	}
 	if c.RequireDatabase() == nil {
@@ -28,14 +28,14 @@ func TestParse(t *testing.T) {
 		"DATABASE_URL": "postgres://x@y/z", "GPUQUOTE_ADDR": ":9000", "GPUQUOTE_LOG_LEVEL": "debug",
 		"GPUQUOTE_TLS": "true", "GPUQUOTE_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.7",
 		"GPUQUOTE_SESSION_IDLE": "30m", "GPUQUOTE_SESSION_MAX": "24h", "GPUQUOTE_DB_MAX_CONNS": "4",
-		"GPUQUOTE_PUBLIC_URL": "https://gpuquote.example.com/",
+		"GPUQUOTE_PUBLIC_URL": "https://gpuquote.example.com/", "GPUQUOTE_WORKERS": "0",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Addr != ":9000" || !c.TLS || len(c.TrustedProxies) != 2 || c.TrustedProxies[1].String() != "192.168.1.7/32" ||
 		c.SessionIdle != 30*time.Minute || c.SessionMax != 24*time.Hour || c.DBMaxConns != 4 || c.LogLevel.String() != "DEBUG" ||
-		c.BaseURL() != "https://gpuquote.example.com" {
+		c.BaseURL() != "https://gpuquote.example.com" || c.Workers {
 		t.Fatalf("parsed: %+v", c)
 	}
 }
