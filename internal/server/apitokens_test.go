@@ -362,7 +362,7 @@ func TestAPITokenScopesFollowTheRole(t *testing.T) {
 		})
 		return out
 	}
-	noAdmin := []string{user.ScopeRead, user.ScopeQuotesWrite, user.ScopeReportsWrite, user.ScopeTrialsWrite}
+	noAdmin := []string{user.ScopeRead, user.ScopeQuotesWrite, user.ScopeReportsWrite, user.ScopeTrialsWrite, user.ScopeWatchesWrite}
 	for _, role := range []auth.Role{auth.RoleAnalyst, auth.RoleFinance, auth.RoleEditor} {
 		c, _ := app.AsUser(role)
 		if got := offered(c); !slices.Equal(got, noAdmin) {
