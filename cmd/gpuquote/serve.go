@@ -15,6 +15,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/config"
 	"gpuquote/internal/i18n"
+	"gpuquote/internal/loop"
 	"gpuquote/internal/mail"
 	"gpuquote/internal/routes"
 	"gpuquote/internal/server"
@@ -229,18 +230,11 @@ func appURL(cfg config.Config, stdout io.Writer) error {
 // watchReports checks the quotes approved reports rely on for the report
 // watches once an hour until ctx ends (docs/RULES.md §24.2).
 func watchReports(ctx context.Context, st *store.Store, log *slog.Logger) {
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	for {
+	loop.Every(ctx, time.Hour, func() {
 		if n, err := st.CheckWatchedReports(ctx, time.Now()); err != nil && ctx.Err() == nil {
 			log.Warn("watches: check reports", "err", err)
 		} else if n > 0 {
 			log.Info("watches: report quotes matched", "count", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"gpuquote/internal/config"
+	"gpuquote/internal/loop"
 	"gpuquote/internal/store"
 )
 
@@ -131,9 +132,7 @@ func (s *Sender) count(ctx context.Context) error {
 // Run queues the day's digests and sends due mail every interval until
 // ctx is cancelled.
 func (s *Sender) Run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	loop.Every(ctx, every, func() {
 		// Digests due today are queued first, then sent with the rest
 		// (docs/RULES.md §18.4).
 		if n, err := s.Store.BuildDigests(ctx, s.Now()); err != nil && ctx.Err() == nil {
@@ -147,12 +146,7 @@ func (s *Sender) Run(ctx context.Context, every time.Duration) {
 		} else if p.Sent+p.Retried+p.Failed > 0 {
 			s.Log.Info("mail: send pass", "sent", p.Sent, "retried", p.Retried, "failed", p.Failed)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // MessageID is a mail's Message-ID: the same for every try, so a server

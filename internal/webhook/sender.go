@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	"gpuquote/internal/loop"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -143,19 +145,12 @@ func (s *Sender) count(ctx context.Context) error {
 
 // Run delivers what is due every interval until ctx is cancelled.
 func (s *Sender) Run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	loop.Every(ctx, every, func() {
 		p, err := s.DeliverDue(ctx, s.Now())
 		if err != nil && ctx.Err() == nil {
 			s.Log.Warn("webhook: delivery pass", "err", err)
 		} else if p.Delivered+p.Retried+p.GaveUp > 0 {
 			s.Log.Info("webhook: delivery pass", "delivered", p.Delivered, "retried", p.Retried, "gave_up", p.GaveUp)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
