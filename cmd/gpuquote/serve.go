@@ -88,6 +88,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.W
 	if err := checkServingRole(ctx, st, cfg, log); err != nil {
 		return err
 	}
+	if len(cfg.ReplicaURLs) > 0 {
+		// Reads on hot standbys (docs/RULES.md §20.7): each is checked every
+		// second; one that is down or lags is skipped until it catches up.
+		if err := st.OpenReplicas(ctx, cfg.ReplicaURLs, cfg.DBMaxConns, cfg.ReplicaMaxLag); err != nil {
+			return err
+		}
+		defer st.CloseReplicas()
+		st.CheckReplicas(ctx)
+		go st.RunReplicaChecks(ctx, store.ReplicaCheckEvery)
+		log.Info("reads on replicas", "replicas", len(cfg.ReplicaURLs), "max_lag", cfg.ReplicaMaxLag.String())
+	}
 
 	catalog, err := i18n.Load()
 	if err != nil {

@@ -75,8 +75,17 @@ type Config struct {
 	// ShutdownTimeout is how long SIGINT/SIGTERM waits for in-flight requests
 	// (GPUQUOTE_SHUTDOWN_TIMEOUT, default 20s).
 	ShutdownTimeout time.Duration
-	// DBMaxConns caps the connection pool (GPUQUOTE_DB_MAX_CONNS, default 10).
+	// DBMaxConns caps the connection pool (GPUQUOTE_DB_MAX_CONNS, default 10),
+	// and each replica's.
 	DBMaxConns int32
+	// ReplicaURLs are hot standbys of the database, each with the serving
+	// role's URL (GPUQUOTE_REPLICA_URLS, comma-separated): the reads of
+	// pages and the API that store nothing may go to them
+	// (docs/RULES.md §20.7). Empty: every statement goes to DatabaseURL.
+	ReplicaURLs []string
+	// ReplicaMaxLag is how far behind the primary a replica may be and
+	// still serve reads (GPUQUOTE_REPLICA_MAX_LAG, default 5s).
+	ReplicaMaxLag time.Duration
 	// PublicRateLimit is the sustained requests per second one client
 	// address may make to public endpoints that need no login (the
 	// evaluation API, the calculator), with bursts of three times as many
@@ -144,6 +153,7 @@ func Default() Config {
 		HeaderTimeout:   10 * time.Second,
 		ShutdownTimeout: 20 * time.Second,
 		DBMaxConns:      10,
+		ReplicaMaxLag:   5 * time.Second,
 		PublicRateLimit: 10,
 		CompareCache:    256,
 		AppRole:         "gpuquote_app",
@@ -285,6 +295,7 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 		{"GPUQUOTE_REQUEST_TIMEOUT", &c.RequestTimeout},
 		{"GPUQUOTE_HEADER_TIMEOUT", &c.HeaderTimeout},
 		{"GPUQUOTE_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout},
+		{"GPUQUOTE_REPLICA_MAX_LAG", &c.ReplicaMaxLag},
 	}
 	for _, d := range durations {
 		if v, ok := get(d.key); ok {
@@ -310,6 +321,13 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 			errs = append(errs, fmt.Errorf("GPUQUOTE_DB_MAX_CONNS=%q: want a positive integer", v))
 		} else {
 			c.DBMaxConns = int32(n)
+		}
+	}
+	if v, ok := get("GPUQUOTE_REPLICA_URLS"); ok {
+		for _, u := range strings.Split(v, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				c.ReplicaURLs = append(c.ReplicaURLs, u)
+			}
 		}
 	}
 	if v, ok := get("GPUQUOTE_PUBLIC_RATE_LIMIT"); ok {

@@ -131,9 +131,9 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodPost, Path: "/login", Policy: auth.Public, Handler: p.Login},
 		{Method: http.MethodGet, Path: "/calculator", Policy: auth.Public, Handler: p.CalculatorPage},
 		{Method: http.MethodPost, Path: "/calculator", Policy: auth.Public, Handler: p.Calculate, Limited: true},
-		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.Evaluate, Limited: true, BodyLimit: apiBodyLimit},
-		{Method: http.MethodPost, Path: "/api/v1/tco/rent-vs-buy", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.RentVsBuy, Limited: true, BodyLimit: apiBodyLimit},
-		{Method: http.MethodPost, Path: "/api/v1/bills/check", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.BillCheck, Limited: true, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/tco/evaluate", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.Evaluate, Limited: true, BodyLimit: apiBodyLimit, Reads: true},
+		{Method: http.MethodPost, Path: "/api/v1/tco/rent-vs-buy", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.RentVsBuy, Limited: true, BodyLimit: apiBodyLimit, Reads: true},
+		{Method: http.MethodPost, Path: "/api/v1/bills/check", Policy: auth.Policy{Public: true, NoCSRF: true}, Handler: a.BillCheck, Limited: true, BodyLimit: apiBodyLimit, Reads: true},
 
 		// The data API (docs/RULES.md §19, docs/API.md): a token acts as its
 		// user within its scopes; a browser session may call it too (writes
@@ -160,11 +160,11 @@ func Table(s *server.Server) []server.Route {
 		{Method: http.MethodGet, Path: "/api/v1/own-hardware", Policy: apiRead, Handler: a.OwnHardware},
 		{Method: http.MethodGet, Path: "/api/v1/trials", Policy: apiRead, Handler: a.Trials},
 		// A comparison stores nothing: reading is all it takes.
-		{Method: http.MethodPost, Path: "/api/v1/compare", Policy: apiRead, Handler: a.Compare, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/compare", Policy: apiRead, Handler: a.Compare, BodyLimit: apiBodyLimit, Reads: true},
 		// Reading a vendor's message stores nothing either (docs/RULES.md
 		// §22.10); its 20,000 characters fit the JSON doors' bound even as
 		// \uXXXX escapes (120 KB).
-		{Method: http.MethodPost, Path: "/api/v1/quotes/extract", Policy: apiRead, Handler: a.QuoteExtract, BodyLimit: apiBodyLimit},
+		{Method: http.MethodPost, Path: "/api/v1/quotes/extract", Policy: apiRead, Handler: a.QuoteExtract, BodyLimit: apiBodyLimit, Reads: true},
 		{Method: http.MethodPost, Path: "/api/v1/quotes", Policy: apiEditor(user.ScopeQuotesWrite), Handler: a.QuoteCreate, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/quotes/:id/versions", Policy: apiEditor(user.ScopeQuotesWrite), Handler: a.QuoteNewVersion, BodyLimit: apiBodyLimit},
 		{Method: http.MethodPost, Path: "/api/v1/proposals", Policy: apiAnyUser(user.ScopeQuotesWrite), Handler: a.ProposalCreate, BodyLimit: apiBodyLimit},

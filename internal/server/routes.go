@@ -14,6 +14,9 @@ import (
 // doors' 256 KiB, docs/RULES.md §19.1).
 // Upload, when set, reads the route's multipart form as it arrives
 // (upload.go), within BodyLimit.
+// Reads marks a route of another method than GET that stores nothing (a
+// comparison, an evaluation): like a GET's, its reads may go to a replica
+// (docs/RULES.md §20.7).
 type Route struct {
 	Method    string
 	Path      string
@@ -23,6 +26,7 @@ type Route struct {
 	Limited   bool
 	BodyLimit int64
 	Upload    *Upload
+	Reads     bool
 }
 
 // Routes is the route table the server was built with (Deps.Routes).

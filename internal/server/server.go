@@ -88,6 +88,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 	}
 	s.metrics = newMetrics(d.Store.Pool(), d.Hasher)
 	s.metrics.watchCompareCache(s.Priced)
+	s.metrics.reg.MustRegister(routerCollector{st: d.Store})
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -146,6 +147,7 @@ func New(ctx context.Context, d Deps) (*Server, error) {
 			}
 			mw = append(mw, auth.CSRF(r.Policy, site))
 		}
+		mw = append(mw, s.readsFor(r))
 		e.Add(r.Method, r.Path, r.Handler, mw...)
 		s.served[r.Method+" "+r.Path] = true
 		if r.Method == http.MethodGet {

@@ -22,9 +22,10 @@ var ErrNotFound = errors.New("store: not found")
 // uniqueness rule.
 var ErrConflict = errors.New("store: conflict")
 
-// Store is the data layer over one PostgreSQL connection pool.
+// Store is the data layer over one PostgreSQL connection pool, and the
+// hot standbys' pools its reads may go to (replicas.go).
 type Store struct {
-	pool *pgxpool.Pool
+	pool *dbRouter
 	// market and marketCounts are the last market reference aggregate
 	// (MarketPrices) and the editors' counts (HomeCounts) read, with the
 	// market stamp they were read under.
@@ -37,12 +38,12 @@ type Store struct {
 
 // New wraps an open pool.
 func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, market: &stampCache[time.Time, []market.MarketPrice]{},
+	return &Store{pool: newRouter(pool), market: &stampCache[time.Time, []market.MarketPrice]{},
 		marketCounts: &stampCache[[2]time.Time, [2]int]{}}
 }
 
 // Pool returns the underlying pool (for health checks and metrics).
-func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+func (s *Store) Pool() *pgxpool.Pool { return s.pool.primary }
 
 // Querier is what both a pool and a transaction offer; store methods that
 // may run inside a caller's transaction take one.

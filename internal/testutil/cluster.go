@@ -116,3 +116,36 @@ func (c *Cluster) Stop() {
 func (c *Cluster) URL(db string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.port, db)
 }
+
+// StartStandby makes a hot standby of c — a base backup taken with
+// pg_basebackup -R, so it streams the primary's WAL — and starts it on a
+// port of its own.
+func (c *Cluster) StartStandby() *Cluster {
+	c.t.Helper()
+	dir, err := os.MkdirTemp("", "gpuquote-standby-")
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			c.t.Fatalf("running as root needs a postgres user: %v", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+	s := &Cluster{t: c.t, bin: c.bin, dir: filepath.Join(dir, "data"), port: freePort(c.t)}
+	c.run("pg_basebackup", "-D", s.dir, "-R", "-X", "stream", "-c", "fast", "--no-sync",
+		"-h", "127.0.0.1", "-p", strconv.Itoa(c.port), "-U", "postgres")
+	s.Start()
+	c.t.Cleanup(func() {
+		if s.running {
+			s.Stop()
+		}
+	})
+	return s
+}
