@@ -4,12 +4,15 @@ GO    ?= go
 BIN   := bin/gpuquote
 # DB_NAME is the database make run uses (created by migrate when missing).
 DB_NAME ?= gpuquote
+# REPLICA=1: make run also starts a hot standby and serves reads from it;
+# make bench also measures two server processes reading on a standby.
+REPLICA ?=
 
 .PHONY: run test test-quick bench soak build generate fmt vet clean
 
-## run: provision PostgreSQL if needed, migrate, load sample data into an empty database, serve
+## run: provision PostgreSQL if needed, migrate, load sample data into an empty database, serve (REPLICA=1: with a hot standby for reads)
 run: build
-	@scripts/run.sh "$(DB_NAME)"
+	@REPLICA="$(REPLICA)" scripts/run.sh "$(DB_NAME)"
 
 ## test: provision PostgreSQL and Chromium, check formatting, vet and generated code, run every test with -race
 test:
@@ -20,9 +23,9 @@ PKG ?= ./...
 test-quick:
 	@scripts/test.sh quick $(PKG)
 
-## bench: measure the main pages under load against ceilings served by the same binary (docs/PERFORMANCE.md)
+## bench: measure the main pages under load against ceilings served by the same binary (docs/PERFORMANCE.md; REPLICA=1: also two processes on a standby)
 bench: generate
-	@scripts/bench.sh
+	@REPLICA="$(REPLICA)" scripts/bench.sh
 
 ## soak: hold the compare page and the evaluation API together at about 70 % of capacity for 10 minutes
 soak: generate
