@@ -37,6 +37,7 @@ type options struct {
 	keep        bool
 	hold        bool
 	only        string
+	replica     string
 }
 
 func main() {
@@ -53,6 +54,7 @@ func main() {
 	flag.BoolVar(&o.keep, "keep", false, "keep the private database afterwards")
 	flag.BoolVar(&o.hold, "hold", false, "seed and start the server, print its address and an admin's session cookie, and wait until interrupted (for profiling with the metrics listener's /debug/pprof/)")
 	flag.StringVar(&o.only, "only", "", "measure only these targets (comma-separated names: plaintext, fortunes, compare, compare-cold, quotes, search, report, xlsx, evaluate); the results are printed, not written")
+	flag.StringVar(&o.replica, "replica", "", "URL of a hot standby of -database's server (its database name is replaced): also measure the compare page on two server processes whose reads go to it (make bench REPLICA=1)")
 	flag.Parse()
 	if o.databaseURL == "" {
 		fmt.Fprintln(os.Stderr, "gpuquote-bench: -database or DATABASE_URL is required")
@@ -119,7 +121,7 @@ func run(ctx context.Context, o options) error {
 	if o.soak > 0 {
 		return soak(ctx, o, srv, vol, targets)
 	}
-	return bench(ctx, o, srv, vol, targets)
+	return bench(ctx, o, db, srv, vol, targets)
 }
 
 func logf(format string, args ...any) {

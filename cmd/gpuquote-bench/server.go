@@ -31,9 +31,9 @@ type server struct {
 }
 
 // startServer runs the binary on a free loopback port with GOMAXPROCS=2,
-// the load test's ceilings on and the public rate limit off, and waits
-// until it is ready.
-func startServer(ctx context.Context, bin, dbURL string) (*server, error) {
+// the load test's ceilings on and the public rate limit off, and env's
+// settings besides, and waits until it is ready.
+func startServer(ctx context.Context, bin, dbURL string, env ...string) (*server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -57,6 +57,7 @@ func startServer(ctx context.Context, bin, dbURL string) (*server, error) {
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "GPUQUOTE_ADDR="+addr, "GOMAXPROCS=2",
 		"GPUQUOTE_BENCH_ROUTES=true", "GPUQUOTE_PUBLIC_RATE_LIMIT=0", "GPUQUOTE_LOG_LEVEL=error")
 	cmd.Env = append(cmd.Env, "GPUQUOTE_METRICS_ADDR="+metricsAddr)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
