@@ -40,7 +40,10 @@ start)
     chmod 700 "$dir"
     [[ $(id -u) -eq 0 ]] && chown postgres:postgres "$dir"
     say "taking a base backup of $phost:$pport into $dir"
+    # (A primary whose socket lies in its data folder makes pg_basebackup
+    # warn that it skips the socket: that is all it skips.)
     as_pg "$bindir/pg_basebackup" -D "$dir" -R -X stream -c fast -h "$phost" -p "$pport" -U postgres -w \
+      2> >(grep -v 'skipping special file' >&2) \
       || die "pg_basebackup failed: the primary must allow replication connections from user postgres"
   fi
   port=
