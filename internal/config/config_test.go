@@ -128,3 +128,22 @@ func TestProposalQuotaSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestReplicaSettings(t *testing.T) {
+	c, err := Parse(env(nil))
+	if err != nil || len(c.ReplicaURLs) != 0 || c.ReplicaMaxLag != 5*time.Second {
+		t.Fatalf("defaults: %q %v %v", c.ReplicaURLs, c.ReplicaMaxLag, err)
+	}
+	c, err = Parse(env(map[string]string{
+		"GPUQUOTE_REPLICA_URLS":    " postgres://a@r1:5432/g , ,postgres://a@r2:5432/g",
+		"GPUQUOTE_REPLICA_MAX_LAG": "750ms",
+	}))
+	if err != nil || len(c.ReplicaURLs) != 2 || c.ReplicaURLs[0] != "postgres://a@r1:5432/g" ||
+		c.ReplicaURLs[1] != "postgres://a@r2:5432/g" || c.ReplicaMaxLag != 750*time.Millisecond {
+		t.Fatalf("parsed: %q %v %v", c.ReplicaURLs, c.ReplicaMaxLag, err)
+	}
+	if _, err := Parse(env(map[string]string{"GPUQUOTE_REPLICA_MAX_LAG": "soon"})); err == nil ||
+		!strings.Contains(err.Error(), "GPUQUOTE_REPLICA_MAX_LAG") {
+		t.Fatalf("a bad lag bound: %v", err)
+	}
+}
