@@ -324,6 +324,27 @@ func (d *dbRouter) pick(r *RequestReads) *replica {
 // of whose parts changes rows, that takes no lock and calls nothing that
 // writes. Only such a statement may go to a replica.
 func plainRead(sql string) bool {
+	if v, ok := plainReads.Load(sql); ok {
+		return v.(bool)
+	}
+	ok := isPlainRead(sql)
+	if plainReadsKept.Add(1) <= maxPlainReadsKept {
+		plainReads.Store(sql, ok)
+	}
+	return ok
+}
+
+// plainReads keeps plainRead's answer per statement text (the store's
+// statements are a bounded set; dynamic ones stop being kept past the
+// bound).
+var (
+	plainReads     sync.Map
+	plainReadsKept atomic.Int64
+)
+
+const maxPlainReadsKept = 4096
+
+func isPlainRead(sql string) bool {
 	s := strings.TrimLeft(sql, " \t\r\n(")
 	if len(s) < 6 {
 		return false

@@ -21,7 +21,7 @@ func TestPlainRead(t *testing.T) {
 		"":                                                           false,
 		"SET x = 1":                                                  false,
 	} {
-		if got := plainRead(sql); got != want {
+		if got := isPlainRead(sql); got != want || plainRead(sql) != want {
 			t.Errorf("plainRead(%q) = %v, want %v", sql, got, want)
 		}
 	}
