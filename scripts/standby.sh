@@ -51,9 +51,13 @@ start)
     if port_free "$p"; then port=$p; break; fi
   done
   [[ -n "$port" ]] || die "ports 54319 to 54328 are all taken"
+  # A hot standby refuses to start with fewer connections than its primary
+  # allows.
+  conns=$("$bindir/psql" -X -A -t -w -h "$phost" -p "$pport" -U postgres -d postgres -c 'SHOW max_connections' 2>/dev/null || echo 100)
+  [[ "$conns" =~ ^[0-9]+$ ]] || conns=100
   say "starting the standby on 127.0.0.1:$port"
   as_pg "$bindir/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c hot_standby=on" start >/dev/null \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c hot_standby=on -c max_connections=$conns" start >/dev/null \
     || die "the standby did not start; see $dir/server.log"
   printf 'postgres://postgres@127.0.0.1:%s/postgres?sslmode=disable\n' "$port"
   ;;

@@ -121,6 +121,20 @@ func benchTargets(base string, s session, v volume, reportID int64) []target {
 	}
 }
 
+// picked is ts, or those of them -only names.
+func picked(o options, ts []target) []target {
+	if o.only == "" {
+		return ts
+	}
+	var out []target
+	for _, t := range ts {
+		if strings.Contains(","+o.only+",", ","+t.name+",") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // checkTargets calls each target once: a target that does not answer 200
 // would only measure an error page, and a list without the rows it names
 // (want) an empty one.
@@ -225,15 +239,6 @@ func measure(ctx context.Context, o options, t target) result {
 }
 
 func bench(ctx context.Context, o options, db string, srv *server, v volume, ts []target) error {
-	if o.only != "" {
-		var picked []target
-		for _, t := range ts {
-			if strings.Contains(","+o.only+",", ","+t.name+",") {
-				picked = append(picked, t)
-			}
-		}
-		ts = picked
-	}
 	logf("measuring %d targets", len(ts))
 	var results []result
 	for _, t := range ts {

@@ -103,6 +103,9 @@ func run(ctx context.Context, o options) error {
 		return fmt.Errorf("seed reports: %w", err)
 	}
 	targets := benchTargets(srv.url, sess, vol, reportID)
+	if o.soak == 0 && !o.hold {
+		targets = picked(o, targets)
+	}
 	if err := checkTargets(ctx, targets); err != nil {
 		return err
 	}
