@@ -22,13 +22,11 @@ func (s *Handlers) QuoteList(c echo.Context) error {
 	in := web.QuoteListRecords{Filter: filter, IsEditor: s.IsEditor(c), Page: server.PageParam(c), PerPage: quotesPerPage,
 		CountCap: store.QuoteCountCap, Today: s.Today()}
 	f.Limit, f.Offset = quotesPerPage, (in.Page-1)*quotesPerPage
-	var err error
-	if in.Quotes, in.Total, err = s.Store.Quotes(ctx, f); err != nil {
+	list, err := s.Store.QuoteList(ctx, f, s.lists)
+	if err != nil {
 		return err
 	}
-	if in.Platforms, in.GPUs, err = s.Store.QuoteRefNames(ctx); err != nil {
-		return err
-	}
+	in.Quotes, in.Total, in.Platforms, in.GPUs = list.Quotes, list.Total, list.Platforms, list.GPUs
 	v := web.NewQuoteListView(server.Translator(c), in)
 	v.Page = s.Page(c, "quote.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.QuoteList(v))
