@@ -23,7 +23,9 @@ type Handlers struct {
 }
 
 // New returns the page handlers of s.
-func New(s *server.Server) *Handlers { return &Handlers{Server: s, lists: store.NewQuoteListCache()} }
+func New(s *server.Server) *Handlers {
+	return &Handlers{Server: s, lists: store.NewQuoteListCache(store.QuoteListPages)}
+}
 
 // pathForm reads what a form's write on one record sends: the record's id
 // in the path and the posted values (404 for an id no record can have).

@@ -1,8 +1,10 @@
 package store
 
 import (
+	"container/list"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -30,12 +32,20 @@ func readListStamps(ctx context.Context, q Querier) (ListStamps, error) {
 }
 
 // QuoteListCache keeps, per server process, what the quote list reads that
-// only a stamped change can change: the filter's platform and GPU model
-// names. Its zero value keeps nothing yet; it is safe for concurrent use.
+// only a stamped change can change (docs/RULES.md §20.6): the filter's
+// platform and GPU model names, and up to a bound of pages of published
+// quotes with their counts. Its zero value keeps no pages; it is safe for
+// concurrent use.
 type QuoteListCache struct {
 	mu    sync.Mutex
 	names keptNames
+	max   int
+	pages map[quoteListKey]*list.Element // of *keptPage, most recently used first in order
+	order list.List
 }
+
+// QuoteListPages is how many pages a QuoteListCache keeps by default.
+const QuoteListPages = 256
 
 // keptNames are the platforms and GPU models QuoteRefNames returned, read
 // in one snapshot with the names stamp.
@@ -45,8 +55,48 @@ type keptNames struct {
 	platforms, gpus []market.RefName
 }
 
-// NewQuoteListCache returns an empty cache.
-func NewQuoteListCache() *QuoteListCache { return &QuoteListCache{} }
+// quoteListKey is everything a page of published quotes is read by: the
+// filters a list of published quotes may have, and the page.
+type quoteListKey struct {
+	query             string
+	platform, gpu     int64
+	currency, sharing string
+	before            int64 // as_of < this day (Unix seconds), when stale is set
+	stale             bool
+	offset, limit     int
+}
+
+// keptPage is one page of published quotes and their count, read in one
+// snapshot with the stamps.
+type keptPage struct {
+	key    quoteListKey
+	stamps ListStamps
+	quotes []quote.Quote
+	total  int
+}
+
+// NewQuoteListCache returns an empty cache that keeps up to pages pages.
+func NewQuoteListCache(pages int) *QuoteListCache {
+	return &QuoteListCache{max: pages, pages: map[quoteListKey]*list.Element{}}
+}
+
+// listKey is f's key, and whether a page of f may be kept: only lists of
+// published quotes (whose versions never change but by leaving the
+// published set, which bumps the market stamp) filtered by what the list
+// page offers; anything else reads more than the two stamps cover.
+func listKey(f QuoteFilter) (quoteListKey, bool) {
+	published := len(f.States) == 0 || len(f.States) == 1 && f.States[0] == quote.Published
+	if !published || f.MinVRAMGB.Valid || !f.AsOfFrom.IsZero() || len(f.Qualifications) > 0 || len(f.Env) > 0 ||
+		f.Availability != nil || f.NoCount || f.names != nil {
+		return quoteListKey{}, false
+	}
+	k := quoteListKey{query: strings.TrimSpace(f.Query), platform: f.PlatformID, gpu: f.GPUModelID, currency: f.Currency,
+		sharing: f.Sharing, offset: f.Offset, limit: f.Limit}
+	if !f.AsOfBefore.IsZero() {
+		k.stale, k.before = true, f.AsOfBefore.Unix()
+	}
+	return k, true
+}
 
 func (c *QuoteListCache) namesAt(stamp int64) (keptNames, bool) {
 	c.mu.Lock()
@@ -57,7 +107,51 @@ func (c *QuoteListCache) namesAt(stamp int64) (keptNames, bool) {
 func (c *QuoteListCache) keepNames(n keptNames) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.names = n
+	if !c.names.valid || n.stamp >= c.names.stamp {
+		c.names = n
+	}
+}
+
+// hasPage says whether a page is kept for key, current or not.
+func (c *QuoteListCache) hasPage(key quoteListKey) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pages[key]
+	return ok
+}
+
+// pageAt returns the page kept for key when it was read under stamps.
+func (c *QuoteListCache) pageAt(key quoteListKey, stamps ListStamps) (*keptPage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.pages[key]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(e)
+	p := e.Value.(*keptPage)
+	return p, p.stamps == stamps
+}
+
+// keepPage keeps p in place of what was kept for its key, the page used
+// longest ago going when the cache is full.
+func (c *QuoteListCache) keepPage(p *keptPage) {
+	if c.max <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.pages[p.key]; ok {
+		c.order.MoveToFront(e)
+		e.Value = p
+		return
+	}
+	c.pages[p.key] = c.order.PushFront(p)
+	for c.order.Len() > c.max {
+		last := c.order.Back()
+		c.order.Remove(last)
+		delete(c.pages, last.Value.(*keptPage).key)
+	}
 }
 
 // QuoteListPage is one page of the quote list with the names its filters
@@ -69,33 +163,59 @@ type QuoteListPage struct {
 }
 
 // QuoteList reads one page of the quote list (as Quotes) and the platform
-// and GPU model names its filters offer (as QuoteRefNames). The names come
-// from c when the names stamp read for this request is the one c read them
-// with; else they are read with the stamp in one snapshot and kept. The
-// slices returned are shared with c: callers must not change them.
+// and GPU model names its filters offer (as QuoteRefNames), keeping them in
+// c (docs/RULES.md §20.6). What c kept is used only when the stamps read
+// for this request, in one statement, are the ones it was read under;
+// anything else is read with the stamps in one snapshot and kept. A list
+// that is not of published quotes alone is read every time. The slices
+// returned are shared with c: callers must not change them.
 func (s *Store) QuoteList(ctx context.Context, f QuoteFilter, c *QuoteListCache) (QuoteListPage, error) {
 	var out QuoteListPage
-	st, err := readListStamps(ctx, s.pool)
-	if err != nil {
-		return out, err
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
 	}
-	n, ok := c.namesAt(st.Names)
-	if !ok {
-		err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-			st, err := readListStamps(ctx, tx)
-			if err != nil {
-				return err
-			}
-			n = keptNames{valid: true, stamp: st.Names}
-			n.platforms, n.gpus, err = quoteRefNames(ctx, tx)
-			return err
-		})
+	key, keep := listKey(f)
+	// A page never kept is read in a snapshot at once; else the stamps
+	// say whether what is kept is current.
+	if !keep || c.hasPage(key) {
+		st, err := readListStamps(ctx, s.pool)
 		if err != nil {
 			return out, err
 		}
-		c.keepNames(n)
+		n, namesOK := c.namesAt(st.Names)
+		if namesOK {
+			out.Platforms, out.GPUs = n.platforms, n.gpus
+			if !keep {
+				out.Quotes, out.Total, err = s.Quotes(ctx, f)
+				return out, err
+			}
+			if p, ok := c.pageAt(key, st); ok {
+				out.Quotes, out.Total = p.quotes, p.total
+				return out, nil
+			}
+		}
 	}
-	out.Platforms, out.GPUs = n.platforms, n.gpus
-	out.Quotes, out.Total, err = s.Quotes(ctx, f)
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		st, err := readListStamps(ctx, tx)
+		if err != nil {
+			return err
+		}
+		n, ok := c.namesAt(st.Names)
+		if !ok {
+			n = keptNames{valid: true, stamp: st.Names}
+			if n.platforms, n.gpus, err = quoteRefNames(ctx, tx); err != nil {
+				return err
+			}
+			c.keepNames(n)
+		}
+		out.Platforms, out.GPUs = n.platforms, n.gpus
+		if out.Quotes, out.Total, err = quotesIn(ctx, tx, f); err != nil {
+			return err
+		}
+		if keep {
+			c.keepPage(&keptPage{key: key, stamps: st, quotes: out.Quotes, total: out.Total})
+		}
+		return nil
+	})
 	return out, err
 }
