@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -27,7 +28,18 @@ func (s *Handlers) QuoteList(c echo.Context) error {
 		return err
 	}
 	in.Quotes, in.Total, in.Platforms, in.GPUs = list.Quotes, list.Total, list.Platforms, list.GPUs
-	v := web.NewQuoteListView(server.Translator(c), in)
+	tr := server.Translator(c)
+	if list.Kept() && len(list.Quotes) > 0 {
+		// A kept page's rows are drawn once per language and day
+		// (docs/RULES.md §20.6).
+		in.RowsHTML, err = list.Drawn(string(tr.Lang)+" "+in.Today.Format(time.DateOnly), func() (string, error) {
+			return web.DrawQuoteRows(ctx, in.Quotes, in.Today)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	v := web.NewQuoteListView(tr, in)
 	v.Page = s.Page(c, "quote.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.QuoteList(v))
 }

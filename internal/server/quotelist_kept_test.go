@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -112,6 +113,13 @@ func TestQuoteListKeptPartsFollowChanges(t *testing.T) {
 	body = rows("/quotes?q=kept+accelerator", b2.ID)
 	if !strings.Contains(body, "AMD Kept Accelerator") || !strings.Contains(body, ">NVIDIA Kept Newcomer</option>") {
 		t.Error("the list does not show the GPU models as they are now")
+	}
+
+	// The other language draws its own rows.
+	zh := rows("/quotes", b2.ID)
+	c.PostForm("/lang", url.Values{"lang": {"en"}, "next": {"/quotes"}})
+	if en := rows("/quotes", b2.ID); !strings.Contains(en, `<html lang="en">`) || en == zh {
+		t.Error("the list is not drawn in English after the switch")
 	}
 
 	// A new day: the sample older than 90 days is marked stale, and the

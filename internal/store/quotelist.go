@@ -73,7 +73,15 @@ type keptPage struct {
 	stamps ListStamps
 	quotes []quote.Quote
 	total  int
+	// drawn holds what was drawn of the page, by what else the drawing
+	// depends on (QuoteListPage.Drawn).
+	mu    sync.Mutex
+	drawn map[string]string
 }
+
+// keptDrawings bounds the drawings a kept page holds (a language and a day
+// each, say): past it, they are all dropped and drawn again.
+const keptDrawings = 4
 
 // NewQuoteListCache returns an empty cache that keeps up to pages pages.
 func NewQuoteListCache(pages int) *QuoteListCache {
@@ -160,6 +168,41 @@ type QuoteListPage struct {
 	Quotes          []quote.Quote
 	Total           int
 	Platforms, GPUs []market.RefName
+	// kept is the kept page the quotes and total are, nil when they were
+	// read for this request only.
+	kept *keptPage
+}
+
+// Kept says whether the page is kept, so that Drawn keeps what it draws.
+func (p QuoteListPage) Kept() bool { return p.kept != nil }
+
+// Drawn returns draw's result for this page and key, which names whatever
+// else than the page's quotes the drawing depends on (the reader's
+// language and the day). A kept page keeps it, so the same page drawn for
+// the same key again is not drawn again; a drawing that failed is not
+// kept. Drawings at once for the same page and key may each draw.
+func (p QuoteListPage) Drawn(key string, draw func() (string, error)) (string, error) {
+	k := p.kept
+	if k == nil {
+		return draw()
+	}
+	k.mu.Lock()
+	out, ok := k.drawn[key]
+	k.mu.Unlock()
+	if ok {
+		return out, nil
+	}
+	out, err := draw()
+	if err != nil {
+		return "", err
+	}
+	k.mu.Lock()
+	if k.drawn == nil || len(k.drawn) >= keptDrawings {
+		k.drawn = map[string]string{}
+	}
+	k.drawn[key] = out
+	k.mu.Unlock()
+	return out, nil
 }
 
 // QuoteList reads one page of the quote list (as Quotes) and the platform
@@ -190,7 +233,7 @@ func (s *Store) QuoteList(ctx context.Context, f QuoteFilter, c *QuoteListCache)
 				return out, err
 			}
 			if p, ok := c.pageAt(key, st); ok {
-				out.Quotes, out.Total = p.quotes, p.total
+				out.Quotes, out.Total, out.kept = p.quotes, p.total, p
 				return out, nil
 			}
 		}
@@ -213,7 +256,8 @@ func (s *Store) QuoteList(ctx context.Context, f QuoteFilter, c *QuoteListCache)
 			return err
 		}
 		if keep {
-			c.keepPage(&keptPage{key: key, stamps: st, quotes: out.Quotes, total: out.Total})
+			out.kept = &keptPage{key: key, stamps: st, quotes: out.Quotes, total: out.Total}
+			c.keepPage(out.kept)
 		}
 		return nil
 	})
