@@ -210,10 +210,14 @@ func (p QuoteListPage) Drawn(key string, draw func() (string, error)) (string, e
 // c (docs/RULES.md §20.6). What c kept is used only when the stamps read
 // for this request, in one statement, are the ones it was read under;
 // anything else is read with the stamps in one snapshot and kept. A list
-// that is not of published quotes alone is read every time. The slices
+// that is not of published quotes alone is read every time, and so is
+// every list when c is nil. The slices
 // returned are shared with c: callers must not change them.
 func (s *Store) QuoteList(ctx context.Context, f QuoteFilter, c *QuoteListCache) (QuoteListPage, error) {
 	var out QuoteListPage
+	if c == nil {
+		c = NewQuoteListCache(0) // keeps nothing past this request
+	}
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
