@@ -142,7 +142,9 @@ func (c *QuoteListCache) pageAt(key quoteListKey, stamps ListStamps) (*keptPage,
 }
 
 // keepPage keeps p in place of what was kept for its key, the page used
-// longest ago going when the cache is full.
+// longest ago going when the cache is full. A page read under older stamps
+// than the one kept (a read that began before the other, or on a server
+// further behind) does not replace it: the stamps only grow.
 func (c *QuoteListCache) keepPage(p *keptPage) {
 	if c.max <= 0 {
 		return
@@ -151,7 +153,9 @@ func (c *QuoteListCache) keepPage(p *keptPage) {
 	defer c.mu.Unlock()
 	if e, ok := c.pages[p.key]; ok {
 		c.order.MoveToFront(e)
-		e.Value = p
+		if old := e.Value.(*keptPage).stamps; p.stamps.Market >= old.Market && p.stamps.Names >= old.Names {
+			e.Value = p
+		}
 		return
 	}
 	c.pages[p.key] = c.order.PushFront(p)

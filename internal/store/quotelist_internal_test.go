@@ -57,6 +57,16 @@ func TestQuoteListCacheBound(t *testing.T) {
 			t.Errorf("a page read under %v is found under %v", st, other)
 		}
 	}
+	// An older read does not replace a newer one; a newer one does.
+	c.keepPage(&keptPage{key: key(0), stamps: ListStamps{Market: 4, Names: 7}})
+	if _, ok := c.pageAt(key(0), st); !ok {
+		t.Error("a page read under older stamps replaced a newer one")
+	}
+	newer := ListStamps{Market: 6, Names: 7}
+	c.keepPage(&keptPage{key: key(0), stamps: newer})
+	if _, ok := c.pageAt(key(0), newer); !ok {
+		t.Error("a page read under newer stamps did not replace the older one")
+	}
 	if off := NewQuoteListCache(0); func() bool { off.keepPage(&keptPage{key: key(0), stamps: st}); return off.hasPage(key(0)) }() {
 		t.Error("a cache of no pages keeps one")
 	}
