@@ -1,8 +1,10 @@
 package web
 
 import (
+	"context"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"gpuquote/internal/extract"
@@ -45,6 +47,9 @@ type QuoteListView struct {
 	Filter    url.Values
 	IsEditor  bool
 	ExportURL string
+	// RowsHTML, when set, is the table's rows drawn before (DrawQuoteRows)
+	// and Rows is empty (docs/RULES.md §20.6).
+	RowsHTML string
 }
 
 // QuoteLineInput is one row of the twelve-line entry table.
@@ -475,6 +480,10 @@ type QuoteListRecords struct {
 	Page, PerPage, Total int
 	CountCap             int
 	Today                time.Time
+	// RowsHTML is Quotes' rows as DrawQuoteRows drew them for this
+	// reader's language and Today, when they were drawn before; the rows
+	// are then not built again.
+	RowsHTML string
 }
 
 // NewQuoteListView builds the quote list: its filters, its pager, the
@@ -490,15 +499,36 @@ func NewQuoteListView(tr *i18n.Translator, in QuoteListRecords) QuoteListView {
 		ExportURL: "/quotes/export.csv?" + in.Filter.Encode(),
 		States: []Option{{Value: "", LabelID: "quote.state.published"}, {Value: "draft", LabelID: "quote.state.draft"},
 			{Value: "archived", LabelID: "quote.state.archived"}, {Value: "all", LabelID: "filter.all"}}}
-	stale := tco.StaleBefore(in.Today)
-	for _, qt := range in.Quotes {
-		v.Rows = append(v.Rows, QuoteRow{ID: qt.ID, Platform: DisplayName(lang, qt.PlatformNameZH, qt.PlatformNameEN),
+	if in.RowsHTML != "" && len(in.Quotes) > 0 {
+		v.RowsHTML = in.RowsHTML
+	} else {
+		v.Rows = quoteRows(lang, in.Quotes, in.Today)
+	}
+	return v
+}
+
+// quoteRows are the quote list's rows of quotes, stale published quotes
+// marked as of today.
+func quoteRows(lang i18n.Lang, quotes []quote.Quote, today time.Time) []QuoteRow {
+	stale := tco.StaleBefore(today)
+	rows := make([]QuoteRow, 0, len(quotes))
+	for _, qt := range quotes {
+		rows = append(rows, QuoteRow{ID: qt.ID, Platform: DisplayName(lang, qt.PlatformNameZH, qt.PlatformNameEN),
 			GPU: qt.GPUVendor + " " + qt.GPUName, GPUCount: qt.GPUCount, Label: qt.Label, Region: qt.Region,
 			Currency: qt.Currency, Hourly: FormatMoney(lang, qt.Hourly, qt.Currency), Monthly: FormatMoney(lang, qt.Monthly, qt.Currency),
 			AsOf: FormatDate(qt.AsOf), Stale: qt.State == quote.Published && qt.AsOf.Before(stale),
 			State: qt.State, Version: qt.Version})
 	}
-	return v
+	return rows
+}
+
+// DrawQuoteRows draws the quote list's rows of quotes in ctx's language,
+// as of today: exactly what the list's table holds between its head and
+// its end when NewQuoteListView builds the rows itself.
+func DrawQuoteRows(ctx context.Context, quotes []quote.Quote, today time.Time) (string, error) {
+	var b strings.Builder
+	err := quoteListRows(quoteRows(i18n.LangOf(ctx), quotes, today)).Render(ctx, &b)
+	return b.String(), err
 }
 
 // QuoteFormDefaults are the values a new quote's form starts with, dated

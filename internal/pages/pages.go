@@ -11,15 +11,21 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/server"
+	"gpuquote/internal/store"
 )
 
 // Handlers answers the pages' routes, with the server's collaborators.
 type Handlers struct {
 	*server.Server
+	// lists keeps what the quote list reads under the database's stamps
+	// (docs/RULES.md §20.6).
+	lists *store.QuoteListCache
 }
 
 // New returns the page handlers of s.
-func New(s *server.Server) *Handlers { return &Handlers{Server: s} }
+func New(s *server.Server) *Handlers {
+	return &Handlers{Server: s, lists: store.NewQuoteListCache(store.QuoteListPages)}
+}
 
 // pathForm reads what a form's write on one record sends: the record's id
 // in the path and the posted values (404 for an id no record can have).

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -22,14 +23,23 @@ func (s *Handlers) QuoteList(c echo.Context) error {
 	in := web.QuoteListRecords{Filter: filter, IsEditor: s.IsEditor(c), Page: server.PageParam(c), PerPage: quotesPerPage,
 		CountCap: store.QuoteCountCap, Today: s.Today()}
 	f.Limit, f.Offset = quotesPerPage, (in.Page-1)*quotesPerPage
-	var err error
-	if in.Quotes, in.Total, err = s.Store.Quotes(ctx, f); err != nil {
+	list, err := s.Store.QuoteList(ctx, f, s.lists)
+	if err != nil {
 		return err
 	}
-	if in.Platforms, in.GPUs, err = s.Store.QuoteRefNames(ctx); err != nil {
-		return err
+	in.Quotes, in.Total, in.Platforms, in.GPUs = list.Quotes, list.Total, list.Platforms, list.GPUs
+	tr := server.Translator(c)
+	if list.Kept() && len(list.Quotes) > 0 {
+		// A kept page's rows are drawn once per language and day
+		// (docs/RULES.md §20.6).
+		in.RowsHTML, err = list.Drawn(string(tr.Lang)+" "+in.Today.Format(time.DateOnly), func() (string, error) {
+			return web.DrawQuoteRows(ctx, in.Quotes, in.Today)
+		})
+		if err != nil {
+			return err
+		}
 	}
-	v := web.NewQuoteListView(server.Translator(c), in)
+	v := web.NewQuoteListView(tr, in)
 	v.Page = s.Page(c, "quote.list.title")
 	return s.Render(c, http.StatusOK, v.Page, web.QuoteList(v))
 }

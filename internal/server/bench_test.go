@@ -70,6 +70,11 @@ func BenchmarkQuoteList(b *testing.B) {
 		{"search", "/quotes?q=Platform%2042"},
 		{"page-500", "/quotes?page=500"},
 		{"stale", "/quotes?stale=1"},
+		// The two list targets of cmd/gpuquote-bench: a filtered page with
+		// rows (this seed gives the first GPU model's quotes in CNY) and a
+		// label search.
+		{"filtered-page-3", "/quotes?gpu=" + gpu + "&currency=CNY&page=3"},
+		{"search-label", "/quotes?q=tier+4242"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {

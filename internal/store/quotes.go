@@ -657,17 +657,23 @@ func scanQuoteListRow(row pgx.Row) (quote.Quote, error) {
 // become id lists from the small platform and GPU tables first
 // (withNames), and label and region searches read the trigram index.
 func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]quote.Quote, int, error) {
+	return quotesIn(ctx, s.pool, f)
+}
+
+// quotesIn is Quotes read through q (the pool, or one snapshot's
+// transaction).
+func quotesIn(ctx context.Context, q Querier, f QuoteFilter) ([]quote.Quote, int, error) {
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
-	f, err := withNames(ctx, s.pool, f)
+	f, err := withNames(ctx, q, f)
 	if err != nil {
 		return nil, 0, err
 	}
 	cond, args := f.where()
 	var total int
 	if !f.NoCount {
-		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM quotes q WHERE `+cond+
+		if err := q.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM quotes q WHERE `+cond+
 			` LIMIT `+strconv.Itoa(QuoteCountCap+1)+`) c`, args...).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("count quotes: %w", err)
 		}
@@ -677,7 +683,7 @@ func (s *Store) Quotes(ctx context.Context, f QuoteFilter) ([]quote.Quote, int, 
 		limit++ // one more tells whether more match
 	}
 	args = append(args, f.Offset, limit)
-	rows, err := s.pool.Query(ctx, `SELECT `+quoteListColumns+`
+	rows, err := q.Query(ctx, `SELECT `+quoteListColumns+`
 		FROM (SELECT q.id FROM quotes q WHERE `+cond+` ORDER BY q.as_of DESC, q.id DESC
 		      OFFSET $`+strconv.Itoa(len(args)-1)+` LIMIT $`+strconv.Itoa(len(args))+`) k
 		JOIN quotes q ON q.id = k.id

@@ -11,7 +11,11 @@ import (
 // every GPU model ("vendor name" and name), each followed by its aliases,
 // ordered by name.
 func (s *Store) QuoteRefNames(ctx context.Context) (platforms, gpus []market.RefName, err error) {
-	rows, err := s.pool.Query(ctx, `
+	return quoteRefNames(ctx, s.pool)
+}
+
+func quoteRefNames(ctx context.Context, q Querier) (platforms, gpus []market.RefName, err error) {
+	rows, err := q.Query(ctx, `
 		SELECT 'p', id, name_zh, name_en, aliases FROM platforms
 		UNION ALL
 		SELECT 'g', id, vendor || ' ' || name, name, aliases FROM gpu_models
