@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/compare"
+	"gpuquote/internal/gzsplice"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
 	"gpuquote/internal/money"
@@ -167,8 +168,9 @@ type ReportEventView struct {
 type ReportView struct {
 	// FrozenHTML, when set, is ReportFrozen already rendered for this
 	// report in the reader's language: a pure function of the snapshot, so
-	// a server may render it once and keep it (docs/RULES.md §20.2).
-	FrozenHTML string
+	// a server may render it once and keep it (docs/RULES.md §20.2), with
+	// its compression (§20.5).
+	FrozenHTML *gzsplice.Block
 	// NotReviewed names the quotes the report froze while they were
 	// proposals no editor had reviewed (docs/RULES.md §18.1); "" when none.
 	NotReviewed string

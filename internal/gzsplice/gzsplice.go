@@ -67,8 +67,8 @@ func (w *bufferWriter) Write(p []byte) (int, error) {
 // HTML is the fragment.
 func (b *Block) HTML() string { return b.html }
 
-// DeflatedLen is the size of the fragment's compression.
-func (b *Block) DeflatedLen() int { return len(b.deflated) }
+// Deflated is the fragment's compression (not to be changed).
+func (b *Block) Deflated() []byte { return b.deflated }
 
 // Render writes the block: spliced when w is the Writer the context names
 // (or templ's buffer around it), else as HTML.

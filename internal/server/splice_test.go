@@ -1,0 +1,124 @@
+package server_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"gpuquote/internal/auth"
+	"gpuquote/internal/server"
+	"gpuquote/internal/testutil"
+	"gpuquote/web"
+)
+
+// encoded is one answer as sent: its headers and its body undecoded.
+type encoded struct {
+	header http.Header
+	body   []byte
+}
+
+// getEncoded asks for path as c does, accepting the encoding named ("" for
+// none), and keeps the body as sent (the client decodes nothing it was not
+// asked to).
+func getEncoded(t *testing.T, app *testutil.App, c *testutil.Client, path, accept, lang string) encoded {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, app.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Set, so the transport neither adds gzip nor decodes it.
+	req.Header.Set("Accept-Encoding", accept)
+	if accept == "" {
+		req.Header.Set("Accept-Encoding", "identity")
+	}
+	req.Header.Set("Accept-Language", lang)
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: status %d", path, resp.StatusCode)
+	}
+	return encoded{header: resp.Header, body: b}
+}
+
+// gunzipped is a gzip body decoded by Go's reader (which checks its CRC-32
+// and size) and, when the gzip tool is there, tested by it (gzip -t).
+func gunzipped(t *testing.T, e encoded) string {
+	t.Helper()
+	if ce := e.header.Get("Content-Encoding"); ce != "gzip" {
+		t.Fatalf("Content-Encoding %q, want gzip", ce)
+	}
+	if !slices.ContainsFunc(e.header.Values("Vary"), func(v string) bool { return strings.Contains(v, "Accept-Encoding") }) {
+		t.Errorf("Vary %q does not name Accept-Encoding", e.header.Values("Vary"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(e.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr.Multistream(false)
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("the gzip stream does not read: %v", err)
+	}
+	if rest, _ := io.ReadAll(zr); len(rest) > 0 {
+		t.Fatalf("%d bytes after the gzip stream", len(rest))
+	}
+	if path, err := exec.LookPath("gzip"); err == nil {
+		cmd := exec.Command(path, "-t")
+		cmd.Stdin = bytes.NewReader(e.body)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("gzip -t: %v: %s", err, out)
+		}
+	}
+	return string(plain)
+}
+
+// TestReportSplicedGzip: a report page sent gzipped splices its kept
+// parts' own compression (docs/RULES.md §20.5), and decompressed it is the
+// plain page byte for byte, in both languages, on the read that draws the
+// parts and on those that find them kept.
+func TestReportSplicedGzip(t *testing.T) {
+	t.Parallel()
+	app, _ := reportApp(t)
+	a, b := reportMarket(t, app)
+	analyst, _ := app.AsUser(auth.RoleAnalyst)
+	id := saveReport(t, analyst, marketForm("压缩拼接", a, b))
+	path := "/reports/" + itoa(id)
+	analyst.Get(path) // the one-time "saved" message
+	for _, lang := range []string{"zh-CN", "en", "zh-CN", "en"} {
+		gz := getEncoded(t, app, analyst, path, "gzip", lang)
+		plain := getEncoded(t, app, analyst, path, "", lang)
+		if ce := plain.header.Get("Content-Encoding"); ce != "" {
+			t.Fatalf("asked for no encoding, got %q", ce)
+		}
+		if got := gunzipped(t, gz); got != string(plain.body) {
+			t.Fatalf("%s: the gzipped page differs from the plain one:\n%s", lang, firstDiff(string(plain.body), got))
+		}
+		if !strings.Contains(string(plain.body), `data-testid="report-table-section"`) {
+			t.Fatalf("%s: no table on the page", lang)
+		}
+		kept, ok := app.Server.Frozen.Get(server.FrozenKey{ID: id, Kind: "view", Lang: lang})
+		if !ok || kept.(web.ReportView).FrozenHTML == nil {
+			t.Fatalf("%s: no kept parts", lang)
+		}
+		block := kept.(web.ReportView).FrozenHTML
+		if !bytes.Contains(gz.body, block.Deflated()) || !strings.Contains(string(plain.body), block.HTML()) {
+			t.Fatalf("%s: the kept parts' compression is not spliced into the page", lang)
+		}
+	}
+	// A client asking for gzip at quality 0 gets the page plain.
+	if e := getEncoded(t, app, analyst, path, "gzip;q=0", "en"); e.header.Get("Content-Encoding") != "" {
+		t.Errorf("gzip;q=0: Content-Encoding %q", e.header.Get("Content-Encoding"))
+	}
+}
