@@ -46,14 +46,24 @@ type Block struct {
 // NewBlock compresses html at level (a compress/flate level) and keeps
 // both.
 func NewBlock(html string, level int) *Block {
-	var out bufferWriter
-	fw, err := flate.NewWriter(&out, level)
-	if err != nil {
-		fw, _ = flate.NewWriter(&out, Level)
+	out := bufferWriter{b: make([]byte, 0, len(html)/5)}
+	var fw *flate.Writer
+	if level == Level {
+		fw = flatePool.Get().(*flate.Writer)
+		defer flatePool.Put(fw)
+		fw.Reset(&out)
+	} else if w, err := flate.NewWriter(&out, level); err == nil {
+		fw = w
+	} else {
+		fw = flatePool.Get().(*flate.Writer)
+		defer flatePool.Put(fw)
+		fw.Reset(&out)
 	}
 	_, _ = io.WriteString(fw, html)
 	_ = fw.Flush() // never Close: the stream goes on after the block
-	return &Block{html: html, deflated: out.b}
+	fw.Reset(io.Discard)
+	// Kept long: no spare room.
+	return &Block{html: html, deflated: append([]byte(nil), out.b...)}
 }
 
 // bufferWriter collects bytes (bytes.Buffer would do, less simply).

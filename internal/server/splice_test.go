@@ -5,13 +5,18 @@ import (
 	"compress/gzip"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/quote"
 	"gpuquote/internal/server"
+	"gpuquote/internal/testfactory"
 	"gpuquote/internal/testutil"
 	"gpuquote/web"
 )
@@ -120,5 +125,78 @@ func TestReportSplicedGzip(t *testing.T) {
 	// A client asking for gzip at quality 0 gets the page plain.
 	if e := getEncoded(t, app, analyst, path, "gzip;q=0", "en"); e.header.Get("Content-Encoding") != "" {
 		t.Errorf("gzip;q=0: Content-Encoding %q", e.header.Get("Content-Encoding"))
+	}
+}
+
+// metric is a counter's value on app's /metrics.
+func metric(t *testing.T, app *testutil.App, name string) int {
+	t.Helper()
+	w := httptest.NewRecorder()
+	app.Server.MetricsHandler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	for _, l := range strings.Split(w.Body.String(), "\n") {
+		if v, ok := strings.CutPrefix(l, name+" "); ok {
+			n, _ := strconv.ParseFloat(v, 64)
+			return int(n)
+		}
+	}
+	t.Fatalf("no %s on /metrics", name)
+	return 0
+}
+
+// TestCompareResultsKeptAndSpliced: the compare page's results kept with a
+// kept comparison (docs/RULES.md §20.5) leave the page byte for byte what
+// a server keeping nothing draws, in both languages, read plain or
+// gzipped (the gzip stream read back whole by Go's reader and gzip -t),
+// on the read that draws them and on those that find them kept; and the
+// kept results' compression is spliced, the same bytes in every answer.
+func TestCompareResultsKeptAndSpliced(t *testing.T) {
+	t.Parallel()
+	app := testutil.NewApp(t, func(d *server.Deps) { d.Config.CompareCache = 16 })
+	off := testutil.NewAppOn(t, app.Store, func(d *server.Deps) { d.Config.CompareCache = 0 })
+	lines := testfactory.AllIncluded()
+	lines[1] = quote.Line{Item: "egress", Status: "unconfirmed"}
+	eur := publishQuote(app, "EUR", "0.5", "", lines)
+	eur2 := publishQuote(app, "EUR", "0.7", "300", lines)
+	c, _ := app.AsUser(auth.RoleAnalyst)
+	state := url.Values{"profile.hours_per_month": {"200"}, "profile.months": {"12"}, "profile.instances": {"1"},
+		"profile.egress_gb_per_month": {"100"}, "report_currency": {"EUR"}, "q": {itoa(eur), itoa(eur2)}}
+	path := "/compare?" + state.Encode()
+	drawn := metric(t, app, "gpuquote_compare_results_drawn_total")
+	for i, lang := range []string{"zh-CN", "en", "zh-CN", "en", "zh-CN"} {
+		gz := getEncoded(t, app, c, path, "gzip, deflate", lang)
+		plain := getEncoded(t, app, c, path, "", lang)
+		fresh := getEncoded(t, off, c, path, "", lang)
+		if !strings.Contains(string(plain.body), `data-testid="row-`) {
+			t.Fatalf("%s: no results on the page", lang)
+		}
+		if string(plain.body) != string(fresh.body) {
+			t.Fatalf("read %d (%s): the page with results kept differs from a server's keeping none:\n%s", i, lang,
+				firstDiff(string(fresh.body), string(plain.body)))
+		}
+		if got := gunzipped(t, gz); got != string(plain.body) {
+			t.Fatalf("read %d (%s): the gzipped page differs from the plain one:\n%s", i, lang, firstDiff(string(plain.body), got))
+		}
+		if n := metric(t, app, "gpuquote_compare_results_drawn_total"); i < 2 && n != drawn+1 || i >= 2 && n != drawn {
+			t.Errorf("read %d (%s): results drawn %d → %d", i, lang, drawn, n)
+		} else {
+			drawn = n
+		}
+	}
+	// HTMX asks for the results alone: spliced alike.
+	req, _ := http.NewRequest(http.MethodGet, app.URL+path, nil)
+	req.Header.Set("HX-Request", "true")
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	hx := gunzipped(t, encoded{header: resp.Header, body: body})
+	if strings.Contains(hx, "<html") || !strings.Contains(hx, `data-testid="row-`) {
+		t.Fatalf("the htmx answer is not the results alone: %.200s", hx)
+	}
+	if !slices.Contains(resp.Header.Values("Vary"), "HX-Request") {
+		t.Errorf("Vary %q does not name HX-Request", resp.Header.Values("Vary"))
 	}
 }
