@@ -183,7 +183,7 @@ func (s *Handlers) ComparePage(c echo.Context) error {
 	}
 	v.Page = s.Page(c, "compare.title")
 	c.Response().Header().Set("Vary", "HX-Request")
-	return s.Render(c, http.StatusOK, v.Page, web.Compare(v))
+	return s.RenderKept(c, http.StatusOK, v.Page, web.Compare(v))
 }
 
 // compareCharts gives the page its charts: those kept with the priced

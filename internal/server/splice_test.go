@@ -176,6 +176,12 @@ func TestCompareResultsKeptAndSpliced(t *testing.T) {
 		if got := gunzipped(t, gz); got != string(plain.body) {
 			t.Fatalf("read %d (%s): the gzipped page differs from the plain one:\n%s", i, lang, firstDiff(string(plain.body), got))
 		}
+		// Splicing ends the compressor's blocks with a sync flush (an empty
+		// stored block, 00 00 ff ff) before the kept block and the kept
+		// block ends with one: a stream compressed in one go has none.
+		if n := bytes.Count(gz.body, []byte{0, 0, 0xff, 0xff}); n < 2 {
+			t.Errorf("read %d (%s): %d sync flushes in the stream: nothing spliced", i, lang, n)
+		}
 		if n := metric(t, app, "gpuquote_compare_results_drawn_total"); i < 2 && n != drawn+1 || i >= 2 && n != drawn {
 			t.Errorf("read %d (%s): results drawn %d → %d", i, lang, drawn, n)
 		} else {
