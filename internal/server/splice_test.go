@@ -206,3 +206,34 @@ func TestCompareResultsKeptAndSpliced(t *testing.T) {
 		t.Errorf("Vary %q does not name HX-Request", resp.Header.Values("Vary"))
 	}
 }
+
+// BenchmarkComparePage20WarmGzip is BenchmarkComparePage20Warm asked for
+// gzip, as browsers ask: the page's compression counts.
+func BenchmarkComparePage20WarmGzip(b *testing.B) {
+	h, req := setupComparePage20(b)
+	req.Header.Set("Accept-Encoding", "gzip")
+	serveLoop(b, h, req, "gzip-bytes")
+}
+
+// BenchmarkComparePage20MissGzip is BenchmarkComparePage20Miss asked for
+// gzip.
+func BenchmarkComparePage20MissGzip(b *testing.B) {
+	h, req := setupComparePage20(b)
+	req.Header.Set("Accept-Encoding", "gzip")
+	b.ReportAllocs()
+	var size int
+	for i := 0; b.Loop(); i++ {
+		q := req.URL.Query()
+		q.Set("profile.hours_per_month", strconv.Itoa(1+i%730))
+		r := req.Clone(b.Context())
+		r.URL.RawQuery = q.Encode()
+		r.RequestURI = r.URL.RequestURI()
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d", w.Code)
+		}
+		size = w.Body.Len()
+	}
+	b.ReportMetric(float64(size), "gzip-bytes")
+}
