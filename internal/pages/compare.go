@@ -174,6 +174,7 @@ func (s *Handlers) ComparePage(c echo.Context) error {
 		if keepsResults {
 			s.ResultsDrawn()
 			var b strings.Builder
+			b.Grow(resultsSize)
 			if err := web.CompareResultsBody(v).Render(c.Request().Context(), &b); err != nil {
 				return err
 			}
@@ -185,6 +186,10 @@ func (s *Handlers) ComparePage(c echo.Context) error {
 	c.Response().Header().Set("Vary", "HX-Request")
 	return s.RenderKept(c, http.StatusOK, v.Page, web.Compare(v))
 }
+
+// resultsSize is room for the results of twenty quotes drawn at once
+// (about 90 kB), so drawing them seldom copies what was drawn.
+const resultsSize = 128 << 10
 
 // compareCharts gives the page its charts: those kept with the priced
 // comparison for the reader's language and the names shown, else drawn
