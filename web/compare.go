@@ -12,6 +12,7 @@ import (
 
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
+	"gpuquote/internal/gzsplice"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/money"
 	"gpuquote/internal/own"
@@ -147,6 +148,11 @@ type QuestionsView struct {
 
 // CompareView is the comparison page's view model.
 type CompareView struct {
+	// Results, when set, are the results below the inputs as kept for this
+	// comparison in the reader's language (CompareResultsBody drawn once,
+	// docs/RULES.md §20.5): Rows, OwnRows, the sorts, notes, sections,
+	// crossings and charts are then left empty, not drawn again.
+	Results *gzsplice.Block
 	// Facts are the compared platforms' facts in force (docs/RULES.md
 	// §18.3) and Availability each priced row's platform × GPU model's
 	// record of attempts (§18.2): filled for their sections' own pages.
@@ -262,6 +268,10 @@ type CompareRecords struct {
 	Today    time.Time
 	// BaseURL is the site's configured address, the share link's start.
 	BaseURL string
+	// Results are the results kept for this comparison, its inputs and the
+	// reader's language (docs/RULES.md §20.5), or nil: when set, the
+	// priced rows are not formatted again.
+	Results *gzsplice.Block
 }
 
 // NewCompareView builds the comparison page, all but its charts: the
@@ -330,7 +340,9 @@ func NewCompareView(tr *i18n.Translator, in CompareRecords) CompareView {
 			NotReviewed: quote.IsProposal(q.State), ProposalState: q.State})
 	}
 
-	if len(cmp.Rows) > 0 && shows {
+	if len(cmp.Rows) > 0 && shows && in.Results != nil {
+		v.Results = in.Results
+	} else if len(cmp.Rows) > 0 && shows {
 		CompareTable(tr, &v, cmp.Rows, cmp.In, values, cmp.SortKey, cmp.Desc)
 		CompareScenario(tr, &v.Rows, &v.ScenarioChanges, cmp.B, cmp.Rows, cmp.In)
 		// The matrix, the facts and the availability load when opened
@@ -339,7 +351,7 @@ func NewCompareView(tr *i18n.Translator, in CompareRecords) CompareView {
 	}
 	v.OwnCandidates = OwnCandidates(tr, in.Owns, cmp.OwnSelectedIDs, cmp.Own)
 	v.OwnSelected, v.OwnTooMany = len(cmp.OwnSelectedIDs), cmp.OwnTooMany
-	if len(cmp.Own) > 0 && shows {
+	if len(cmp.Own) > 0 && shows && v.Results == nil {
 		CompareOwn(tr, &v, cmp.Rows, cmp.Own, cmp.In)
 	}
 
@@ -375,10 +387,66 @@ func NewCompareView(tr *i18n.Translator, in CompareRecords) CompareView {
 	// An address holding a comparison opens on its results, the inputs
 	// folded under a line saying what was compared (docs/RULES.md §8.7);
 	// while anything asked for is wrong the form stays open.
-	if shows && len(v.Errors) == 0 && (len(v.Rows) > 0 || len(v.OwnRows) > 0) {
+	if shows && len(v.Errors) == 0 && (v.HasRows() || len(v.OwnRows) > 0) {
 		v.Folded, v.Summary = true, CompareSummary(tr, cmp)
 	}
 	return v
+}
+
+// HasRows says whether the page shows priced quotes: their rows drawn, or
+// the results kept with them.
+func (v CompareView) HasRows() bool { return len(v.Rows) > 0 || v.Results != nil }
+
+// CompareResultsInputs is what the results below a comparison's inputs
+// (CompareResultsBody) are drawn from besides its priced figures, which
+// the kept comparison's key names (docs/RULES.md §20.1): the reader's
+// language, the page state (the sorts', sections' and questions' links
+// carry it), and what the page shows of each quote and own-hardware
+// option as read for this request — names edited in place (a platform
+// renamed), a version archived since, the electricity price's sample.
+// Kept results are used only for the same inputs (docs/RULES.md §20.5).
+func CompareResultsInputs(tr *i18n.Translator, values url.Values, cmp *compare.Comparison) string {
+	var b strings.Builder
+	field := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	num := func(n int64) { field(strconv.FormatInt(n, 10)) }
+	field(string(tr.Lang))
+	field(values.Encode()) // keys sorted
+	num(int64(len(cmp.Rows)))
+	for _, r := range cmp.Rows {
+		q := r.Quote
+		num(q.ID)
+		num(int64(q.Version))
+		field(q.State)
+		field(q.Label)
+		field(q.PlatformNameZH)
+		field(q.PlatformNameEN)
+		field(q.GPUVendor)
+		field(q.GPUName)
+		num(int64(q.GPUCount))
+		field(q.Currency)
+	}
+	num(int64(len(cmp.Own)))
+	for _, o := range cmp.Own {
+		ver, e := o.Version, o.Electricity
+		num(ver.ID)
+		num(ver.OptionID)
+		num(int64(ver.Version))
+		field(ver.Name)
+		field(ver.GPU())
+		field(ownGPU(tr, ver))
+		field(ver.Currency)
+		num(int64(ver.LifeMonths))
+		num(e.SampleID)
+		field(e.KWhPrice.String())
+		field(e.Region)
+		field(e.Source)
+		field(FormatDate(e.AsOf))
+	}
+	return b.String()
 }
 
 // currencyNote says the comparison's amounts are in its default report

@@ -435,7 +435,8 @@ func QuestionsURL(values url.Values, quoteID int64) string {
 
 // FrozenReportParts are the parts of a report's page drawn from its
 // snapshot alone: the full table and charts (the comparison's own
-// formatting), the summary, the inputs and the vendor questions.
+// formatting), the summary, the availability and facts as frozen, the
+// inputs and the vendor questions.
 func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
 	var f ReportView
 	var cv CompareView
@@ -448,6 +449,8 @@ func FrozenReportParts(tr *i18n.Translator, snap report.Snapshot) ReportView {
 	f.Crossings = cv.Crossings
 	f.Summary = ReportSummary(tr, snap)
 	f.Profile = ReportProfile(tr, snap)
+	f.Availability, f.AvailabilityDay = ReportAvailability(tr, snap)
+	f.Facts = ReportFacts(tr, snap)
 	if snap.VRAMFloorGB.Valid {
 		f.VRAMFloor = money.Fixed(snap.VRAMFloorGB.Decimal, 2)
 	}

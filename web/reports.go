@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"gpuquote/internal/compare"
+	"gpuquote/internal/gzsplice"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/market"
 	"gpuquote/internal/money"
@@ -167,8 +168,9 @@ type ReportEventView struct {
 type ReportView struct {
 	// FrozenHTML, when set, is ReportFrozen already rendered for this
 	// report in the reader's language: a pure function of the snapshot, so
-	// a server may render it once and keep it (docs/RULES.md §20.2).
-	FrozenHTML string
+	// a server may render it once and keep it (docs/RULES.md §20.2), with
+	// its compression (§20.5).
+	FrozenHTML *gzsplice.Block
 	// NotReviewed names the quotes the report froze while they were
 	// proposals no editor had reviewed (docs/RULES.md §18.1); "" when none.
 	NotReviewed string
@@ -370,8 +372,8 @@ func NewReportLink(id int64, number string, revision int, status string) *Report
 
 // NewReportView is a saved report's page from its row and snapshot, the
 // reader's rights on it and the reports recomputed from it; the parts drawn
-// from the snapshot alone (FrozenReportParts), the changes and the
-// timeline are the caller's to add.
+// from the snapshot alone (FrozenReportParts: the availability and the
+// facts among them), the changes and the timeline are the caller's to add.
 func NewReportView(tr *i18n.Translator, r report.Report, snap report.Snapshot, rights report.Rights, into []report.Report) ReportView {
 	v := ReportView{ID: r.ID, Number: r.Number, Revision: r.Revision, Title: r.Title, Purpose: r.Purpose, Status: r.Status,
 		Author: r.AuthorName, CreatedAt: ReportTime(tr, r.CreatedAt), FiguresDate: snap.FiguresDate, RulesVersion: snap.RulesVersion,
@@ -400,8 +402,6 @@ func NewReportView(tr *i18n.Translator, r report.Report, snap report.Snapshot, r
 	for _, x := range into {
 		v.RecomputedInto = append(v.RecomputedInto, *NewReportLink(x.ID, x.Number, x.Revision, x.Status))
 	}
-	v.Availability, v.AvailabilityDay = ReportAvailability(tr, snap)
-	v.Facts = ReportFacts(tr, snap)
 	return v
 }
 
@@ -707,6 +707,7 @@ func (v *ReportView) UseFrozen(f ReportView) {
 	v.Rows, v.ItemLabelIDs, v.FXNotes, v.CurvesSVG, v.BarsSVG = f.Rows, f.ItemLabelIDs, f.FXNotes, f.CurvesSVG, f.BarsSVG
 	v.Summary, v.Profile, v.VRAMFloor, v.ReferencePrices, v.Questions = f.Summary, f.Profile, f.VRAMFloor, f.ReferencePrices, f.Questions
 	v.ScenarioChanges, v.Crossings = f.ScenarioChanges, f.Crossings
+	v.Availability, v.AvailabilityDay, v.Facts = f.Availability, f.AvailabilityDay, f.Facts
 	v.Own, v.FrozenHTML = f.Own, f.FrozenHTML
 }
 

@@ -2249,8 +2249,8 @@ func ReportPage(v ReportView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if v.FrozenHTML != "" {
-			templ_7745c5c3_Err = templ.Raw(v.FrozenHTML).Render(ctx, templ_7745c5c3_Buffer)
+		if v.FrozenHTML != nil {
+			templ_7745c5c3_Err = v.FrozenHTML.Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"gpuquote/internal/gzsplice"
 	"gpuquote/internal/market"
 	"gpuquote/internal/quote"
 	"gpuquote/internal/tco"
@@ -83,6 +84,44 @@ type keptPricing struct {
 type Drawings struct {
 	mu     sync.Mutex
 	byLang map[string]*drawing
+	// results are the results' HTML kept per language (docs/RULES.md
+	// §20.5).
+	results map[string]keptResults
+}
+
+// keptResults is one language's results as drawn from inputs.
+type keptResults struct {
+	inputs string
+	block  *gzsplice.Block
+}
+
+// Results is the results' HTML kept for lang, drawn from the kept figures
+// and inputs (whatever else the drawing read: docs/RULES.md §20.5); nil
+// when none is kept for them.
+func (d *Drawings) Results(lang, inputs string) *gzsplice.Block {
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r, ok := d.results[lang]; ok && r.inputs == inputs {
+		return r.block
+	}
+	return nil
+}
+
+// KeepResults keeps b as lang's results drawn from inputs, in the place of
+// what that language kept before. A nil *Drawings keeps nothing.
+func (d *Drawings) KeepResults(lang, inputs string, b *gzsplice.Block) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.results == nil {
+		d.results = map[string]keptResults{}
+	}
+	d.results[lang] = keptResults{inputs: inputs, block: b}
 }
 
 // drawing is one language's charts; mu is held while they are drawn.

@@ -17,6 +17,7 @@ import (
 	"gpuquote/internal/catalog"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
+	"gpuquote/internal/gzsplice"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/own"
 	"gpuquote/internal/quote"
@@ -159,14 +160,36 @@ func (s *Handlers) ComparePage(c echo.Context) error {
 		in.Profiles = append(in.Profiles, web.SavedProfile{ID: pr.ID, Name: pr.Name, Owner: pr.OwnerEmail,
 			CanDelete: cur != nil && user.OwnerOrAdmin(pr.OwnerID, cur.UserID, string(cur.Role))})
 	}
+	// The results kept with the priced comparison for this page state and
+	// language, if any (docs/RULES.md §20.5).
+	var inputs string
+	keepsResults := len(p.cmp.Rows) > 0 && p.shows() && p.cmp.Drawings != nil
+	if keepsResults {
+		inputs = web.CompareResultsInputs(tr, values, p.cmp)
+		in.Results = p.cmp.Drawings.Results(string(tr.Lang), inputs)
+	}
 	v := web.NewCompareView(tr, in)
-	if (len(p.cmp.Rows) > 0 || len(p.cmp.Own) > 0) && p.shows() {
+	if v.Results == nil && (len(p.cmp.Rows) > 0 || len(p.cmp.Own) > 0) && p.shows() {
 		s.compareCharts(tr, &v, p.cmp)
+		if keepsResults {
+			s.ResultsDrawn()
+			var b strings.Builder
+			b.Grow(resultsSize)
+			if err := web.CompareResultsBody(v).Render(c.Request().Context(), &b); err != nil {
+				return err
+			}
+			v.Results = gzsplice.NewBlock(b.String(), gzsplice.Level)
+			p.cmp.Drawings.KeepResults(string(tr.Lang), inputs, v.Results)
+		}
 	}
 	v.Page = s.Page(c, "compare.title")
 	c.Response().Header().Set("Vary", "HX-Request")
-	return s.Render(c, http.StatusOK, v.Page, web.Compare(v))
+	return s.RenderKept(c, http.StatusOK, v.Page, web.Compare(v))
 }
+
+// resultsSize is room for the results of twenty quotes drawn at once
+// (about 90 kB), so drawing them seldom copies what was drawn.
+const resultsSize = 128 << 10
 
 // compareCharts gives the page its charts: those kept with the priced
 // comparison for the reader's language and the names shown, else drawn

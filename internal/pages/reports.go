@@ -14,6 +14,7 @@ import (
 	"gpuquote/internal/auth"
 	"gpuquote/internal/compare"
 	"gpuquote/internal/form"
+	"gpuquote/internal/gzsplice"
 	"gpuquote/internal/report"
 	"gpuquote/internal/server"
 	"gpuquote/internal/store"
@@ -170,7 +171,7 @@ func (s *Handlers) renderReport(c echo.Context, status int, r report.Report, sna
 	v.Timeline = web.ReportTimeline(server.Translator(c), events, r.ID)
 	v.Page = s.Page(c, "report.page.title")
 	v.Page.Title = r.Number + " · " + r.Title
-	return s.Render(c, status, v.Page, web.ReportPage(v))
+	return s.RenderKept(c, status, v.Page, web.ReportPage(v))
 }
 
 // reportFrozenParts fills the parts of a report's page drawn from its
@@ -191,11 +192,16 @@ func (s *Handlers) reportFrozenParts(c echo.Context, id int64, snap report.Snaps
 	// §20.2): rendered once, kept as HTML with the parts.
 	var b strings.Builder
 	if err := web.ReportFrozen(*v).Render(c.Request().Context(), &b); err == nil {
-		f.FrozenHTML = b.String()
+		f.FrozenHTML = gzsplice.NewBlock(b.String(), frozenLevel)
 		v.FrozenHTML = f.FrozenHTML // this page too: drawn once, not twice
 	}
 	s.Frozen.Put(k, f)
 }
+
+// frozenLevel is the compression a report's kept parts are kept with: they
+// are compressed once per report and language and sent many times, so
+// harder than what is compressed per request (gzsplice.Level).
+const frozenLevel = 6
 
 // reportAction runs one workflow step on the report in the path and
 // answers like every form: 303 back to the report with a message; 403

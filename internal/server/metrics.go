@@ -30,6 +30,9 @@ type metrics struct {
 	// chartsDrawn counts the compare page's charts drawn, not found kept
 	// with a priced comparison (docs/RULES.md §20.4).
 	chartsDrawn prometheus.Counter
+	// resultsDrawn counts the compare page's results drawn, not found
+	// kept with a priced comparison (docs/RULES.md §20.5).
+	resultsDrawn prometheus.Counter
 }
 
 func newMetrics(pool *pgxpool.Pool, hasher *auth.Hasher) *metrics {
@@ -58,7 +61,10 @@ func (m *metrics) watchCompareCache(c *compare.Cache) {
 	m.chartsDrawn = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "gpuquote_compare_charts_drawn_total", Help: "Compare pages whose two charts were drawn, not found kept with a priced comparison.",
 	})
-	m.reg.MustRegister(m.chartsDrawn,
+	m.resultsDrawn = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "gpuquote_compare_results_drawn_total", Help: "Compare pages whose results were drawn, not found kept with a priced comparison.",
+	})
+	m.reg.MustRegister(m.chartsDrawn, m.resultsDrawn,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "gpuquote_compare_cache_entries", Help: "Priced comparisons kept in this process.",
 		}, func() float64 { return float64(c.Stats().Entries) }),
@@ -206,3 +212,7 @@ func (s *Server) RegisterMetrics(cs ...prometheus.Collector) error {
 
 // ChartsDrawn counts one drawing of the compare page's charts.
 func (s *Server) ChartsDrawn() { s.metrics.chartsDrawn.Inc() }
+
+// ResultsDrawn counts one drawing of the compare page's results that could
+// have been kept (docs/RULES.md §20.5).
+func (s *Server) ResultsDrawn() { s.metrics.resultsDrawn.Inc() }

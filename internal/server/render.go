@@ -4,12 +4,14 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"gpuquote/internal/auth"
+	"gpuquote/internal/gzsplice"
 	"gpuquote/internal/i18n"
 	"gpuquote/internal/store"
 	"gpuquote/internal/tco"
@@ -57,6 +59,46 @@ func (s *Server) Render(c echo.Context, status int, p web.Page, body templ.Compo
 		return body.Render(ctx, r)
 	}
 	return web.Layout(p).Render(templ.WithChildren(ctx, body), r)
+}
+
+// RenderKept is Render for a page holding kept fragments
+// (gzsplice.Block, docs/RULES.md §20.5): to a client that accepts gzip it
+// writes the gzip stream itself, compressing what is drawn for the request
+// and splicing each fragment's kept compression, so the server's own
+// compression (compressed) passes it through; to any other client it
+// writes what Render writes. Decompressed, the answer is Render's byte for
+// byte.
+func (s *Server) RenderKept(c echo.Context, status int, p web.Page, body templ.Component) error {
+	if !gzsplice.Accepts(c.Request()) {
+		return s.Render(c, status, p, body)
+	}
+	r := c.Response()
+	h := r.Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Set("Cache-Control", "no-store")
+	h.Set(echo.HeaderContentEncoding, "gzip")
+	if !slices.ContainsFunc(h.Values(echo.HeaderVary), func(v string) bool {
+		return slices.ContainsFunc(strings.Split(v, ","), func(f string) bool {
+			f = strings.TrimSpace(f)
+			return f == "*" || strings.EqualFold(f, echo.HeaderAcceptEncoding)
+		})
+	}) {
+		h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	}
+	h.Del(echo.HeaderContentLength)
+	r.WriteHeader(status)
+	z := gzsplice.NewWriter(r)
+	ctx := gzsplice.WithWriter(c.Request().Context(), z)
+	var err error
+	if c.Request().Header.Get("HX-Request") == "true" && c.Request().Header.Get("HX-Boosted") != "true" {
+		err = body.Render(ctx, z)
+	} else {
+		err = web.Layout(p).Render(templ.WithChildren(ctx, body), z)
+	}
+	if cerr := z.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 const flashCookie = "gq_flash"

@@ -329,6 +329,7 @@ func CostCurves(c CurveChart) string {
 	// the anchor that keeps it inside the plot near either end, else the
 	// others; a label that finds no free place is left to the dot's
 	// tooltip, which carries the same words.
+	leftAt, endXAt := atBoxPlaces(left), atBoxPlaces(endX) // compared with boxes
 	label := func(bx, by decimal.Decimal, hours decimal.Decimal, text string) {
 		if text == "" {
 			return
@@ -340,10 +341,12 @@ func CostCurves(c CurveChart) string {
 		case hours.GreaterThan(dec(620)):
 			anchors = []string{"end", "middle", "start"}
 		}
+		ext := extentOf(11, text)
 		for _, ly := range []decimal.Decimal{by.Sub(dec(9)), by.Add(dec(18))} {
+			y0, y1 := ext.lines(ly)
 			for _, a := range anchors {
-				tb := textBox(bx, ly, 11, a, text)
-				if tb.x0.LessThan(left) || tb.x1.GreaterThan(endX) || !taken.free(tb, w, h) {
+				tb := ext.boxAt(bx, a, y0, y1)
+				if tb.x0.LessThan(leftAt) || tb.x1.GreaterThan(endXAt) || !taken.free(tb, w, h) {
 					continue
 				}
 				taken = append(taken, tb)

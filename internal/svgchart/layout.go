@@ -1,6 +1,7 @@
 package svgchart
 
 import (
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,23 +22,82 @@ type box struct {
 // size fs with the anchor "start", "middle" or "end": an ascent of one
 // font size above the baseline, a quarter below.
 func textBox(x, y decimal.Decimal, fs int, anchor, s string) box {
+	return extentOf(fs, s).box(x, y, anchor)
+}
+
+// extent is a text's estimated width in font size fs, and its half (for
+// the anchor "middle"), worked out once for the places it is tried at.
+type extent struct {
+	fs      int
+	w, half decimal.Decimal
+}
+
+func extentOf(fs int, s string) extent {
 	w := dec(textWidth(s)).Mul(dec(fs)).Div(dec(13))
+	return extent{fs: fs, w: w, half: w.Div(dec(2))}
+}
+
+// box is the text's box at (x, y) with the anchor (textBox).
+func (e extent) box(x, y decimal.Decimal, anchor string) box {
+	y0, y1 := e.lines(y)
+	return e.boxAt(x, anchor, y0, y1)
+}
+
+// lines are the top and bottom of the text's box on the baseline y, held
+// at boxPlaces.
+func (e extent) lines(y decimal.Decimal) (y0, y1 decimal.Decimal) {
+	return atBoxPlaces(y.Sub(dec(e.fs))), atBoxPlaces(y.Add(dec(e.fs).Div(dec(4))))
+}
+
+// boxAt is the text's box at x with the anchor between lines y0 and y1.
+func (e extent) boxAt(x decimal.Decimal, anchor string, y0, y1 decimal.Decimal) box {
 	x0 := x
 	switch anchor {
 	case "middle":
-		x0 = x.Sub(w.Div(dec(2)))
+		x0 = x.Sub(e.half)
 	case "end":
-		x0 = x.Sub(w)
+		x0 = x.Sub(e.w)
 	}
-	return box{x0: x0, y0: y.Sub(dec(fs)), x1: x0.Add(w), y1: y.Add(dec(fs).Div(dec(4)))}
+	return box{x0: atBoxPlaces(x0), y0: y0, x1: atBoxPlaces(x0.Add(e.w)), y1: y1}
+}
+
+// boxPlaces are the decimal places a box's coordinates are held at: one
+// exponent for them all, so that comparing two needs no rescaling
+// (Decimal.Cmp rescales, allocating, when the exponents differ, and label
+// placement compares thousands of times per chart). A coordinate has fewer
+// places (a division keeps 16, and a coordinate is a sum of a few
+// products of such), so holding it at 24 changes no value; one with more
+// would keep its own and still compare exactly, only slower.
+const boxPlaces = 24
+
+// unitsAt[k] is 1 written with k places: multiplying by it appends k
+// zeros to a coefficient (one multiplication, where Round rescales and
+// divides).
+var unitsAt = func() (u [boxPlaces + 1]decimal.Decimal) {
+	for k := range u {
+		u[k] = decimal.NewFromBigInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil), int32(-k))
+	}
+	return u
+}()
+
+// atBoxPlaces is d held at boxPlaces places, the same value.
+func atBoxPlaces(d decimal.Decimal) decimal.Decimal {
+	switch e := d.Exponent(); {
+	case e <= -boxPlaces:
+		return d
+	case e > 0:
+		return d.Round(boxPlaces)
+	default:
+		return d.Mul(unitsAt[boxPlaces+e])
+	}
 }
 
 func (a box) overlaps(b box) bool {
 	return a.x0.LessThan(b.x1) && b.x0.LessThan(a.x1) && a.y0.LessThan(b.y1) && b.y0.LessThan(a.y1)
 }
 
-func (a box) inside(w, h int) bool {
-	return a.x0.Sign() >= 0 && a.y0.Sign() >= 0 && a.x1.LessThanOrEqual(dec(w)) && a.y1.LessThanOrEqual(dec(h))
+func (a box) inside(w, h decimal.Decimal) bool {
+	return a.x0.Sign() >= 0 && a.y0.Sign() >= 0 && a.x1.LessThanOrEqual(w) && a.y1.LessThanOrEqual(h)
 }
 
 // placed are the boxes of the texts written so far.
@@ -45,7 +105,7 @@ type placed []box
 
 // free reports whether bx overlaps none of them and stays in w × h.
 func (p placed) free(bx box, w, h int) bool {
-	if !bx.inside(w, h) {
+	if !bx.inside(atBoxPlaces(dec(w)), atBoxPlaces(dec(h))) {
 		return false
 	}
 	for _, o := range p {
