@@ -157,14 +157,22 @@ func (r *replicaSetup) publish(t *testing.T, editor *testutil.Client, label stri
 	return listed{id: d.ID, label: label}
 }
 
-// TestReadsOnAReplica runs the app with a real hot standby: reads go to the
-// replica, a writer reads their own write at once from the primary, another
-// reader sees it once the standby has replayed it; with replay paused past
-// the lag bound, or the standby stopped, reads go to the primary and the
-// pages keep working.
-func TestReadsOnAReplica(t *testing.T) {
+// TestReplicas runs the app on a private primary with a real hot standby
+// (one of each for the three parts, which run in turn: the last stops the
+// standby).
+func TestReplicas(t *testing.T) {
 	t.Parallel()
 	rs := startReplicaSetup(t)
+	t.Run("the WAL cookie is signed", func(t *testing.T) { walCookieIsSigned(t, rs) })
+	t.Run("the market stamp read on a replica", func(t *testing.T) { marketStampOnAReplica(t, rs) })
+	t.Run("reads on a replica", func(t *testing.T) { readsOnAReplica(t, rs) })
+}
+
+// readsOnAReplica: reads go to the replica, a writer reads their own write
+// at once from the primary, another reader sees it once the standby has
+// replayed it; with replay paused past the lag bound, or the standby
+// stopped, reads go to the primary and the pages keep working.
+func readsOnAReplica(t *testing.T, rs *replicaSetup) {
 	app := rs.app(t, time.Minute)
 	waitUntil(t, "the replica in use", func() bool { _, in := readyReplica(t, app); return in })
 
@@ -237,11 +245,9 @@ func TestReadsOnAReplica(t *testing.T) {
 	waitUntil(t, "/readyz to say the replica is down", func() bool { s, in := readyReplica(t, app); return s == "down" && !in })
 }
 
-// TestWALCookieIsSigned: a reader cannot pin themselves to a position of
-// their choosing, nor forge one the server would believe.
-func TestWALCookieIsSigned(t *testing.T) {
-	t.Parallel()
-	rs := startReplicaSetup(t)
+// walCookieIsSigned: a reader cannot pin themselves to a position of their
+// choosing, nor forge one the server would believe.
+func walCookieIsSigned(t *testing.T, rs *replicaSetup) {
 	app := rs.app(t, time.Minute)
 	waitUntil(t, "the replica in use", func() bool { _, in := readyReplica(t, app); return in })
 	analyst, _ := app.AsUser(auth.RoleAnalyst)
@@ -261,15 +267,13 @@ func TestWALCookieIsSigned(t *testing.T) {
 	}
 }
 
-// TestMarketStampOnAReplica proves the kept market reference (docs/RULES.md
+// marketStampOnAReplica proves the kept market reference (docs/RULES.md
 // §20.1, §20.7) right when its stamp is read on a replica: the stamp and
 // the prices are read in one snapshot of one server, so a replica behind
 // the primary reads its own older stamp and older prices together — a
 // miss, never a kept newer value taken for its stamp, nor an older value
 // kept under a newer stamp — and once it has replayed, the new prices.
-func TestMarketStampOnAReplica(t *testing.T) {
-	t.Parallel()
-	rs := startReplicaSetup(t)
+func marketStampOnAReplica(t *testing.T, rs *replicaSetup) {
 	app := rs.app(t, time.Minute)
 	waitUntil(t, "the replica in use", func() bool { _, in := readyReplica(t, app); return in })
 	st := app.Store
