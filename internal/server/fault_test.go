@@ -28,20 +28,8 @@ import (
 // cluster the test may stop and start (never the shared server).
 func privateApp(t *testing.T, maxConns int32, opts ...testutil.Option) (*testutil.App, *testutil.Cluster) {
 	t.Helper()
-	ctx := context.Background()
 	cluster := testutil.StartCluster(t)
-	dbURL := cluster.URL("gpuquote")
-	if err := store.EnsureDatabase(ctx, dbURL); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := store.Open(ctx, dbURL, maxConns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if _, err := store.Migrate(ctx, pool, store.AppRole{Name: testutil.AppRoleName}); err != nil {
-		t.Fatal(err)
-	}
+	pool := cluster.MigratedPool("gpuquote", maxConns)
 	return testutil.NewAppOn(t, store.New(pool), opts...), cluster
 }
 

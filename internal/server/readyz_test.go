@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -15,20 +14,8 @@ import (
 // without restarting the app.
 func TestReadyzFollowsDatabase(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	cluster := testutil.StartCluster(t)
-	url := cluster.URL("gpuquote")
-	if err := store.EnsureDatabase(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := store.Open(ctx, url, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := store.Migrate(ctx, pool, store.AppRole{Name: testutil.AppRoleName}); err != nil {
-		t.Fatal(err)
-	}
+	pool := cluster.MigratedPool("gpuquote", 4)
 	app := testutil.NewAppOn(t, store.New(pool))
 	client := &http.Client{Timeout: 2 * time.Second} // "within 2 s" is the client's deadline
 	status := func() int {

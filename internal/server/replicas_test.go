@@ -29,20 +29,8 @@ type replicaSetup struct {
 
 func startReplicaSetup(t *testing.T) *replicaSetup {
 	t.Helper()
-	ctx := context.Background()
 	primary := testutil.StartCluster(t)
-	u := primary.URL("gpuquote")
-	if err := store.EnsureDatabase(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := store.Open(ctx, u, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if _, err := store.Migrate(ctx, pool, store.AppRole{Name: testutil.AppRoleName}); err != nil {
-		t.Fatal(err)
-	}
+	pool := primary.MigratedPool("gpuquote", 4)
 	owner := store.New(pool)
 	p := testfactory.Platform(t, owner, market.Platform{})
 	g := testfactory.GPUModel(t, owner, market.GPUModel{})

@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,10 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"gpuquote/internal/store"
 )
 
 // Cluster is a private PostgreSQL server started by a test, which the test
@@ -148,4 +153,25 @@ func (c *Cluster) StartStandby() *Cluster {
 		}
 	})
 	return s
+}
+
+// MigratedPool opens a pool of maxConns on database db of this cluster,
+// made and migrated first (with the serving role AppRoleName), closed when
+// the test ends.
+func (c *Cluster) MigratedPool(db string, maxConns int32) *pgxpool.Pool {
+	c.t.Helper()
+	ctx := context.Background()
+	u := c.URL(db)
+	if err := store.EnsureDatabase(ctx, u); err != nil {
+		c.t.Fatal(err)
+	}
+	pool, err := store.Open(ctx, u, maxConns)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(pool.Close)
+	if _, err := store.Migrate(ctx, pool, store.AppRole{Name: AppRoleName}); err != nil {
+		c.t.Fatal(err)
+	}
+	return pool
 }
