@@ -195,20 +195,17 @@ func (s *Store) CheckReplicas(ctx context.Context) {
 	cctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	now := d.now()
-	primaryOK := false
-	var text string
-	if err := d.primary.QueryRow(cctx, `SELECT pg_current_wal_lsn()::text`).Scan(&text); err == nil {
-		if lsn, err := ParseLSN(text); err == nil {
-			primaryOK = true
-			d.mu.Lock()
-			d.samples = append(d.samples, lsnSample{at: now, lsn: lsn})
-			keep := 0
-			for keep < len(d.samples)-1 && now.Sub(d.samples[keep].at) > d.maxLag+3*ReplicaCheckEvery {
-				keep++
-			}
-			d.samples = append(d.samples[:0], d.samples[keep:]...)
-			d.mu.Unlock()
+	lsn, err := s.WriteLSN(cctx)
+	primaryOK := err == nil
+	if primaryOK {
+		d.mu.Lock()
+		d.samples = append(d.samples, lsnSample{at: now, lsn: lsn})
+		keep := 0
+		for keep < len(d.samples)-1 && now.Sub(d.samples[keep].at) > d.maxLag+3*ReplicaCheckEvery {
+			keep++
 		}
+		d.samples = append(d.samples[:0], d.samples[keep:]...)
+		d.mu.Unlock()
 	}
 	var wg sync.WaitGroup
 	for _, r := range d.replicas {
